@@ -1,0 +1,57 @@
+import js from '@eslint/js';
+import ts from 'typescript-eslint';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import svelteConfig from './svelte.config.js';
+
+// The engine is pure TypeScript behind ports. These imports would tie it to a
+// runtime (DOM, IndexedDB, a UI framework, a model vendor) and are refused.
+const engineForbidden = {
+  paths: [
+    { name: 'dexie', message: 'The engine talks to storage through its port (src/engine/ports).' },
+    { name: 'openai', message: 'The engine talks to the model through its port (src/engine/ports).' },
+    { name: 'svelte', message: 'The engine has no UI.' },
+    { name: 'dompurify', message: 'The engine has no DOM.' },
+    { name: 'marked', message: 'Rendering belongs to the UI.' },
+  ],
+  patterns: [
+    { group: ['svelte/*', '*.svelte', '**/*.svelte'], message: 'The engine has no UI.' },
+    { group: ['dexie/*', 'openai/*', 'fake-indexeddb', 'fake-indexeddb/*'], message: 'The engine talks to ports only.' },
+    {
+      group: ['**/ui/**', '**/storage/**', '**/worker/**', '**/model/**', '**/tools/**'],
+      message: 'src/engine must not depend on the layers that host it.',
+    },
+  ],
+};
+
+const domGlobals = ['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'indexedDB', 'location', 'self'];
+
+export default ts.config(
+  { ignores: ['dist/', 'dev-dist/', 'node_modules/', 'test-results/', 'playwright-report/'] },
+  js.configs.recommended,
+  ...ts.configs.recommended,
+  ...svelte.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: {
+      parserOptions: { projectService: false, extraFileExtensions: ['.svelte'], parser: ts.parser, svelteConfig },
+    },
+  },
+  {
+    files: ['src/engine/**/*.ts'],
+    languageOptions: { globals: { ...globals.es2021 } },
+    rules: {
+      'no-restricted-imports': ['error', engineForbidden],
+      'no-restricted-globals': ['error', ...domGlobals.map((name) => ({ name, message: 'The engine has no DOM: pass what it needs through a port.' }))],
+    },
+  },
+);

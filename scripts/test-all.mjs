@@ -1,0 +1,75 @@
+// The README's test command: every check the project has, in order, with one
+// closing line `N passed, N failed` that sums them all. Static checks count as
+// one test each; vitest and Playwright report their own counts (read from
+// their JSON reporters, not scraped from their human output).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureChromium } from './chromium.mjs';
+
+const reports = mkdtempSync(join(tmpdir(), 'pausepoint-test-'));
+const tally = { passed: 0, failed: 0 };
+const lines = [];
+
+function step(name, cmd, args, env = {}) {
+  console.log(`\n── ${name} ──`);
+  const started = Date.now();
+  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { ok: result.status === 0, seconds };
+}
+
+function staticCheck(name, cmd, args) {
+  const { ok, seconds } = step(name, cmd, args);
+  if (ok) tally.passed++;
+  else tally.failed++;
+  lines.push(`${name}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`);
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return undefined;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  return { passed: report.numPassedTests, failed: report.numFailedTests + (report.numRuntimeErrors ?? 0) };
+}
+
+function countPlaywright(file) {
+  if (!existsSync(file)) return undefined;
+  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  // `skipped` counts as neither: the project forbids skipped tests (see the before-stop hook).
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (stats.skipped ?? 0) };
+}
+
+function suite(name, counted, run) {
+  const { ok, seconds } = run();
+  const counts = counted() ?? { passed: 0, failed: 1 };
+  // A runner that crashed before writing its report still fails the suite.
+  if (!ok && counts.failed === 0) counts.failed = 1;
+  tally.passed += counts.passed;
+  tally.failed += counts.failed;
+  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed (${seconds}s)`);
+}
+
+const started = Date.now();
+staticCheck('typecheck', 'npm', ['run', '--silent', 'check']);
+staticCheck('lint', 'npx', ['--no-install', 'eslint', '.']);
+
+const vitestReport = join(reports, 'vitest.json');
+suite('unit', () => countVitest(vitestReport), () =>
+  step('unit tests (vitest)', 'npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
+);
+
+const browser = ensureChromium();
+console.log(`\nChromium: ${browser.path} (${browser.source})`);
+const playwrightReport = join(reports, 'playwright.json');
+suite('e2e', () => countPlaywright(playwrightReport), () =>
+  step('end-to-end tests (Playwright, Chromium)', 'npx', ['--no-install', 'playwright', 'test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+  }),
+);
+
+console.log('\n── summary ──');
+for (const line of lines) console.log(line);
+console.log(`total time: ${((Date.now() - started) / 1000).toFixed(0)}s`);
+console.log(`${tally.passed} passed, ${tally.failed} failed`);
+process.exit(tally.failed === 0 ? 0 : 1);
