@@ -1,0 +1,48 @@
+/**
+ * Errors are split by who is at fault, and cross the worker boundary as a plain
+ * `{ name, message, ...fields }` shape (see `toWireError`).
+ */
+
+export type ModelErrorKind = 'auth' | 'bad_request' | 'rate_limit' | 'server' | 'network' | 'timeout' | 'dropped' | 'aborted';
+
+/** The endpoint (or the way to it) failed. Adapters translate SDK errors into this. */
+export class ModelError extends Error {
+  override readonly name = 'ModelError';
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly status?: number,
+    /** From `retry-after`, when the endpoint said how long to wait. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+
+  get retryable(): boolean {
+    return this.kind === 'rate_limit' || this.kind === 'server' || this.kind === 'timeout' || this.kind === 'dropped';
+  }
+}
+
+/** The caller asked for something that cannot be (unknown id, invalid decision). */
+export class CallerError extends Error {
+  override readonly name = 'CallerError';
+  constructor(
+    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'busy',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface WireError {
+  name: string;
+  message: string;
+  code?: string;
+}
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof ModelError) return { name: error.name, message: error.message, code: error.kind };
+  if (error instanceof CallerError) return { name: error.name, message: error.message, code: error.code };
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  return { name: 'Error', message: String(error) };
+}

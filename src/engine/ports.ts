@@ -1,0 +1,157 @@
+import type { z } from 'zod';
+import type { Conversation, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
+
+/** A message before storage gives it its place in the conversation. */
+export type MessageDraft = Message extends infer M ? (M extends Message ? Omit<M, 'seq'> : never) : never;
+
+/* ── storage ─────────────────────────────────────────────────────────────── */
+
+export type Settlement =
+  | { commit: true; pausePoint: PausePoint; messages: MessageDraft[] }
+  | { commit: false; reason: string };
+
+export type SettleResult =
+  | { ok: true; pausePoint: PausePoint; messages: Message[] }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'already_decided'; pausePoint: PausePoint }
+  | { ok: false; reason: 'refused'; message: string };
+
+/**
+ * Everything the engine stores. Implementations: Dexie (src/storage) and an
+ * in-memory map (src/engine/testing) with the same semantics. Every method that
+ * says "atomically" must be one transaction: other tabs write concurrently.
+ */
+export interface StoragePort {
+  getConversation(id: string): Promise<Conversation | undefined>;
+  putConversation(conversation: Conversation): Promise<void>;
+  /** Atomically reads, transforms and writes a conversation; returns the written record. */
+  updateConversation(id: string, update: (current: Conversation) => Conversation): Promise<Conversation>;
+
+  /** A conversation's messages ordered by `seq`. */
+  listMessages(conversationId: string): Promise<Message[]>;
+  /** Atomically appends messages, numbering them from the conversation's `nextSeq`. */
+  appendMessages(conversationId: string, drafts: MessageDraft[]): Promise<Message[]>;
+  /** Replaces a stored message (streamed text, final status). */
+  putMessage(message: Message): Promise<void>;
+
+  getPausePoint(id: string): Promise<PausePoint | undefined>;
+  listPausePoints(conversationId: string): Promise<PausePoint[]>;
+  createPausePoint(pausePoint: PausePoint): Promise<void>;
+  /**
+   * Compare-and-set: inside one transaction, reads the pause point and, only if
+   * it is still `pending`, asks `settle` for its new state and the messages to
+   * append with it. The first settlement wins; later ones get `already_decided`.
+   */
+  settlePausePoint(id: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult>;
+
+  getLedgerEntry(id: string): Promise<LedgerEntry | undefined>;
+  /**
+   * Atomically records that a tool call is about to run. Refuses (returns false)
+   * when an entry exists whose status is not listed in `reopen`: this is what
+   * keeps a side effect from happening twice.
+   */
+  beginExecution(entry: LedgerEntry, reopen?: readonly LedgerEntry['status'][]): Promise<boolean>;
+  putLedgerEntry(entry: LedgerEntry): Promise<void>;
+}
+
+/* ── model ───────────────────────────────────────────────────────────────── */
+
+/** The Chat Completions message dialect every compatible endpoint speaks. */
+export type ModelMessage =
+  | { role: 'system' | 'user'; content: string }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface ModelRequest {
+  messages: ModelMessage[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  /** Called with each piece of text as it streams in. */
+  onText: (delta: string) => void;
+}
+
+export interface ModelResult {
+  content: string;
+  toolCalls: ToolCall[];
+  finishReason: string;
+}
+
+/** Adapters throw `ModelError` (src/engine/errors.ts) for every endpoint failure. */
+export interface ModelPort {
+  complete(request: ModelRequest): Promise<ModelResult>;
+}
+
+/* ── tools ───────────────────────────────────────────────────────────────── */
+
+export interface PauseRequest {
+  title: string;
+  description: string;
+  options: string[] | null;
+  payload: unknown;
+  kind: PausePoint['kind'];
+}
+
+export interface ToolContext {
+  conversationId: string;
+  toolCallId: string;
+  turnIndex: number;
+  signal: AbortSignal;
+  /** Stores a pending pause point for this call and returns its id. */
+  pause(request: PauseRequest): Promise<string>;
+}
+
+/** What a gate asks the user when it holds a call back. */
+export interface GateQuestion {
+  title: string;
+  description: string;
+}
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  /** JSON Schema sent to the model; derived from `input` unless given. */
+  parameters?: Record<string, unknown>;
+  /**
+   * The per-call approval gate, decided over this call's arguments before
+   * anything runs. Returns the question to ask, or null to let the call run.
+   */
+  gate?: (args: z.infer<S>) => GateQuestion | null;
+  /** Returns the text the model reads as this call's result. Throws on failure. */
+  execute(args: z.infer<S>, context: ToolContext): Promise<string>;
+}
+
+/* ── runtime ─────────────────────────────────────────────────────────────── */
+
+export interface ClockPort {
+  now(): number;
+  /** Resolves after `ms`, or rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+export interface IdPort {
+  uuid(): string;
+}
+
+export interface NetworkPort {
+  isOnline(): boolean;
+  /** Resolves when the network comes back; rejects when aborted. */
+  whenOnline(signal: AbortSignal): Promise<void>;
+}
+
+/** Mutual exclusion across tabs (Web Locks in the browser). */
+export interface LockPort {
+  /** Runs `task` while holding the named lock, waiting for it if held elsewhere. */
+  withLock<T>(name: string, task: () => Promise<T>): Promise<T>;
+  /** Runs `task` only if the lock is free now; returns `{ acquired: false }` otherwise. */
+  ifAvailable<T>(name: string, task: () => Promise<T>): Promise<{ acquired: true; value: T } | { acquired: false }>;
+}

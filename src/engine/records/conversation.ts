@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * The stored state machine every tab renders. Only the tab whose worker holds
+ * the conversation's lock moves it out of `running`, `retrying` or
+ * `waiting_for_network`; a conversation found in one of those with no lock
+ * holder was orphaned by a closed tab and is recovered.
+ */
+export const ConversationState = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('idle') }),
+  z.object({ kind: z.literal('running'), owner: z.string(), since: z.number() }),
+  z.object({ kind: z.literal('paused'), pending: z.number().int().nonnegative() }),
+  z.object({
+    kind: z.literal('retrying'),
+    owner: z.string(),
+    attempt: z.number().int().positive(),
+    retryAt: z.number(),
+    reason: z.string(),
+  }),
+  z.object({ kind: z.literal('waiting_for_network'), owner: z.string(), since: z.number() }),
+  z.object({
+    kind: z.literal('error'),
+    code: z.enum(['auth', 'bad_request', 'rate_limit', 'server', 'network', 'step_limit', 'interrupted', 'stopped', 'storage', 'internal']),
+    message: z.string(),
+    /** Whether Retry (or Continue) can make progress without the user changing anything. */
+    retryable: z.boolean(),
+  }),
+]);
+export type ConversationState = z.infer<typeof ConversationState>;
+
+/** States in which some tab's worker is (or was, before it died) driving the loop. */
+export const ACTIVE_STATES = ['running', 'retrying', 'waiting_for_network'] as const;
+export function isActive(state: ConversationState): boolean {
+  return (ACTIVE_STATES as readonly string[]).includes(state.kind);
+}
+
+export const Conversation = z.object({
+  v: z.literal(1),
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  state: ConversationState,
+  /** Model calls made so far; the next assistant message gets this as its turn index. */
+  turns: z.number().int().nonnegative(),
+  /** Next message sequence number: messages are ordered by it, never by time. */
+  nextSeq: z.number().int().nonnegative(),
+});
+export type Conversation = z.infer<typeof Conversation>;

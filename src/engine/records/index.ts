@@ -1,0 +1,4 @@
+export * from './conversation.ts';
+export * from './message.ts';
+export * from './pause-point.ts';
+export * from './ledger-entry.ts';

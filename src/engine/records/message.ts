@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+export const ToolCall = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Raw JSON text exactly as the model produced it: it may be malformed. */
+  arguments: z.string(),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+const base = {
+  v: z.literal(1),
+  id: z.string(),
+  conversationId: z.string(),
+  seq: z.number().int().nonnegative(),
+  createdAt: z.number(),
+};
+
+export const UserMessage = z.object({
+  ...base,
+  role: z.literal('user'),
+  content: z.string(),
+  /** Set on the synthetic message that states a human decision. */
+  decision: z.object({ pausePointId: z.string() }).optional(),
+});
+
+export const AssistantMessage = z.object({
+  ...base,
+  role: z.literal('assistant'),
+  content: z.string(),
+  toolCalls: z.array(ToolCall),
+  turnIndex: z.number().int().nonnegative(),
+  /**
+   * `streaming` while text arrives; `complete` once the model finished;
+   * `interrupted` when the stream died (tab closed, connection dropped). An
+   * interrupted message is kept for the user but never sent back to the model.
+   */
+  status: z.enum(['streaming', 'complete', 'interrupted']),
+});
+
+export const ToolMessage = z.object({
+  ...base,
+  role: z.literal('tool'),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  content: z.string(),
+  /** How the call ended, for the UI; the model only reads `content`. */
+  outcome: z.enum(['done', 'failed', 'declined', 'invalid', 'awaiting_approval', 'expired', 'skipped', 'unknown']),
+});
+
+/** A line for the user only (step limit reached, turn interrupted): never sent to the model. */
+export const NoticeMessage = z.object({
+  ...base,
+  role: z.literal('notice'),
+  content: z.string(),
+});
+
+export const Message = z.discriminatedUnion('role', [UserMessage, AssistantMessage, ToolMessage, NoticeMessage]);
+export type Message = z.infer<typeof Message>;
+export type UserMessage = z.infer<typeof UserMessage>;
+export type AssistantMessage = z.infer<typeof AssistantMessage>;
+export type ToolMessage = z.infer<typeof ToolMessage>;
+export type NoticeMessage = z.infer<typeof NoticeMessage>;
+export type ToolOutcome = ToolMessage['outcome'];

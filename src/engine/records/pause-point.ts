@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+export const PAUSE_KINDS = ['approval', 'choice', 'data_entry'] as const;
+export const PauseKind = z.enum(PAUSE_KINDS);
+export type PauseKind = z.infer<typeof PauseKind>;
+
+export const PauseStatus = z.enum(['pending', 'resolved', 'expired']);
+export type PauseStatus = z.infer<typeof PauseStatus>;
+
+/** Who decided: the tab (a per-tab id) and the device (a per-browser id and a readable label). */
+export const DecidedBy = z.object({ tabId: z.string(), deviceId: z.string(), label: z.string() });
+export type DecidedBy = z.infer<typeof DecidedBy>;
+
+/**
+ * One record per pause: the canonical audit log of human decisions.
+ * Field names follow the product contract (`conversation_id` is `conversationId` here
+ * because every stored record in this codebase is camelCase; exports use the contract's names).
+ */
+export const PausePoint = z.object({
+  v: z.literal(1),
+  id: z.string(),
+  conversationId: z.string(),
+  turnIndex: z.number().int().nonnegative(),
+  title: z.string(),
+  description: z.string(),
+  options: z.array(z.string()).nullable(),
+  payload: z.unknown().nullable(),
+  kind: PauseKind,
+  status: PauseStatus,
+  /** `approve`, `decline`, the chosen option, or the submitted form data. */
+  resolution: z.unknown().nullable(),
+  resolvedAt: z.number().nullable(),
+  createdAt: z.number(),
+  /**
+   * Why this pause exists: the model asked (`wait_for_approval`), a tool's gate
+   * asked for this call, or a tool call's outcome is unknown after a crash.
+   */
+  origin: z.enum(['model', 'gate', 'unknown_outcome']),
+  /** The tool call this pause belongs to (for `model`, the wait_for_approval call itself). */
+  toolCallId: z.string(),
+  toolName: z.string(),
+  editedPayload: z.unknown().optional(),
+  /** The decline reason, or the free-text reply given with another decision. */
+  reason: z.string().optional(),
+  expiresAt: z.number().nullable(),
+  expiredReason: z.enum(['timeout', 'abandoned']).optional(),
+  decidedBy: DecidedBy.optional(),
+});
+export type PausePoint = z.infer<typeof PausePoint>;

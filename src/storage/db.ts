@@ -1,0 +1,43 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+
+export interface Note {
+  v: 1;
+  id: string;
+  title: string;
+  body: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One row per key; the API key lives here and nowhere else (never in backups or exports). */
+export interface SettingRow {
+  key: string;
+  value: unknown;
+}
+
+/**
+ * The one database the page and every worker open. String (uuid) keys only and
+ * additive changes only, so a sync engine can be added later. Bump the version
+ * only when an index changes; record shapes carry their own `v`.
+ */
+export class PausepointDb extends Dexie {
+  conversations!: EntityTable<Conversation, 'id'>;
+  messages!: EntityTable<Message, 'id'>;
+  pausePoints!: EntityTable<PausePoint, 'id'>;
+  ledger!: EntityTable<LedgerEntry, 'id'>;
+  notes!: EntityTable<Note, 'id'>;
+  settings!: EntityTable<SettingRow, 'key'>;
+
+  constructor(name = 'pausepoint') {
+    super(name);
+    this.version(1).stores({
+      conversations: 'id, updatedAt',
+      messages: 'id, [conversationId+seq]',
+      pausePoints: 'id, conversationId, status, createdAt, toolCallId',
+      ledger: 'id, conversationId',
+      notes: 'id, updatedAt',
+      settings: 'key',
+    });
+  }
+}

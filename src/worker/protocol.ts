@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { Decision } from '../engine/decision.ts';
+import { DecidedBy, PausePoint } from '../engine/records/index.ts';
+
+/**
+ * The page ↔ worker protocol. The page sends intents; everything the user sees
+ * comes from IndexedDB through live queries, so responses carry only what an
+ * intent needs to report (an id, a refusal). Both sides parse with these schemas.
+ */
+export const Intent = z.discriminatedUnion('type', [
+  /** Sends a user message; with `conversationId: null` starts a new conversation. */
+  z.object({ type: z.literal('send'), conversationId: z.string().nullable(), text: z.string().min(1).max(100_000) }),
+  z.object({ type: z.literal('decide'), pausePointId: z.string(), decision: Decision }),
+  z.object({ type: z.literal('stop'), conversationId: z.string() }),
+  /** Retry after an error, or Continue after an interruption or the step limit. */
+  z.object({ type: z.literal('retry'), conversationId: z.string() }),
+  z.object({ type: z.literal('createConversation'), title: z.string().max(200).optional() }),
+  z.object({ type: z.literal('renameConversation'), conversationId: z.string(), title: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('deleteConversation'), conversationId: z.string() }),
+]);
+export type Intent = z.infer<typeof Intent>;
+
+export const DecideResult = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('decided') }),
+  /** Someone (another tab, another device) decided first, or it expired. */
+  z.object({
+    outcome: z.literal('already_decided'),
+    status: PausePoint.shape.status,
+    decidedBy: DecidedBy.optional(),
+  }),
+  z.object({ outcome: z.literal('invalid'), message: z.string() }),
+  z.object({ outcome: z.literal('not_found') }),
+]);
+export type DecideResult = z.infer<typeof DecideResult>;
+
+export const WireError = z.object({ name: z.string(), message: z.string(), code: z.string().optional() });
+
+export const Request = z.object({ id: z.number().int(), intent: Intent });
+export type Request = z.infer<typeof Request>;
+
+export const Response = z.discriminatedUnion('ok', [
+  z.object({ id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
+  z.object({ id: z.number().int(), ok: z.literal(false), error: WireError }),
+]);
+export type Response = z.infer<typeof Response>;
+
+/** Unprompted news from the worker, for notifications and the app badge. */
+export const WorkerEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), tabId: z.string() }),
+  z.object({ type: z.literal('approval_requested'), pausePointId: z.string(), conversationId: z.string(), title: z.string() }),
+]);
+export type WorkerEvent = z.infer<typeof WorkerEvent>;
