@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DecidedBy, PausePoint } from './records/index.ts';
 
 /** What the user can do with a card. Validated at the worker boundary and again by the engine. */
 export const Decision = z.discriminatedUnion('type', [
@@ -13,3 +14,16 @@ export const Decision = z.discriminatedUnion('type', [
   z.object({ type: z.literal('submit'), data: z.record(z.string(), z.unknown()) }),
 ]);
 export type Decision = z.infer<typeof Decision>;
+
+export const DecideResult = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('decided') }),
+  /** Someone (another tab, another device) decided first, or it expired. */
+  z.object({
+    outcome: z.literal('already_decided'),
+    status: PausePoint.shape.status,
+    decidedBy: DecidedBy.optional(),
+  }),
+  z.object({ outcome: z.literal('invalid'), message: z.string() }),
+  z.object({ outcome: z.literal('not_found') }),
+]);
+export type DecideResult = z.infer<typeof DecideResult>;

@@ -115,6 +115,8 @@ export interface GateQuestion {
   description: string;
 }
 
+// Methods (not function-typed properties) on purpose: their parameters are
+// checked bivariantly, so a ToolDefinition<typeof input> fits a ToolDefinition[].
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
@@ -125,7 +127,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * The per-call approval gate, decided over this call's arguments before
    * anything runs. Returns the question to ask, or null to let the call run.
    */
-  gate?: (args: z.infer<S>) => GateQuestion | null;
+  gate?(args: z.infer<S>): GateQuestion | null;
+  /**
+   * Whether running this call again after a crash is harmless (reads, or work
+   * that is itself idempotent). Calls that are not safe to retry get an
+   * "outcome unknown" pause instead of a silent second run. Defaults to false.
+   */
+  safeToRetry?(args: z.infer<S>): boolean;
   /** Returns the text the model reads as this call's result. Throws on failure. */
   execute(args: z.infer<S>, context: ToolContext): Promise<string>;
 }

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
-import { DecidedBy, PausePoint } from '../engine/records/index.ts';
 
 /**
  * The page ↔ worker protocol. The page sends intents; everything the user sees
@@ -20,18 +19,7 @@ export const Intent = z.discriminatedUnion('type', [
 ]);
 export type Intent = z.infer<typeof Intent>;
 
-export const DecideResult = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('decided') }),
-  /** Someone (another tab, another device) decided first, or it expired. */
-  z.object({
-    outcome: z.literal('already_decided'),
-    status: PausePoint.shape.status,
-    decidedBy: DecidedBy.optional(),
-  }),
-  z.object({ outcome: z.literal('invalid'), message: z.string() }),
-  z.object({ outcome: z.literal('not_found') }),
-]);
-export type DecideResult = z.infer<typeof DecideResult>;
+export { DecideResult } from '../engine/decision.ts';
 
 export const WireError = z.object({ name: z.string(), message: z.string(), code: z.string().optional() });
 

@@ -1,0 +1,55 @@
+import type { Message, ToolMessage } from './records/index.ts';
+import type { ModelMessage } from './ports.ts';
+import { SYSTEM_PROMPT } from './system-prompt.ts';
+
+const MISSING_RESULT = 'Error: no result was recorded for this call.';
+
+/**
+ * Turns stored history into Chat Completions messages.
+ *
+ * Stored order is the order things happened, which is not always an order the
+ * API accepts: a decision message can be written before the gated call's
+ * result. The API requires every tool result right after the assistant message
+ * that made the call, so results are placed there, and everything else keeps
+ * its stored order. Interrupted or still-streaming assistant text and notices
+ * are for the user only.
+ */
+export function buildRequest(history: readonly Message[]): ModelMessage[] {
+  const results = new Map<string, ToolMessage>();
+  for (const message of history) {
+    if (message.role === 'tool' && !results.has(message.toolCallId)) results.set(message.toolCallId, message);
+  }
+
+  const out: ModelMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }];
+  for (const message of history) {
+    switch (message.role) {
+      case 'user':
+        out.push({ role: 'user', content: message.content });
+        break;
+      case 'assistant': {
+        if (message.status !== 'complete') break;
+        if (message.toolCalls.length === 0) {
+          out.push({ role: 'assistant', content: message.content });
+          break;
+        }
+        out.push({
+          role: 'assistant',
+          content: message.content || null,
+          tool_calls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        });
+        for (const call of message.toolCalls) {
+          out.push({ role: 'tool', tool_call_id: call.id, content: results.get(call.id)?.content ?? MISSING_RESULT });
+        }
+        break;
+      }
+      case 'tool':
+      case 'notice':
+        break;
+    }
+  }
+  return out;
+}

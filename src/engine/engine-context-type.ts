@@ -1,0 +1,14 @@
+import type { ClockPort, IdPort, StoragePort } from './ports.ts';
+import type { PausePoint } from './records/index.ts';
+import type { ToolRegistry } from './tool-registry.ts';
+
+/** What the engine's parts share: the ports, resolved options, and this tab's identity. */
+export interface EngineContext {
+  storage: StoragePort;
+  tools: ToolRegistry;
+  clock: ClockPort;
+  ids: IdPort;
+  owner: string;
+  expiryMs(): number | null;
+  onPause(pausePoint: PausePoint): void;
+}

@@ -1,0 +1,31 @@
+import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, StoragePort, ToolDefinition } from './ports.ts';
+import type { PausePoint } from './records/index.ts';
+
+export interface EngineOptions {
+  storage: StoragePort;
+  /** Asked before each model call, so changed settings apply to the next call. */
+  model: () => ModelPort | Promise<ModelPort>;
+  tools: readonly ToolDefinition[];
+  clock: ClockPort;
+  ids: IdPort;
+  network: NetworkPort;
+  locks: LockPort;
+  /** This tab's id: recorded as the owner of the runs it drives. */
+  owner: string;
+  /** Model calls allowed in one run before it stops and offers Continue. */
+  maxSteps?: number;
+  /** How long a new pause point stays answerable; null for no expiry. */
+  expiryMs?: () => number | null;
+  /** Told about every new pause point (notifications, badge). */
+  onPause?: (pausePoint: PausePoint) => void;
+  /** Told about failures of background runs that could not be stored as state. */
+  onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_MAX_STEPS = 16;
+/** How often streamed text is written to storage: often enough to look live, rarely enough to stay cheap. */
+export const STREAM_WRITE_INTERVAL_MS = 120;
+
+export function lockName(conversationId: string): string {
+  return `pausepoint:conversation:${conversationId}`;
+}

@@ -1,0 +1,350 @@
+import type { DecideResult, Decision } from './decision.ts';
+import { decisionMessage, expiryReason } from './decision-message.ts';
+import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-context.ts';
+import type { EngineContext } from './engine-context-type.ts';
+import { CallerError, ModelError } from './errors.ts';
+import type { MessageDraft } from './ports.ts';
+import { isActive, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
+import { retryDelay } from './retry-policy.ts';
+import { settleOpenCalls } from './settle-open-calls.ts';
+import { streamAssistantTurn } from './stream-assistant-turn.ts';
+import { ToolRegistry } from './tool-registry.ts';
+import { validateDecision } from './validate-decision.ts';
+import { waitForApproval } from './wait-for-approval.ts';
+
+const NEW_TITLE = 'New chat';
+
+/**
+ * The agent loop. Every step starts by reading stored records and decides what
+ * to do from them alone, so a run that stopped anywhere — paused, crashed,
+ * closed with its tab — continues from the same records in any tab.
+ */
+export class Engine {
+  readonly #options: EngineOptions;
+  readonly #ctx: EngineContext;
+  readonly #maxSteps: number;
+  readonly #controllers = new Map<string, AbortController>();
+  readonly #runs = new Map<string, Promise<void>>();
+
+  constructor(options: EngineOptions) {
+    this.#options = options;
+    this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.#ctx = {
+      storage: options.storage,
+      tools: new ToolRegistry([waitForApproval, ...options.tools]),
+      clock: options.clock,
+      ids: options.ids,
+      owner: options.owner,
+      expiryMs: options.expiryMs ?? (() => null),
+      onPause: options.onPause ?? (() => {}),
+    };
+  }
+
+  /* ── intents ───────────────────────────────────────────────────────────── */
+
+  async createConversation(title = NEW_TITLE): Promise<string> {
+    const now = this.#ctx.clock.now();
+    const conversation: Conversation = {
+      v: 1,
+      id: this.#ctx.ids.uuid(),
+      title,
+      createdAt: now,
+      updatedAt: now,
+      state: { kind: 'idle' },
+      turns: 0,
+      nextSeq: 0,
+    };
+    await this.#ctx.storage.putConversation(conversation);
+    return conversation.id;
+  }
+
+  /**
+   * Stores a user message and starts the loop. Pending cards of the
+   * conversation are set aside as abandoned, and the model is told.
+   */
+  async send(conversationId: string | null, text: string): Promise<{ conversationId: string }> {
+    const id = conversationId ?? (await this.createConversation());
+    const { storage, clock, ids } = this.#ctx;
+    const attempt = await this.#options.locks.ifAvailable(lockName(id), async () => {
+      const conversation = await storage.getConversation(id);
+      if (!conversation) throw new CallerError('not_found', 'That conversation no longer exists.');
+      for (const pause of await storage.listPausePoints(id)) {
+        if (pause.status === 'pending') await this.#expire(pause, 'abandoned');
+      }
+      await storage.appendMessages(id, [
+        { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text },
+      ]);
+      if (conversation.title === NEW_TITLE) {
+        await storage.updateConversation(id, (c) => ({ ...c, title: titleFrom(text) }));
+      }
+    });
+    if (!attempt.acquired) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
+    this.#kick(id);
+    return { conversationId: id };
+  }
+
+  /** Records a human decision (first one wins) and resumes the loop. */
+  async decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
+    const { storage, clock, ids, tools } = this.#ctx;
+    const pause = await storage.getPausePoint(pausePointId);
+    if (!pause) return { outcome: 'not_found' };
+    if (pause.status !== 'pending') return { outcome: 'already_decided', status: pause.status, decidedBy: pause.decidedBy };
+    const checked = validateDecision(pause, decision, tools);
+    if (!checked.ok) return { outcome: 'invalid', message: checked.message };
+
+    const settled = await storage.settlePausePoint(pausePointId, (pending) => {
+      const resolved: PausePoint = {
+        ...pending,
+        status: 'resolved',
+        resolution: checked.resolution,
+        resolvedAt: clock.now(),
+        decidedBy,
+        ...(checked.reason?.trim() ? { reason: checked.reason.trim() } : {}),
+        ...(checked.editedPayload !== undefined ? { editedPayload: checked.editedPayload } : {}),
+      };
+      const message: MessageDraft = {
+        v: 1,
+        id: ids.uuid(),
+        conversationId: pending.conversationId,
+        createdAt: clock.now(),
+        role: 'user',
+        content: decisionMessage(resolved),
+        decision: { pausePointId: pending.id },
+      };
+      return { commit: true, pausePoint: resolved, messages: [message] };
+    });
+    if (!settled.ok) {
+      if (settled.reason === 'already_decided') {
+        return { outcome: 'already_decided', status: settled.pausePoint.status, decidedBy: settled.pausePoint.decidedBy };
+      }
+      return settled.reason === 'not_found' ? { outcome: 'not_found' } : { outcome: 'invalid', message: settled.message };
+    }
+    this.#kick(pause.conversationId);
+    return { outcome: 'decided' };
+  }
+
+  /** Aborts this tab's run of the conversation. Returns false when this tab is not running it. */
+  stop(conversationId: string): boolean {
+    const controller = this.#controllers.get(conversationId);
+    controller?.abort(new ModelError('aborted', 'Stopped by the user.'));
+    return controller !== undefined;
+  }
+
+  /** Retry after an error, or Continue after the step limit or an interruption. */
+  async retry(conversationId: string): Promise<void> {
+    await this.#ctx.storage.updateConversation(conversationId, (c) =>
+      c.state.kind === 'error' ? { ...c, state: { kind: 'idle' } } : c,
+    );
+    this.#kick(conversationId);
+  }
+
+  /**
+   * Takes over a conversation whose run was orphaned (its tab closed or
+   * crashed), if no live tab holds it. Returns whether anything was recovered.
+   */
+  async recover(conversationId: string): Promise<boolean> {
+    const attempt = await this.#options.locks.ifAvailable(lockName(conversationId), async () => {
+      const conversation = await this.#ctx.storage.getConversation(conversationId);
+      if (!conversation || !isActive(conversation.state)) return false;
+      await this.#advance(conversationId);
+      return true;
+    });
+    return attempt.acquired && attempt.value;
+  }
+
+  /** Runs the loop for a conversation now (waiting for any other tab's run to end first). */
+  run(conversationId: string): Promise<void> {
+    return this.#options.locks.withLock(lockName(conversationId), () => this.#advance(conversationId));
+  }
+
+  /** Resolves when every run this engine started in the background has ended. */
+  async whenIdle(): Promise<void> {
+    while (this.#runs.size > 0) await Promise.allSettled([...this.#runs.values()]);
+  }
+
+  /* ── the loop ──────────────────────────────────────────────────────────── */
+
+  #kick(conversationId: string): void {
+    const previous = this.#runs.get(conversationId) ?? Promise.resolve();
+    const next = previous
+      .then(() => this.run(conversationId))
+      .catch((error: unknown) => this.#options.onError?.(error))
+      .finally(() => {
+        if (this.#runs.get(conversationId) === next) this.#runs.delete(conversationId);
+      });
+    this.#runs.set(conversationId, next);
+  }
+
+  async #advance(conversationId: string): Promise<void> {
+    const controller = new AbortController();
+    this.#controllers.set(conversationId, controller);
+    try {
+      await this.#loop(conversationId, controller.signal);
+    } catch (error) {
+      await this.#fail(conversationId, error);
+    } finally {
+      this.#controllers.delete(conversationId);
+    }
+  }
+
+  async #loop(conversationId: string, signal: AbortSignal): Promise<void> {
+    const { storage, clock } = this.#ctx;
+    let steps = 0;
+    let attempt = 0;
+    for (;;) {
+      const conversation = await storage.getConversation(conversationId);
+      if (!conversation) return;
+      const pauses = await storage.listPausePoints(conversationId);
+      for (const pause of pauses) {
+        if (pause.status === 'pending' && pause.expiresAt !== null && pause.expiresAt <= clock.now()) await this.#expire(pause, 'timeout');
+      }
+      let history = await storage.listMessages(conversationId);
+      history = await this.#closeOrphanedStream(conversation, history);
+
+      const last = lastAssistant(history);
+      const open = last ? openCalls(last, history) : [];
+      if (last && open.length > 0) {
+        await this.#setState(conversationId, { kind: 'running', owner: this.#ctx.owner, since: clock.now() });
+        const waiting = await settleOpenCalls(this.#ctx, last, open, signal);
+        if (signal.aborted) return this.#stopped(conversationId);
+        if (waiting > 0) return this.#pause(conversationId);
+        continue;
+      }
+      const pending = (await storage.listPausePoints(conversationId)).filter((p) => p.status === 'pending').length;
+      if (pending > 0) return this.#setState(conversationId, { kind: 'paused', pending });
+      if (!needsModel(history)) return this.#setState(conversationId, { kind: 'idle' });
+      if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
+      if (signal.aborted) return this.#stopped(conversationId);
+
+      steps++;
+      await this.#setState(conversationId, { kind: 'running', owner: this.#ctx.owner, since: clock.now() });
+      try {
+        const model = await this.#options.model();
+        await streamAssistantTurn(this.#ctx, model, conversationId, history, signal);
+        attempt = 0;
+      } catch (error) {
+        if (!(error instanceof ModelError)) throw error;
+        if (error.kind === 'aborted' || signal.aborted) return this.#stopped(conversationId);
+        if (error.kind === 'network' && !this.#options.network.isOnline()) {
+          await this.#setState(conversationId, { kind: 'waiting_for_network', owner: this.#ctx.owner, since: clock.now() });
+          await this.#options.network.whenOnline(signal);
+          continue;
+        }
+        attempt++;
+        const delay = retryDelay(error, attempt);
+        if (delay === null) return this.#setState(conversationId, errorState(error));
+        await this.#setState(conversationId, {
+          kind: 'retrying',
+          owner: this.#ctx.owner,
+          attempt,
+          retryAt: clock.now() + delay,
+          reason: error.message,
+        });
+        await clock.sleep(delay, signal);
+      }
+    }
+  }
+
+  /** A stream left `streaming` by a dead run: keep its text, mark it, and let the turn be retried. */
+  async #closeOrphanedStream(conversation: Conversation, history: Message[]): Promise<Message[]> {
+    const orphan = history.find((m): m is AssistantMessage => m.role === 'assistant' && m.status === 'streaming');
+    if (!orphan) return history;
+    const closed: AssistantMessage = { ...orphan, status: 'interrupted' };
+    await this.#ctx.storage.putMessage(closed);
+    await this.#notice(conversation.id, 'The previous answer was interrupted before it finished; it is kept above and the turn was retried.');
+    return this.#ctx.storage.listMessages(conversation.id);
+  }
+
+  async #expire(pause: PausePoint, why: 'timeout' | 'abandoned'): Promise<void> {
+    const { storage, clock, ids } = this.#ctx;
+    await storage.settlePausePoint(pause.id, (pending) => {
+      const expired: PausePoint = { ...pending, status: 'expired', resolvedAt: clock.now(), expiredReason: why };
+      // Gate and unknown-outcome pauses are answered by their call's tool result; the model's own card by a message.
+      const messages: MessageDraft[] =
+        pending.origin === 'model'
+          ? [{ v: 1, id: ids.uuid(), conversationId: pending.conversationId, createdAt: clock.now(), role: 'user', content: `${decisionMessage(expired)} - ${expiryReason(expired)}`, decision: { pausePointId: pending.id } }]
+          : [];
+      return { commit: true, pausePoint: expired, messages };
+    });
+  }
+
+  async #pause(conversationId: string): Promise<void> {
+    const pending = (await this.#ctx.storage.listPausePoints(conversationId)).filter((p) => p.status === 'pending').length;
+    await this.#setState(conversationId, { kind: 'paused', pending });
+  }
+
+  async #stopped(conversationId: string): Promise<void> {
+    await this.#notice(conversationId, 'Stopped.');
+    await this.#setState(conversationId, { kind: 'idle' });
+  }
+
+  async #stepLimit(conversationId: string): Promise<void> {
+    const message = `Stopped after ${this.#maxSteps} model calls without finishing. Press Continue to let it keep going.`;
+    await this.#notice(conversationId, message);
+    await this.#setState(conversationId, { kind: 'error', code: 'step_limit', message, retryable: true });
+  }
+
+  async #fail(conversationId: string, error: unknown): Promise<void> {
+    const quota = error instanceof Error && (error.name === 'QuotaExceededError' || (error as { code?: unknown }).code === 'quota_exceeded');
+    const message = quota
+      ? 'The browser ran out of storage space for Pausepoint. Free some space (or delete old conversations), then press Retry.'
+      : `Something went wrong: ${error instanceof Error ? error.message : String(error)}`;
+    try {
+      await this.#setState(conversationId, { kind: 'error', code: quota ? 'storage' : 'internal', message, retryable: true });
+    } catch {
+      // Storage itself is failing (or the tab is going away): rethrow the original cause below.
+    }
+    throw error;
+  }
+
+  async #notice(conversationId: string, content: string): Promise<void> {
+    const { storage, clock, ids } = this.#ctx;
+    await storage.appendMessages(conversationId, [{ v: 1, id: ids.uuid(), conversationId, createdAt: clock.now(), role: 'notice', content }]);
+  }
+
+  async #setState(conversationId: string, state: ConversationState): Promise<void> {
+    await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, state, updatedAt: this.#ctx.clock.now() }));
+  }
+}
+
+function titleFrom(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || NEW_TITLE;
+}
+
+function lastAssistant(history: readonly Message[]): AssistantMessage | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i];
+    if (message?.role === 'assistant' && message.status === 'complete') return message;
+  }
+  return undefined;
+}
+
+function openCalls(message: AssistantMessage, history: readonly Message[]) {
+  if (message.toolCalls.length === 0) return [];
+  const answered = new Set<string>();
+  for (let i = history.length - 1; i >= 0 && history[i] !== message; i--) {
+    const m = history[i];
+    if (m?.role === 'tool') answered.add(m.toolCallId);
+  }
+  return message.toolCalls.filter((call) => !answered.has(call.id));
+}
+
+/** The model has something to answer when the last thing that counts is not its own finished answer. */
+function needsModel(history: readonly Message[]): boolean {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i];
+    if (!message || message.role === 'notice') continue;
+    if (message.role === 'assistant') {
+      if (message.status === 'interrupted') return true;
+      return message.toolCalls.length > 0;
+    }
+    return true;
+  }
+  return false;
+}
+
+function errorState(error: ModelError): ConversationState {
+  const code = error.kind === 'auth' ? 'auth' : error.kind === 'bad_request' ? 'bad_request' : error.kind === 'rate_limit' ? 'rate_limit' : error.kind === 'network' ? 'network' : 'server';
+  return { kind: 'error', code, message: error.message, retryable: true };
+}

@@ -1,0 +1,276 @@
+import type { EngineContext } from './engine-context-type.ts';
+import { parseApprovalMarker } from './marker.ts';
+import { parseCall } from './parse-call.ts';
+import type { PauseRequest, ToolDefinition } from './ports.ts';
+import { ledgerId, type AssistantMessage, type LedgerEntry, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
+import { expiryReason } from './decision-message.ts';
+
+export const UNKNOWN_OUTCOME_OPTIONS = ['Run again', 'Treat as done', 'Skip'] as const;
+
+type CallState = 'settled' | 'waiting';
+
+/**
+ * Brings every open call of the last assistant message as far as it can go:
+ * invalid calls get an error result, ungated calls run, gated calls pause (or,
+ * once decided, run with the final arguments or report the refusal), and calls
+ * a dead tab left mid-execution ask the user what happened. Returns how many
+ * calls still wait for a person.
+ */
+export async function settleOpenCalls(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  open: readonly ToolCall[],
+  signal: AbortSignal,
+): Promise<number> {
+  const pauses = await ctx.storage.listPausePoints(message.conversationId);
+  const byCall = new Map<string, PausePoint[]>();
+  for (const pause of pauses) byCall.set(pause.toolCallId, [...(byCall.get(pause.toolCallId) ?? []), pause]);
+
+  let waiting = 0;
+  for (const call of open) {
+    if (signal.aborted) break;
+    const state = await settleCall(ctx, message, call, byCall.get(call.id) ?? [], signal);
+    if (state === 'waiting') waiting++;
+  }
+  return waiting;
+}
+
+async function settleCall(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  pauses: readonly PausePoint[],
+  signal: AbortSignal,
+): Promise<CallState> {
+  const result = (content: string, outcome: ToolOutcome) => writeResult(ctx, message, call, content, outcome);
+
+  const parsed = parseCall(call, ctx.tools);
+  if (!parsed.ok) return result(parsed.error, 'invalid');
+  const { tool } = parsed;
+  let args = parsed.args;
+
+  const ledger = await ctx.storage.getLedgerEntry(ledgerId(message.conversationId, call.id));
+  const unknownPause = pauses.find((p) => p.origin === 'unknown_outcome');
+  let reopen: LedgerEntry['status'][] = [];
+
+  if (ledger) {
+    switch (ledger.status) {
+      case 'succeeded':
+      case 'failed':
+        // The tab died after the tool ran but before its result was stored.
+        return finishFromLedger(ctx, message, call, ledger, pauses);
+      case 'skipped':
+        return result('Not run: the user chose to skip this call after an interruption.', 'skipped');
+      case 'started':
+        if (tool.safeToRetry?.(ledger.args)) {
+          reopen = ['started'];
+          break;
+        }
+        await ctx.storage.putLedgerEntry({ ...ledger, status: 'unknown' });
+        await askAboutUnknownOutcome(ctx, message, call, ledger);
+        return 'waiting';
+      case 'unknown': {
+        if (!unknownPause) {
+          await askAboutUnknownOutcome(ctx, message, call, ledger);
+          return 'waiting';
+        }
+        if (unknownPause.status === 'pending') return 'waiting';
+        const choice = unknownPause.status === 'resolved' ? unknownPause.resolution : 'Skip';
+        if (choice === 'Treat as done') {
+          await ctx.storage.putLedgerEntry({ ...ledger, status: 'succeeded', finishedAt: ctx.clock.now(), result: null });
+          return result('The user confirmed this action completed before an interruption; its result was not recorded.', 'done');
+        }
+        if (choice !== 'Run again') {
+          await ctx.storage.putLedgerEntry({ ...ledger, status: 'skipped', finishedAt: ctx.clock.now() });
+          return result('Not run: the user chose to skip this call after an interruption.', 'skipped');
+        }
+        reopen = ['unknown'];
+        args = ledger.args;
+        break;
+      }
+    }
+  }
+
+  let edited = false;
+  if (tool.gate && reopen.length === 0) {
+    const gatePause = pauses.find((p) => p.origin === 'gate');
+    if (!gatePause) {
+      const question = tool.gate(args);
+      if (question) {
+        await createPause(ctx, message, call, { ...question, options: null, payload: args, kind: 'approval' }, 'gate');
+        return 'waiting';
+      }
+    } else if (gatePause.status === 'pending') {
+      return 'waiting';
+    } else if (gatePause.status === 'expired') {
+      return result(`Not run: the approval request expired because ${expiryReason(gatePause)}.`, 'expired');
+    } else if (gatePause.resolution !== 'approve') {
+      const reason = gatePause.reason?.trim();
+      return result(
+        `The user declined this call, so it was not run. ${reason ? `Reason: ${reason}` : 'No reason was given.'} Do not retry it as is; take another path or ask the user.`,
+        'declined',
+      );
+    } else if (gatePause.editedPayload !== undefined) {
+      // Checked against the tool's schema when the user decided; parsed again so the tool gets defaults applied.
+      args = tool.input.parse(gatePause.editedPayload);
+      edited = true;
+    }
+  }
+
+  return execute(ctx, message, call, tool, args, edited, reopen, signal);
+}
+
+async function execute(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  tool: ToolDefinition,
+  args: unknown,
+  edited: boolean,
+  reopen: LedgerEntry['status'][],
+  signal: AbortSignal,
+): Promise<CallState> {
+  const id = ledgerId(message.conversationId, call.id);
+  const previous = await ctx.storage.getLedgerEntry(id);
+  const entry: LedgerEntry = {
+    v: 1,
+    id,
+    conversationId: message.conversationId,
+    toolCallId: call.id,
+    toolName: call.name,
+    args,
+    status: 'started',
+    attempts: (previous?.attempts ?? 0) + 1,
+    startedAt: ctx.clock.now(),
+    finishedAt: null,
+    result: null,
+  };
+  if (!(await ctx.storage.beginExecution(entry, reopen))) {
+    // Another run got here first (two tabs racing): never run it a second time.
+    const winner = await ctx.storage.getLedgerEntry(id);
+    if (winner && (winner.status === 'succeeded' || winner.status === 'failed')) {
+      return finishFromLedger(ctx, message, call, winner, []);
+    }
+    return 'waiting';
+  }
+
+  let content: string;
+  let outcome: ToolOutcome;
+  try {
+    const output = await tool.execute(args, {
+      conversationId: message.conversationId,
+      toolCallId: call.id,
+      turnIndex: message.turnIndex,
+      signal,
+      pause: (request) => pauseForTool(ctx, message, call, request),
+    });
+    content = edited ? `The user edited the arguments before approving. Final arguments: ${JSON.stringify(args)}\n\n${output}` : output;
+    outcome = parseApprovalMarker(output) ? 'awaiting_approval' : 'done';
+  } catch (error) {
+    content = `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    outcome = 'failed';
+  }
+  await ctx.storage.putLedgerEntry({
+    ...entry,
+    status: outcome === 'failed' ? 'failed' : 'succeeded',
+    finishedAt: ctx.clock.now(),
+    result: content,
+  });
+  await writeResult(ctx, message, call, content, outcome);
+  return outcome === 'awaiting_approval' ? 'waiting' : 'settled';
+}
+
+async function finishFromLedger(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  ledger: LedgerEntry,
+  pauses: readonly PausePoint[],
+): Promise<CallState> {
+  const content = ledger.result ?? 'The tool ran; its result was not recorded.';
+  const marker = parseApprovalMarker(content);
+  const outcome: ToolOutcome = ledger.status === 'failed' ? 'failed' : marker ? 'awaiting_approval' : 'done';
+  await writeResult(ctx, message, call, content, outcome);
+  const stillPending = marker !== null && pauses.some((p) => p.id === marker && p.status === 'pending');
+  return stillPending ? 'waiting' : 'settled';
+}
+
+async function writeResult(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  content: string,
+  outcome: ToolOutcome,
+): Promise<CallState> {
+  await ctx.storage.appendMessages(message.conversationId, [
+    {
+      v: 1,
+      id: ctx.ids.uuid(),
+      conversationId: message.conversationId,
+      createdAt: ctx.clock.now(),
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+      content,
+      outcome,
+    },
+  ]);
+  return 'settled';
+}
+
+/** `context.pause` for tools: idempotent per call, so a re-run finds the card it already made. */
+async function pauseForTool(ctx: EngineContext, message: AssistantMessage, call: ToolCall, request: PauseRequest): Promise<string> {
+  const existing = (await ctx.storage.listPausePoints(message.conversationId)).find(
+    (p) => p.toolCallId === call.id && p.origin === 'model',
+  );
+  if (existing) return existing.id;
+  return createPause(ctx, message, call, request, 'model');
+}
+
+async function askAboutUnknownOutcome(ctx: EngineContext, message: AssistantMessage, call: ToolCall, ledger: LedgerEntry) {
+  const description = [
+    `Pausepoint was interrupted (the tab closed or crashed) while **${call.name}** was running, so it cannot tell whether the action happened.`,
+    '',
+    'It will not run it again on its own. Choose **Run again** only if you are sure it did not happen; **Treat as done** if it did; **Skip** to tell the assistant it was not done.',
+  ].join('\n');
+  await createPause(
+    ctx,
+    message,
+    call,
+    { title: `Did “${call.name}” finish?`, description, options: [...UNKNOWN_OUTCOME_OPTIONS], payload: ledger.args, kind: 'choice' },
+    'unknown_outcome',
+  );
+}
+
+async function createPause(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  request: PauseRequest,
+  origin: PausePoint['origin'],
+): Promise<string> {
+  const now = ctx.clock.now();
+  const expiry = ctx.expiryMs();
+  const pause: PausePoint = {
+    v: 1,
+    id: ctx.ids.uuid(),
+    conversationId: message.conversationId,
+    turnIndex: message.turnIndex,
+    title: request.title,
+    description: request.description,
+    options: request.options,
+    payload: request.payload ?? null,
+    kind: request.kind,
+    status: 'pending',
+    resolution: null,
+    resolvedAt: null,
+    createdAt: now,
+    origin,
+    toolCallId: call.id,
+    toolName: call.name,
+    expiresAt: expiry === null ? null : now + expiry,
+  };
+  await ctx.storage.createPausePoint(pause);
+  ctx.onPause(pause);
+  return pause.id;
+}
