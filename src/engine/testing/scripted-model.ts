@@ -1,4 +1,4 @@
-import { ModelError } from '../errors.ts';
+import { ModelError, type ModelErrorKind } from '../errors.ts';
 import type { ModelPort, ModelRequest, ModelResult } from '../ports.ts';
 
 export type ScriptedCall = { name: string; args: unknown; id?: string };
@@ -55,5 +55,5 @@ export class ScriptedModel implements ModelPort {
   }
 }
 
-export const modelError = (kind: ConstructorParameters<typeof ModelError>[0], message = kind, status?: number, retryAfterMs?: number) =>
+export const modelError = (kind: ModelErrorKind, message: string = kind, status?: number, retryAfterMs?: number) =>
   new ModelError(kind, message, status, retryAfterMs);

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelRequest } from './ports.ts';
+import { harness, say, state } from './testing/harness.ts';
+import { modelError } from './testing/scripted-model.ts';
+
+describe('endpoint faults', () => {
+  it('stops with an error naming the key on 401, and Retry tries again', async () => {
+    const h = harness([{ fail: modelError('auth', 'The endpoint refused the API key (401). Check the key in Settings.', 401) }, { text: 'hi' }]);
+    const id = await say(h, null, 'hello');
+    expect(await state(h, id)).toEqual({ kind: 'error', code: 'auth', message: 'The endpoint refused the API key (401). Check the key in Settings.', retryable: true });
+    expect((await h.storage.listMessages(id)).filter((m) => m.role === 'user')).toHaveLength(1);
+    await h.engine.retry(id);
+    await h.engine.whenIdle();
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+  });
+
+  it('retries 429 after the endpoint\'s retry-after, and 5xx with backoff, visibly', async () => {
+    const states: string[] = [];
+    const h = harness([
+      { fail: modelError('rate_limit', 'slow down', 429, 7_000) },
+      { fail: modelError('server', 'bad gateway', 502) },
+      { text: 'finally' },
+    ]);
+    const original = h.storage.updateConversation.bind(h.storage);
+    h.storage.updateConversation = async (id, update) => {
+      const written = await original(id, update);
+      states.push(written.state.kind === 'retrying' ? `retrying#${written.state.attempt}` : written.state.kind);
+      return written;
+    };
+    const id = await say(h, null, 'hello');
+    expect(h.clock.sleeps).toEqual([7_000, 2_000]);
+    expect(states).toContain('retrying#1');
+    expect(states).toContain('retrying#2');
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+    expect(h.model.requests).toHaveLength(3);
+  });
+
+  it('gives up after five failed attempts with a retryable error', async () => {
+    const h = harness(Array.from({ length: 5 }, () => ({ fail: modelError('server', 'down', 500) })));
+    const id = await say(h, null, 'hello');
+    expect(await state(h, id)).toMatchObject({ kind: 'error', code: 'server', retryable: true });
+    expect(h.model.requests).toHaveLength(5);
+  });
+
+  it('keeps the partial text of a dropped stream, marks it interrupted and retries', async () => {
+    const h = harness([
+      (request: ModelRequest) => {
+        request.onText('Half an ans');
+        h.clock.advance(1_000); // let the throttled writer store the partial text
+        request.onText('wer');
+        throw modelError('dropped', 'The connection dropped mid-answer.');
+      },
+      { text: 'A whole answer.' },
+    ]);
+    const id = await say(h, null, 'hello');
+    const assistants = (await h.storage.listMessages(id)).filter((m) => m.role === 'assistant');
+    expect(assistants.map((m) => [m.content, m.status])).toEqual([
+      ['Half an answer', 'interrupted'],
+      ['A whole answer.', 'complete'],
+    ]);
+    // The model never sees its own broken half-answer.
+    expect(h.model.lastMessages().filter((m) => m.role === 'assistant')).toEqual([]);
+  });
+
+  it('waits for the network when offline and resumes with exactly one more request', async () => {
+    const h = harness([{ fail: modelError('network', 'fetch failed') }, { text: 'back online' }]);
+    h.network.goOffline();
+    const { conversationId: id } = await h.engine.send(null, 'hello');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await state(h, id)).toMatchObject({ kind: 'waiting_for_network' });
+    expect(h.model.requests).toHaveLength(1);
+    h.network.goOnline();
+    await h.engine.whenIdle();
+    expect(h.model.requests).toHaveLength(2);
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+  });
+
+  it('stops a running turn on request, keeping what streamed', async () => {
+    const h = harness([
+      (request: ModelRequest) =>
+        new Promise((_, reject) => {
+          request.onText('Thinking');
+          request.signal.addEventListener('abort', () => reject(request.signal.reason));
+        }),
+    ]);
+    const { conversationId: id } = await h.engine.send(null, 'hello');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(h.engine.stop(id)).toBe(true);
+    await h.engine.whenIdle();
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+    const messages = await h.storage.listMessages(id);
+    expect(messages.at(-1)).toMatchObject({ role: 'notice', content: 'Stopped.' });
+    expect(messages.find((m) => m.role === 'assistant')).toMatchObject({ content: 'Thinking', status: 'interrupted' });
+  });
+
+  it('refuses a second message while a turn runs, losing nothing', async () => {
+    let release!: () => void;
+    const h = harness([() => new Promise((resolve) => (release = () => resolve({ content: 'done', toolCalls: [], finishReason: 'stop' })))]);
+    const { conversationId: id } = await h.engine.send(null, 'first');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(h.engine.send(id, 'second')).rejects.toMatchObject({ name: 'CallerError', code: 'busy' });
+    release();
+    await h.engine.whenIdle();
+    expect((await h.storage.listMessages(id)).map((m) => m.content)).toEqual(['first', 'done']);
+  });
+});
