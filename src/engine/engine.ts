@@ -152,6 +152,19 @@ export class Engine {
     return attempt.acquired && attempt.value;
   }
 
+  /**
+   * Waits until no other tab holds the conversation, then takes it over if it
+   * was left active: how a watching tab notices that the owner tab closed.
+   */
+  async watch(conversationId: string): Promise<boolean> {
+    return this.#options.locks.withLock(lockName(conversationId), async () => {
+      const conversation = await this.#ctx.storage.getConversation(conversationId);
+      if (!conversation || !isActive(conversation.state)) return false;
+      await this.#advance(conversationId);
+      return true;
+    });
+  }
+
   /** Runs the loop for a conversation now (waiting for any other tab's run to end first). */
   run(conversationId: string): Promise<void> {
     return this.#options.locks.withLock(lockName(conversationId), () => this.#advance(conversationId));

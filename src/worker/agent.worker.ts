@@ -1,1 +1,29 @@
-export {};
+/// <reference lib="webworker" />
+import { toWireError } from '../engine/errors.ts';
+import { PausepointDb } from '../storage/db.ts';
+import { AgentHost } from './agent-host.ts';
+import { Request, type Response, type WorkerEvent } from './protocol.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+// The page names the worker after its tab id, so both agree on it from the start.
+const tabId = self.name || crypto.randomUUID();
+const post = (message: Response | WorkerEvent) => self.postMessage(message);
+const host = new AgentHost(new PausepointDb(), tabId, post);
+
+self.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const parsed = Request.safeParse(event.data);
+  if (!parsed.success) {
+    const id = typeof (event.data as { id?: unknown })?.id === 'number' ? (event.data as { id: number }).id : -1;
+    post({ id, ok: false, error: { name: 'ProtocolError', message: `The worker could not read a request: ${parsed.error.message}` } });
+    return;
+  }
+  const { id, intent } = parsed.data;
+  host.handle(intent).then(
+    (value) => post({ id, ok: true, value: value ?? null }),
+    (error: unknown) => post({ id, ok: false, error: toWireError(error) }),
+  );
+});
+
+host.start();
+post({ type: 'ready', tabId });

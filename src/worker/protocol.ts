@@ -16,6 +16,8 @@ export const Intent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('createConversation'), title: z.string().max(200).optional() }),
   z.object({ type: z.literal('renameConversation'), conversationId: z.string(), title: z.string().min(1).max(200) }),
   z.object({ type: z.literal('deleteConversation'), conversationId: z.string() }),
+  /** Test connection: lists the endpoint's models with these (unsaved) settings. */
+  z.object({ type: z.literal('listModels'), provider: z.string(), baseUrl: z.string(), apiKey: z.string() }),
 ]);
 export type Intent = z.infer<typeof Intent>;
 

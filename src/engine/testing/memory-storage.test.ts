@@ -1,0 +1,4 @@
+import { MemoryStorage } from './memory-storage.ts';
+import { describeStoragePort } from './storage-port-contract.ts';
+
+describeStoragePort('MemoryStorage', async () => ({ storage: new MemoryStorage(), cleanup: async () => {} }));

@@ -1,0 +1,213 @@
+import type { MessageDraft, Settlement, SettleResult, StoragePort } from '../ports.ts';
+import type { Conversation, LedgerEntry, Message, PausePoint } from '../records/index.ts';
+import { copyRecord } from './copy-record.ts';
+import { MemoryStorageError } from './memory-storage-error.ts';
+
+/**
+ * StoragePort in memory, with the Dexie implementation's semantics (the shared
+ * contract in storage-port-contract.ts holds both to them):
+ * - every method runs to completion synchronously before its promise settles,
+ *   so each one is trivially atomic, as a transaction would be;
+ * - records are deep-copied on the way in and on the way out (copyRecord), so
+ *   no caller can change stored state by mutating an object, as with IndexedDB;
+ * - errors have the shape of src/storage's `StorageError` (`name`, `code`).
+ *
+ * Built for engine tests and benchmarks: lookups are Map hits and each
+ * conversation keeps its messages in an array already sorted by `seq`.
+ */
+export class MemoryStorage implements StoragePort {
+  readonly #conversations = new Map<string, Conversation>();
+  readonly #messages = new Map<string, Message>();
+  /** Per conversation, the stored messages sorted by (seq, id) — the order of Dexie's compound index. */
+  readonly #timelines = new Map<string, Message[]>();
+  readonly #pausePoints = new Map<string, PausePoint>();
+  readonly #pausePointIds = new Map<string, Set<string>>();
+  readonly #ledger = new Map<string, LedgerEntry>();
+
+  async getConversation(id: string): Promise<Conversation | undefined> {
+    return copy(this.#conversations.get(id));
+  }
+
+  async putConversation(conversation: Conversation): Promise<void> {
+    this.#conversations.set(conversation.id, copyRecord(conversation));
+  }
+
+  async updateConversation(id: string, update: (current: Conversation) => Conversation): Promise<Conversation> {
+    const current = this.#requireConversation(id);
+    const next = update(copyRecord(current));
+    if (next.id !== id) throw new MemoryStorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
+    this.#conversations.set(id, copyRecord(next));
+    return next;
+  }
+
+  async listMessages(conversationId: string): Promise<Message[]> {
+    return copyRecord(this.#timelines.get(conversationId) ?? []);
+  }
+
+  async appendMessages(conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
+    const messages = this.#append(conversationId, drafts);
+    return copyRecord(messages);
+  }
+
+  async putMessage(message: Message): Promise<void> {
+    const stored = copyRecord(message);
+    const previous = this.#messages.get(message.id);
+    this.#messages.set(stored.id, stored);
+    // The usual case (streamed text, final status) keeps the message's place: replace it there.
+    if (previous && previous.conversationId === stored.conversationId && previous.seq === stored.seq) {
+      const timeline = this.#timelines.get(stored.conversationId);
+      const at = timeline ? position(timeline, previous) : -1;
+      if (timeline && timeline[at] === previous) {
+        timeline[at] = stored;
+        return;
+      }
+    }
+    if (previous) this.#unlink(previous);
+    this.#link(stored);
+  }
+
+  async getPausePoint(id: string): Promise<PausePoint | undefined> {
+    return copy(this.#pausePoints.get(id));
+  }
+
+  async listPausePoints(conversationId: string): Promise<PausePoint[]> {
+    const ids = this.#pausePointIds.get(conversationId);
+    if (!ids) return [];
+    const found: PausePoint[] = [];
+    for (const id of ids) {
+      const pausePoint = this.#pausePoints.get(id);
+      if (pausePoint) found.push(pausePoint);
+    }
+    return copyRecord(found.sort(byCreation));
+  }
+
+  async createPausePoint(pausePoint: PausePoint): Promise<void> {
+    if (this.#pausePoints.has(pausePoint.id)) {
+      throw new MemoryStorageError('conflict', `A pause point ${pausePoint.id} already exists.`);
+    }
+    this.#storePausePoint(copyRecord(pausePoint));
+  }
+
+  async settlePausePoint(id: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult> {
+    const current = this.#pausePoints.get(id);
+    if (!current) return { ok: false, reason: 'not_found' };
+    if (current.status !== 'pending') return { ok: false, reason: 'already_decided', pausePoint: copyRecord(current) };
+    const settlement = settle(copyRecord(current));
+    if (!settlement.commit) return { ok: false, reason: 'refused', message: settlement.reason };
+    if (settlement.pausePoint.id !== id) {
+      throw new MemoryStorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
+    }
+    const pausePoint = copyRecord(settlement.pausePoint);
+    // Appending first: it is the step that can fail, and a failure must leave the pause point pending.
+    const messages = this.#append(current.conversationId, settlement.messages);
+    this.#pausePointIds.get(current.conversationId)?.delete(id);
+    this.#storePausePoint(pausePoint);
+    return { ok: true, pausePoint: settlement.pausePoint, messages: copyRecord(messages) };
+  }
+
+  async getLedgerEntry(id: string): Promise<LedgerEntry | undefined> {
+    return copy(this.#ledger.get(id));
+  }
+
+  async beginExecution(entry: LedgerEntry, reopen: readonly LedgerEntry['status'][] = []): Promise<boolean> {
+    const existing = this.#ledger.get(entry.id);
+    if (existing && !reopen.includes(existing.status)) return false;
+    this.#ledger.set(entry.id, copyRecord(entry));
+    return true;
+  }
+
+  async putLedgerEntry(entry: LedgerEntry): Promise<void> {
+    this.#ledger.set(entry.id, copyRecord(entry));
+  }
+
+  #requireConversation(id: string): Conversation {
+    const conversation = this.#conversations.get(id);
+    if (!conversation) throw new MemoryStorageError('not_found', `No conversation ${id}.`);
+    return conversation;
+  }
+
+  /**
+   * Numbers and stores drafts; returns the stored objects (callers clone them).
+   * Everything that can fail is checked before the first write, so a failure writes nothing.
+   * The numbering rule is src/storage/number-drafts.ts's, repeated here.
+   */
+  #append(conversationId: string, drafts: readonly MessageDraft[]): Message[] {
+    const conversation = this.#requireConversation(conversationId);
+    if (drafts.length === 0) return [];
+    const ids = new Set<string>();
+    for (const draft of drafts) {
+      if (draft.conversationId !== conversationId) {
+        throw new MemoryStorageError('invalid', `Message ${draft.id} belongs to conversation ${draft.conversationId}, not ${conversationId}.`);
+      }
+      if (this.#messages.has(draft.id) || ids.has(draft.id)) {
+        throw new MemoryStorageError('conflict', `A message ${draft.id} already exists.`);
+      }
+      ids.add(draft.id);
+    }
+    let seq = conversation.nextSeq;
+    let updatedAt = conversation.updatedAt;
+    const messages = drafts.map((draft): Message => {
+      updatedAt = Math.max(updatedAt, draft.createdAt);
+      return { ...copyRecord(draft), seq: seq++ };
+    });
+    this.#conversations.set(conversationId, { ...conversation, nextSeq: seq, updatedAt });
+    for (const message of messages) {
+      this.#messages.set(message.id, message);
+      this.#link(message);
+    }
+    return messages;
+  }
+
+  #storePausePoint(pausePoint: PausePoint): void {
+    this.#pausePoints.set(pausePoint.id, pausePoint);
+    let ids = this.#pausePointIds.get(pausePoint.conversationId);
+    if (!ids) this.#pausePointIds.set(pausePoint.conversationId, (ids = new Set()));
+    ids.add(pausePoint.id);
+  }
+
+  /** Inserts into the conversation's timeline; appending at the end (the usual case) costs O(1). */
+  #link(message: Message): void {
+    let timeline = this.#timelines.get(message.conversationId);
+    if (!timeline) this.#timelines.set(message.conversationId, (timeline = []));
+    const last = timeline.at(-1);
+    if (!last || compareMessages(last, message) < 0) timeline.push(message);
+    else timeline.splice(position(timeline, message), 0, message);
+  }
+
+  #unlink(message: Message): void {
+    const timeline = this.#timelines.get(message.conversationId);
+    if (!timeline) return;
+    const at = position(timeline, message);
+    if (timeline[at]?.id === message.id) timeline.splice(at, 1);
+  }
+}
+
+function copy<T>(value: T | undefined): T | undefined {
+  return value === undefined ? undefined : copyRecord(value);
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareMessages(a: Message, b: Message): number {
+  return a.seq - b.seq || compareKeys(a.id, b.id);
+}
+
+/** The first index whose message does not sort before `message` (binary search). */
+function position(timeline: readonly Message[], message: Message): number {
+  let low = 0;
+  let high = timeline.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const at = timeline[middle];
+    if (at && compareMessages(at, message) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** src/storage/pause-points-repo.ts's `byCreation`, repeated: oldest first, id breaks ties. */
+function byCreation(a: PausePoint, b: PausePoint): number {
+  return a.createdAt - b.createdAt || compareKeys(a.id, b.id);
+}

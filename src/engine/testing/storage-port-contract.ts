@@ -1,0 +1,324 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MessageDraft, Settlement, StoragePort } from '../ports.ts';
+import type { PausePoint } from '../records/index.ts';
+import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
+
+export interface StorageUnderTest {
+  storage: StoragePort;
+  cleanup(): Promise<void>;
+}
+
+/** Both implementations throw errors of this shape (see src/storage/storage-error.ts). */
+function storageError(code: string) {
+  return { name: 'StorageError', code };
+}
+
+function resolve(pending: PausePoint, drafts: MessageDraft[], resolution = 'approve'): Settlement {
+  return {
+    commit: true,
+    pausePoint: { ...pending, status: 'resolved', resolution, resolvedAt: 5_000 },
+    messages: drafts,
+  };
+}
+
+/**
+ * The semantics every StoragePort must have, registered as a vitest `describe`
+ * block. Each test gets a fresh, empty storage from `makeStorage`.
+ */
+export function describeStoragePort(name: string, makeStorage: () => Promise<StorageUnderTest>): void {
+  describe(`StoragePort contract: ${name}`, () => {
+    let storage: StoragePort;
+    let cleanup: () => Promise<void>;
+
+    beforeEach(async () => {
+      ({ storage, cleanup } = await makeStorage());
+    });
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    describe('conversations', () => {
+      it('stores and reads a conversation; an unknown id reads as undefined', async () => {
+        await storage.putConversation(makeConversation());
+        expect(await storage.getConversation('c1')).toEqual(makeConversation());
+        expect(await storage.getConversation('nope')).toBeUndefined();
+      });
+
+      it('updateConversation writes and returns the updated record', async () => {
+        await storage.putConversation(makeConversation());
+        const written = await storage.updateConversation('c1', (c) => ({ ...c, title: 'Renamed', turns: c.turns + 1 }));
+        expect(written).toMatchObject({ title: 'Renamed', turns: 1 });
+        expect(await storage.getConversation('c1')).toEqual(written);
+      });
+
+      it('updateConversation on a missing id rejects with not_found and creates nothing', async () => {
+        await expect(storage.updateConversation('missing', (c) => c)).rejects.toMatchObject(storageError('not_found'));
+        expect(await storage.getConversation('missing')).toBeUndefined();
+      });
+
+      it('an update that throws writes nothing', async () => {
+        await storage.putConversation(makeConversation());
+        const boom = new Error('boom');
+        await expect(
+          storage.updateConversation('c1', (c) => {
+            c.title = 'half-done';
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        expect(await storage.getConversation('c1')).toEqual(makeConversation());
+      });
+
+      it('an update may not change the id', async () => {
+        await storage.putConversation(makeConversation());
+        await expect(storage.updateConversation('c1', (c) => ({ ...c, id: 'c2' }))).rejects.toMatchObject(storageError('invalid'));
+        expect(await storage.getConversation('c2')).toBeUndefined();
+      });
+    });
+
+    describe('messages', () => {
+      beforeEach(async () => {
+        await storage.putConversation(makeConversation({ id: 'c1', nextSeq: 3, updatedAt: 1_000 }));
+      });
+
+      it('appendMessages numbers drafts from nextSeq and moves nextSeq and updatedAt past them', async () => {
+        const appended = await storage.appendMessages('c1', [userDraft('c1', 'm1', 'a', 2_000), userDraft('c1', 'm2', 'b', 2_500)]);
+        expect(appended.map((m) => [m.id, m.seq])).toEqual([
+          ['m1', 3],
+          ['m2', 4],
+        ]);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 5, updatedAt: 2_500 });
+        expect(await storage.listMessages('c1')).toEqual(appended);
+      });
+
+      it('updatedAt never moves backwards', async () => {
+        await storage.appendMessages('c1', [userDraft('c1', 'm1', 'a', 500)]);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 4, updatedAt: 1_000 });
+      });
+
+      it('appending nothing changes nothing', async () => {
+        expect(await storage.appendMessages('c1', [])).toEqual([]);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 3, updatedAt: 1_000 });
+      });
+
+      it('concurrent appends get distinct, gapless seqs, each batch contiguous', async () => {
+        const [a, b] = await Promise.all([
+          storage.appendMessages('c1', [userDraft('c1', 'a1'), userDraft('c1', 'a2'), userDraft('c1', 'a3')]),
+          storage.appendMessages('c1', [userDraft('c1', 'b1'), userDraft('c1', 'b2')]),
+        ]);
+        const seqs = [...a, ...b].map((m) => m.seq).sort((x, y) => x - y);
+        expect(seqs).toEqual([3, 4, 5, 6, 7]);
+        for (const batch of [a, b]) {
+          expect(batch.map((m) => m.seq - batch[0]!.seq)).toEqual(batch.map((_, i) => i));
+        }
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 8 });
+      });
+
+      it('listMessages returns only that conversation, ordered by seq', async () => {
+        await storage.putConversation(makeConversation({ id: 'c2' }));
+        for (let i = 0; i < 12; i++) {
+          await storage.appendMessages(i % 2 ? 'c1' : 'c2', [userDraft(i % 2 ? 'c1' : 'c2', `m${i}`)]);
+        }
+        const listed = await storage.listMessages('c1');
+        expect(listed.map((m) => m.seq)).toEqual([3, 4, 5, 6, 7, 8]);
+        expect(listed.every((m) => m.conversationId === 'c1')).toBe(true);
+        expect(await storage.listMessages('nobody')).toEqual([]);
+      });
+
+      it('appending to a missing conversation rejects with not_found and writes nothing', async () => {
+        await expect(storage.appendMessages('missing', [userDraft('missing', 'm1')])).rejects.toMatchObject(storageError('not_found'));
+        expect(await storage.listMessages('missing')).toEqual([]);
+      });
+
+      it('a draft of another conversation is refused and nothing of the batch is written', async () => {
+        await expect(storage.appendMessages('c1', [userDraft('c1', 'm1'), userDraft('c2', 'm2')])).rejects.toMatchObject(
+          storageError('invalid'),
+        );
+        expect(await storage.listMessages('c1')).toEqual([]);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 3 });
+      });
+
+      it('a message id that already exists is a conflict and nothing of the batch is written', async () => {
+        await storage.appendMessages('c1', [userDraft('c1', 'm1')]);
+        await expect(storage.appendMessages('c1', [userDraft('c1', 'm2'), userDraft('c1', 'm1')])).rejects.toMatchObject(
+          storageError('conflict'),
+        );
+        expect((await storage.listMessages('c1')).map((m) => m.id)).toEqual(['m1']);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 4 });
+      });
+
+      it('putMessage replaces a stored message in place', async () => {
+        const [first] = await storage.appendMessages('c1', [userDraft('c1', 'm1'), userDraft('c1', 'm2')]);
+        await storage.putMessage({ ...first!, content: 'edited' });
+        expect((await storage.listMessages('c1')).map((m) => [m.id, m.content])).toEqual([
+          ['m1', 'edited'],
+          ['m2', 'm2'],
+        ]);
+      });
+    });
+
+    describe('pause points', () => {
+      beforeEach(async () => {
+        await storage.putConversation(makeConversation({ id: 'c1', nextSeq: 2 }));
+        await storage.createPausePoint(makePausePoint({ id: 'p1' }));
+      });
+
+      it('lists a conversation’s pause points oldest first', async () => {
+        await storage.putConversation(makeConversation({ id: 'c2' }));
+        await storage.createPausePoint(makePausePoint({ id: 'p0', createdAt: 100 }));
+        await storage.createPausePoint(makePausePoint({ id: 'p3', createdAt: 9_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'p2', createdAt: 9_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'other', conversationId: 'c2' }));
+        expect((await storage.listPausePoints('c1')).map((p) => p.id)).toEqual(['p0', 'p1', 'p2', 'p3']);
+        expect(await storage.getPausePoint('p1')).toEqual(makePausePoint({ id: 'p1' }));
+        expect(await storage.getPausePoint('nope')).toBeUndefined();
+      });
+
+      it('creating a pause point whose id exists is a conflict and never overwrites it', async () => {
+        await storage.settlePausePoint('p1', (p) => resolve(p, []));
+        await expect(storage.createPausePoint(makePausePoint({ id: 'p1' }))).rejects.toMatchObject(storageError('conflict'));
+        expect(await storage.getPausePoint('p1')).toMatchObject({ status: 'resolved' });
+      });
+
+      it('settling an unknown id reports not_found', async () => {
+        const settle = vi.fn((p: PausePoint) => resolve(p, []));
+        expect(await storage.settlePausePoint('nope', settle)).toEqual({ ok: false, reason: 'not_found' });
+        expect(settle).not.toHaveBeenCalled();
+      });
+
+      it('a committed settlement writes the pause point and its messages together', async () => {
+        const result = await storage.settlePausePoint('p1', (p) => resolve(p, [userDraft('c1', 'd1', 'Approval approval: approve', 5_000)]));
+        expect(result).toMatchObject({ ok: true, pausePoint: { id: 'p1', status: 'resolved' }, messages: [{ id: 'd1', seq: 2 }] });
+        expect(await storage.getPausePoint('p1')).toMatchObject({ status: 'resolved', resolution: 'approve', resolvedAt: 5_000 });
+        expect(await storage.listMessages('c1')).toMatchObject([{ id: 'd1', seq: 2, content: 'Approval approval: approve' }]);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 3, updatedAt: 5_000 });
+      });
+
+      it('a refused settlement writes nothing, even when it mutated what it was given', async () => {
+        const result = await storage.settlePausePoint('p1', (p) => {
+          p.status = 'resolved';
+          return { commit: false, reason: 'The edited payload is not valid.' };
+        });
+        expect(result).toEqual({ ok: false, reason: 'refused', message: 'The edited payload is not valid.' });
+        expect(await storage.getPausePoint('p1')).toEqual(makePausePoint({ id: 'p1' }));
+        expect(await storage.listMessages('c1')).toEqual([]);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 2 });
+      });
+
+      it('a settlement that throws writes nothing', async () => {
+        const boom = new Error('boom');
+        await expect(
+          storage.settlePausePoint('p1', () => {
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        expect(await storage.getPausePoint('p1')).toMatchObject({ status: 'pending' });
+      });
+
+      it('a settlement whose messages cannot be appended leaves the pause point pending', async () => {
+        await storage.createPausePoint(makePausePoint({ id: 'orphan', conversationId: 'gone' }));
+        await expect(storage.settlePausePoint('orphan', (p) => resolve(p, [userDraft('gone', 'd1')]))).rejects.toMatchObject(
+          storageError('not_found'),
+        );
+        expect(await storage.getPausePoint('orphan')).toMatchObject({ status: 'pending' });
+      });
+
+      it('a settlement may not replace another pause point', async () => {
+        await expect(
+          storage.settlePausePoint('p1', (p) => resolve({ ...p, id: 'p9' }, [])),
+        ).rejects.toMatchObject(storageError('invalid'));
+        expect(await storage.getPausePoint('p9')).toBeUndefined();
+        expect(await storage.getPausePoint('p1')).toMatchObject({ status: 'pending' });
+      });
+
+      it('of two concurrent settlements the first wins; the second is told it was already decided', async () => {
+        const first = vi.fn((p: PausePoint) => resolve(p, [userDraft('c1', 'first')]));
+        const second = vi.fn((p: PausePoint) => resolve(p, [userDraft('c1', 'second')], 'decline'));
+        const [a, b] = await Promise.all([storage.settlePausePoint('p1', first), storage.settlePausePoint('p1', second)]);
+        expect(a).toMatchObject({ ok: true });
+        expect(b).toMatchObject({ ok: false, reason: 'already_decided', pausePoint: { status: 'resolved', resolution: 'approve' } });
+        expect(second).not.toHaveBeenCalled();
+        expect((await storage.listMessages('c1')).map((m) => m.id)).toEqual(['first']);
+      });
+
+      it('an expired pause point cannot be settled', async () => {
+        await storage.createPausePoint(makePausePoint({ id: 'old', status: 'expired', expiredReason: 'abandoned' }));
+        expect(await storage.settlePausePoint('old', (p) => resolve(p, []))).toMatchObject({
+          ok: false,
+          reason: 'already_decided',
+          pausePoint: { status: 'expired' },
+        });
+      });
+    });
+
+    describe('execution ledger', () => {
+      it('beginExecution records the entry and refuses a second begin for the same id', async () => {
+        expect(await storage.beginExecution(makeLedgerEntry())).toBe(true);
+        expect(await storage.beginExecution(makeLedgerEntry({ attempts: 2 }))).toBe(false);
+        expect(await storage.getLedgerEntry('c1:call_1')).toEqual(makeLedgerEntry());
+      });
+
+      it('of two concurrent begins exactly one runs', async () => {
+        const results = await Promise.all([storage.beginExecution(makeLedgerEntry()), storage.beginExecution(makeLedgerEntry())]);
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('reopens an entry only from a listed status', async () => {
+        await storage.putLedgerEntry(makeLedgerEntry({ status: 'unknown' }));
+        expect(await storage.beginExecution(makeLedgerEntry({ attempts: 2 }), ['failed'])).toBe(false);
+        expect(await storage.beginExecution(makeLedgerEntry({ attempts: 2 }), ['failed', 'unknown'])).toBe(true);
+        expect(await storage.getLedgerEntry('c1:call_1')).toMatchObject({ status: 'started', attempts: 2 });
+        expect(await storage.beginExecution(makeLedgerEntry({ attempts: 3 }), ['failed', 'unknown'])).toBe(false);
+      });
+
+      it('putLedgerEntry replaces the entry', async () => {
+        await storage.beginExecution(makeLedgerEntry());
+        const done = makeLedgerEntry({ status: 'succeeded', finishedAt: 3_500, result: 'Sent.' });
+        await storage.putLedgerEntry(done);
+        expect(await storage.getLedgerEntry('c1:call_1')).toEqual(done);
+        expect(await storage.getLedgerEntry('nope')).toBeUndefined();
+      });
+    });
+
+    describe('isolation', () => {
+      it('records read are copies: mutating them does not change storage', async () => {
+        await storage.putConversation(makeConversation());
+        await storage.appendMessages('c1', [userDraft('c1', 'm1')]);
+        await storage.createPausePoint(makePausePoint());
+        await storage.putLedgerEntry(makeLedgerEntry());
+
+        const conversation = await storage.getConversation('c1');
+        conversation!.title = 'mutated';
+        const [message] = await storage.listMessages('c1');
+        message!.content = 'mutated';
+        const pausePoint = await storage.getPausePoint('p1');
+        (pausePoint!.payload as { amount: number }).amount = 1_000_000;
+        const [listed] = await storage.listPausePoints('c1');
+        listed!.status = 'expired';
+        const entry = await storage.getLedgerEntry('c1:call_1');
+        entry!.status = 'succeeded';
+
+        expect(await storage.getConversation('c1')).toMatchObject({ title: 'A conversation' });
+        expect(await storage.listMessages('c1')).toMatchObject([{ content: 'm1' }]);
+        expect(await storage.getPausePoint('p1')).toEqual(makePausePoint());
+        expect(await storage.getLedgerEntry('c1:call_1')).toEqual(makeLedgerEntry());
+      });
+
+      it('records written are copies: mutating the argument afterwards does not change storage', async () => {
+        const conversation = makeConversation();
+        await storage.putConversation(conversation);
+        conversation.title = 'mutated';
+        const pausePoint = makePausePoint();
+        await storage.createPausePoint(pausePoint);
+        (pausePoint.payload as { amount: number }).amount = 0;
+        const draft = userDraft('c1', 'm1');
+        const [appended] = await storage.appendMessages('c1', [draft]);
+        draft.content = 'mutated';
+        appended!.content = 'mutated too';
+
+        expect(await storage.getConversation('c1')).toMatchObject({ title: 'A conversation' });
+        expect(await storage.getPausePoint('p1')).toEqual(makePausePoint());
+        expect(await storage.listMessages('c1')).toMatchObject([{ content: 'm1' }]);
+      });
+    });
+  });
+}

@@ -1,0 +1,114 @@
+import { Engine } from '../engine/engine.ts';
+import { toWireError } from '../engine/errors.ts';
+import { isActive, type DecidedBy } from '../engine/records/index.ts';
+import { createHttpRequestTool } from '../tools/http-request.ts';
+import { createNotesTools } from '../tools/notes-tools.ts';
+import { deleteConversation, renameConversation } from '../storage/conversations-repo.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import { DexieStorage } from '../storage/dexie-storage.ts';
+import { DexieNotesStore } from '../storage/notes-store.ts';
+import { deviceId, readSettings } from '../storage/settings-repo.ts';
+import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
+import { deviceLabel } from './device-label.ts';
+import { modelFor, modelFromSettings } from './model-from-settings.ts';
+import type { Intent, WorkerEvent } from './protocol.ts';
+import { WebLocks } from './web-locks.ts';
+
+const EXPIRY_SWEEP_MS = 15_000;
+const MINUTE = 60_000;
+
+/**
+ * The engine as one tab's worker hosts it: Dexie storage, the openai adapter,
+ * Web Locks, and the tools. It also watches every conversation another tab is
+ * running, so that when that tab closes this one carries the turn on.
+ */
+export class AgentHost {
+  readonly engine: Engine;
+  readonly #watching = new Set<string>();
+  readonly #decidedBy: Promise<DecidedBy>;
+  readonly #stops = new BroadcastChannel('pausepoint:stop');
+
+  constructor(
+    private readonly db: PausepointDb,
+    readonly tabId: string,
+    private readonly emit: (event: WorkerEvent) => void,
+  ) {
+    let expiryMinutes: number | null = null;
+    this.engine = new Engine({
+      storage: new DexieStorage(db),
+      model: async () => {
+        const settings = await readSettings(db);
+        expiryMinutes = settings?.expiryMinutes ?? null;
+        return modelFromSettings(settings);
+      },
+      tools: [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool()],
+      clock: systemClock,
+      ids: randomIds,
+      network: browserNetwork,
+      locks: new WebLocks(),
+      owner: tabId,
+      expiryMs: () => (expiryMinutes === null ? null : expiryMinutes * MINUTE),
+      onPause: (p) => this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title }),
+      onError: (error) => console.error('Pausepoint: a background run failed', error),
+    });
+    this.#decidedBy = deviceId(db).then((id) => ({ tabId, deviceId: id, label: deviceLabel(navigator.userAgent) }));
+    this.#stops.onmessage = (event: MessageEvent<unknown>) => {
+      if (typeof event.data === 'string') this.engine.stop(event.data);
+    };
+  }
+
+  /** Recovers orphaned runs now, then keeps watching for new ones and for due expiries. */
+  start(): void {
+    void this.#sweep();
+    // Polling is enough here: a closed tab is noticed within seconds, and one
+    // read of the conversations table is cheap next to a live query per tab.
+    setInterval(() => void this.#sweep(), 3_000);
+    setInterval(() => void this.#expireDue(), EXPIRY_SWEEP_MS);
+  }
+
+  async handle(intent: Intent): Promise<unknown> {
+    switch (intent.type) {
+      case 'send':
+        return this.engine.send(intent.conversationId, intent.text);
+      case 'decide':
+        return this.engine.decide(intent.pausePointId, intent.decision, await this.#decidedBy);
+      case 'stop':
+        if (!this.engine.stop(intent.conversationId)) this.#stops.postMessage(intent.conversationId);
+        return null;
+      case 'retry':
+        return this.engine.retry(intent.conversationId);
+      case 'createConversation':
+        return { conversationId: await this.engine.createConversation(intent.title) };
+      case 'renameConversation':
+        await renameConversation(this.db, intent.conversationId, intent.title);
+        return null;
+      case 'deleteConversation':
+        this.engine.stop(intent.conversationId);
+        await deleteConversation(this.db, intent.conversationId);
+        return null;
+      case 'listModels':
+        return modelFor(intent).listModels();
+    }
+  }
+
+  async #sweep(): Promise<void> {
+    const conversations = await this.db.conversations.toArray();
+    for (const conversation of conversations) {
+      if (!isActive(conversation.state) || this.#watching.has(conversation.id)) continue;
+      this.#watching.add(conversation.id);
+      this.engine
+        .watch(conversation.id)
+        .catch((error: unknown) => console.error('Pausepoint: recovering a conversation failed', toWireError(error)))
+        .finally(() => this.#watching.delete(conversation.id));
+    }
+  }
+
+  async #expireDue(): Promise<void> {
+    const now = Date.now();
+    const due = await this.db.pausePoints.where('status').equals('pending').filter((p) => p.expiresAt !== null && p.expiresAt <= now).toArray();
+    for (const conversationId of new Set(due.map((p) => p.conversationId))) {
+      // The run expires them and tells the model; if another tab owns the conversation it waits its turn.
+      this.engine.run(conversationId).catch((error: unknown) => console.error('Pausepoint: expiring approvals failed', toWireError(error)));
+    }
+  }
+}

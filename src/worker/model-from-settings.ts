@@ -1,0 +1,26 @@
+import { ModelError } from '../engine/errors.ts';
+import type { ModelPort } from '../engine/ports.ts';
+import { createDemoModel } from '../model/demo-model.ts';
+import { OpenAIModel } from '../model/openai-model.ts';
+import type { Settings } from '../storage/settings-repo.ts';
+
+export interface Endpoint {
+  provider: string;
+  baseUrl: string;
+  apiKey: string;
+  model?: string;
+}
+
+/** The model port for the user's settings: the scripted demo, or their endpoint through the openai SDK. */
+export function modelFor(endpoint: Endpoint): OpenAIModel {
+  if (endpoint.provider === 'demo') return createDemoModel();
+  return new OpenAIModel({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, model: endpoint.model ?? '' });
+}
+
+export function modelFromSettings(settings: Settings | undefined): ModelPort {
+  if (!settings) throw new ModelError('auth', 'No model is set up yet. Open Settings to choose a provider and model.');
+  if (settings.provider !== 'demo' && !settings.model.trim()) {
+    throw new ModelError('bad_request', 'No model is chosen. Open Settings and pick one (Test connection lists them).');
+  }
+  return modelFor(settings);
+}
