@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 
+// End-to-end tests build an extra page that drives the worker without the UI.
+const probes = process.env.PAUSEPOINT_PROBES === '1';
+
 export default defineConfig({
   plugins: [
     svelte(),
@@ -16,12 +19,40 @@ export default defineConfig({
     }),
   ],
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    rollupOptions: probes
+      ? { input: { main: 'index.html', probe: 'tests/e2e/probe/worker-probe.html' } }
+      : undefined,
+  },
   preview: { host: '127.0.0.1' },
   server: { host: '127.0.0.1' },
   test: {
-    include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/unit/**/*.test.ts'],
-    environment: 'node',
-    setupFiles: [],
+    // Two projects: Node for everything but the UI, and jsdom with Svelte's browser
+    // build for src/ui (Svelte resolves to its server build under Node conditions,
+    // where `mount` is unavailable). Each UI test file also says `@vitest-environment jsdom`.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          exclude: ['src/ui/**'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'ui',
+          include: ['src/ui/**/*.test.ts'],
+          environment: 'jsdom',
+          // Unmounts rendered components after each test.
+          setupFiles: ['@testing-library/svelte/vitest'],
+        },
+      },
+    ],
   },
 });

@@ -1,0 +1,12 @@
+// Built only for end-to-end tests (PAUSEPOINT_PROBES=1): exposes the real
+// worker client and database so a test can drive the engine in Chromium
+// without going through the UI.
+import { PausepointDb } from '../../../src/storage/db.ts';
+import { saveSettings } from '../../../src/storage/settings-repo.ts';
+import { WorkerClient } from '../../../src/worker/worker-client.ts';
+
+const db = new PausepointDb();
+const client = new WorkerClient();
+
+Object.assign(globalThis, { probe: { db, client, saveSettings: (input: Parameters<typeof saveSettings>[1]) => saveSettings(db, input) } });
+document.body.dataset.ready = 'true';
