@@ -1,0 +1,43 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeConversation, userDraft } from '../engine/testing/make-records.ts';
+import { describeStoragePort } from '../engine/testing/storage-port-contract.ts';
+import type { PausepointDb } from './db.ts';
+import { DexieStorage } from './dexie-storage.ts';
+import { openTestDb } from './open-test-db.ts';
+import { StorageError } from './storage-error.ts';
+
+describeStoragePort('DexieStorage', async () => {
+  const { db, cleanup } = await openTestDb();
+  return { storage: new DexieStorage(db), cleanup };
+});
+
+describe('DexieStorage when the browser is out of space', () => {
+  let db: PausepointDb;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ db, cleanup } = await openTestDb());
+    await db.conversations.put(makeConversation({ id: 'c1', nextSeq: 0 }));
+  });
+  afterEach(async () => {
+    await cleanup();
+  });
+
+  /** Makes the n-th message write of the transaction fail the way a full disk does. */
+  function failMessageWrite(n: number): void {
+    let writes = 0;
+    db.messages.hook('creating', () => {
+      if (++writes === n) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+  }
+
+  it.each([1, 2])('appendMessages failing on message write %i leaves nothing half-written', async (n) => {
+    failMessageWrite(n);
+    const storage = new DexieStorage(db);
+    const error = await storage.appendMessages('c1', [userDraft('c1', 'm1'), userDraft('c1', 'm2')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageError);
+    expect(error).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/out of storage space/) });
+    expect(await db.messages.count()).toBe(0);
+    expect(await db.conversations.get('c1')).toMatchObject({ nextSeq: 0 });
+  });
+});

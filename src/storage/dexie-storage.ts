@@ -1,0 +1,129 @@
+import type { MessageDraft, Settlement, SettleResult, StoragePort } from '../engine/ports.ts';
+import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { PausepointDb } from './db.ts';
+import { conversationMessages } from './messages-repo.ts';
+import { numberDrafts } from './number-drafts.ts';
+import { pausePointsOf } from './pause-points-repo.ts';
+import { StorageError, toStorageError } from './storage-error.ts';
+
+/**
+ * The engine's storage over IndexedDB. Every method marked "atomically" in the
+ * port is one `rw` transaction: IndexedDB runs transactions with overlapping
+ * scopes one after another, across tabs and workers, which is what makes the
+ * compare-and-set in `settlePausePoint` and `beginExecution` hold.
+ *
+ * Records read here are not validated with zod: this is the hot path and only
+ * this code writes them. Validation belongs at import boundaries (backups, files).
+ *
+ * Inside a transaction callback nothing may await anything but Dexie calls: a
+ * foreign promise would let IndexedDB commit the transaction early.
+ */
+export class DexieStorage implements StoragePort {
+  constructor(private readonly db: PausepointDb) {}
+
+  getConversation(id: string): Promise<Conversation | undefined> {
+    return this.#run(() => this.db.conversations.get(id));
+  }
+
+  async putConversation(conversation: Conversation): Promise<void> {
+    await this.#run(() => this.db.conversations.put(conversation));
+  }
+
+  updateConversation(id: string, update: (current: Conversation) => Conversation): Promise<Conversation> {
+    return this.#run(() =>
+      this.db.transaction('rw', this.db.conversations, async () => {
+        const current = await this.db.conversations.get(id);
+        if (!current) throw new StorageError('not_found', `No conversation ${id}.`);
+        const next = update(current);
+        if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
+        await this.db.conversations.put(next);
+        return next;
+      }),
+    );
+  }
+
+  listMessages(conversationId: string): Promise<Message[]> {
+    return this.#run(() => conversationMessages(this.db, conversationId).toArray());
+  }
+
+  appendMessages(conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
+    return this.#run(() =>
+      this.db.transaction('rw', [this.db.conversations, this.db.messages], () => this.#append(conversationId, drafts)),
+    );
+  }
+
+  async putMessage(message: Message): Promise<void> {
+    await this.#run(() => this.db.messages.put(message));
+  }
+
+  getPausePoint(id: string): Promise<PausePoint | undefined> {
+    return this.#run(() => this.db.pausePoints.get(id));
+  }
+
+  listPausePoints(conversationId: string): Promise<PausePoint[]> {
+    return this.#run(() => pausePointsOf(this.db, conversationId));
+  }
+
+  /** `add`, not `put`: a decided pause point is an audit record and is never overwritten by a new one. */
+  async createPausePoint(pausePoint: PausePoint): Promise<void> {
+    await this.#run(() => this.db.pausePoints.add(pausePoint));
+  }
+
+  settlePausePoint(id: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult> {
+    const { conversations, messages, pausePoints } = this.db;
+    return this.#run(() =>
+      this.db.transaction('rw', [pausePoints, conversations, messages], async (): Promise<SettleResult> => {
+        const current = await pausePoints.get(id);
+        if (!current) return { ok: false, reason: 'not_found' };
+        if (current.status !== 'pending') return { ok: false, reason: 'already_decided', pausePoint: current };
+        // Synchronous on purpose: the decision is made on the state this transaction read.
+        const settlement = settle(current);
+        if (!settlement.commit) return { ok: false, reason: 'refused', message: settlement.reason };
+        if (settlement.pausePoint.id !== id) {
+          throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
+        }
+        await pausePoints.put(settlement.pausePoint);
+        const appended = await this.#append(current.conversationId, settlement.messages);
+        return { ok: true, pausePoint: settlement.pausePoint, messages: appended };
+      }),
+    );
+  }
+
+  getLedgerEntry(id: string): Promise<LedgerEntry | undefined> {
+    return this.#run(() => this.db.ledger.get(id));
+  }
+
+  beginExecution(entry: LedgerEntry, reopen: readonly LedgerEntry['status'][] = []): Promise<boolean> {
+    return this.#run(() =>
+      this.db.transaction('rw', this.db.ledger, async () => {
+        const existing = await this.db.ledger.get(entry.id);
+        if (existing && !reopen.includes(existing.status)) return false;
+        await this.db.ledger.put(entry);
+        return true;
+      }),
+    );
+  }
+
+  async putLedgerEntry(entry: LedgerEntry): Promise<void> {
+    await this.#run(() => this.db.ledger.put(entry));
+  }
+
+  /** The body of `appendMessages`; the caller holds a transaction over conversations and messages. */
+  async #append(conversationId: string, drafts: readonly MessageDraft[]): Promise<Message[]> {
+    const current = await this.db.conversations.get(conversationId);
+    if (!current) throw new StorageError('not_found', `No conversation ${conversationId}.`);
+    if (drafts.length === 0) return [];
+    const { conversation, messages } = numberDrafts(current, drafts);
+    await this.db.conversations.put(conversation);
+    await this.db.messages.bulkAdd(messages);
+    return messages;
+  }
+
+  async #run<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw toStorageError(error);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { liveQuery, type Observable } from 'dexie';
+import type { PausePoint } from '../engine/records/index.ts';
+import type { PausepointDb } from './db.ts';
+
+/**
+ * Oldest first; the id breaks ties so every reader (and MemoryStorage, which
+ * repeats this rule) sees the same order when several pause points share a tick.
+ */
+export function byCreation(a: PausePoint, b: PausePoint): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** A conversation's pause points, oldest first. */
+export async function pausePointsOf(db: PausepointDb, conversationId: string): Promise<PausePoint[]> {
+  const found = await db.pausePoints.where('conversationId').equals(conversationId).toArray();
+  return found.sort(byCreation);
+}
+
+/** Every pending pause point across conversations, oldest first: the approvals inbox. */
+export async function pendingPausePoints(db: PausepointDb): Promise<PausePoint[]> {
+  const found = await db.pausePoints.where('status').equals('pending').toArray();
+  return found.sort(byCreation);
+}
+
+export function livePendingPausePoints(db: PausepointDb): Observable<PausePoint[]> {
+  return liveQuery(() => pendingPausePoints(db));
+}
+
+export function livePausePoints(db: PausepointDb, conversationId: string): Observable<PausePoint[]> {
+  return liveQuery(() => pausePointsOf(db, conversationId));
+}
+
+/** How many decisions are waiting, for the app badge; counted on the index, no records read. */
+export function countPending(db: PausepointDb): Promise<number> {
+  return db.pausePoints.where('status').equals('pending').count();
+}
