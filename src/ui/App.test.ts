@@ -1,0 +1,109 @@
+// @vitest-environment jsdom
+import 'fake-indexeddb/auto';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import App from '../App.svelte';
+import type { Conversation, Message } from '../engine/records/index.ts';
+import { openTestDb } from '../storage/open-test-db.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import { saveSettings } from '../storage/settings-repo.ts';
+import { fakeClient, pausePoint } from './testing/fake-app.svelte.ts';
+
+let db: PausepointDb;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ db, cleanup } = await openTestDb());
+  window.location.hash = '';
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+function renderApp() {
+  const client = fakeClient();
+  render(App, { props: { db, client, testConnection: vi.fn(async () => []) } });
+  return client;
+}
+
+const conversation: Conversation = {
+  v: 1,
+  id: 'c1',
+  title: 'Newsletter',
+  createdAt: 1,
+  updatedAt: 1,
+  state: { kind: 'paused', pending: 1 },
+  turns: 1,
+  nextSeq: 2,
+};
+const base = { v: 1 as const, conversationId: 'c1', createdAt: 1 };
+const messages: Message[] = [
+  { ...base, id: 'm0', seq: 0, role: 'user', content: 'Send the newsletter' },
+  {
+    ...base,
+    id: 'm1',
+    seq: 1,
+    role: 'assistant',
+    content: 'I will ask first.',
+    toolCalls: [{ id: 'call-1', name: 'wait_for_approval', arguments: '{}' }],
+    turnIndex: 0,
+    status: 'complete',
+  },
+];
+
+describe('App', () => {
+  test('first run shows the setup screen under the Pausepoint heading, then the app', async () => {
+    renderApp();
+    expect(await screen.findByRole('heading', { name: 'Pausepoint', level: 1 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Connect a model' })).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('button', { name: 'New chat' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Pausepoint', level: 1 })).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Message' })).toBeTruthy();
+  });
+
+  test('a card already pending is shown but not focused; a new one takes focus and is announced', async () => {
+    await saveSettings(db, { provider: 'demo', baseUrl: 'https://demo.pausepoint.invalid/v1', apiKey: '', model: 'pausepoint-demo' });
+    await db.conversations.put(conversation);
+    await db.messages.bulkPut(messages);
+    await db.pausePoints.put(pausePoint({ id: 'old', toolCallId: 'call-1', title: 'Old card' }));
+    window.location.hash = '#/c/c1';
+    renderApp();
+
+    const old = await screen.findByRole('region', { name: 'Old card' });
+    expect(document.activeElement).not.toBe(old);
+    expect(screen.getByRole('status').textContent).toBe('Paused — awaiting 1 approval');
+    expect(screen.getByRole('link', { name: /Approvals/ }).textContent).toMatch(/1/);
+
+    const gated: Message = {
+      ...base,
+      id: 'm2',
+      seq: 2,
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'call-2', name: 'http_request', arguments: '{"method":"POST"}' }],
+      turnIndex: 1,
+      status: 'complete',
+    };
+    await db.messages.put(gated);
+    await db.pausePoints.put(pausePoint({ id: 'new', toolCallId: 'call-2', origin: 'gate', title: 'New card', payload: { method: 'POST' } }));
+
+    const fresh = await screen.findByRole('region', { name: 'New card' });
+    await waitFor(() => expect(document.activeElement).toBe(fresh));
+    await waitFor(() => expect(document.querySelector('[aria-live="polite"]')?.textContent).toBe('Approval needed: New card'));
+  });
+
+  test('the Approvals inbox lists pending cards across conversations and links to each', async () => {
+    await saveSettings(db, { provider: 'demo', baseUrl: 'https://demo.pausepoint.invalid/v1', apiKey: '', model: 'pausepoint-demo' });
+    await db.conversations.put(conversation);
+    await db.messages.bulkPut(messages);
+    await db.pausePoints.put(pausePoint({ id: 'p1', toolCallId: 'call-1', title: 'Send it?' }));
+    window.location.hash = '#/approvals';
+    const client = renderApp();
+
+    const card = await screen.findByRole('region', { name: 'Send it?' });
+    expect(within(card).getByRole('link', { name: 'Newsletter' }).getAttribute('href')).toBe('#/c/c1/card/p1');
+    await fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+  });
+});

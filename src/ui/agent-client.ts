@@ -1,0 +1,19 @@
+import type { Decision } from '../engine/decision.ts';
+import type { DecideResult } from '../worker/protocol.ts';
+
+/**
+ * What the UI can ask of the agent. Every change to agent state goes through
+ * here as an intent; what the user sees comes back through live queries on
+ * IndexedDB, never through these return values (so other tabs see the same).
+ */
+export interface AgentClient {
+  send(conversationId: string | null, text: string): Promise<{ conversationId: string }>;
+  decide(pausePointId: string, decision: Decision): Promise<DecideResult>;
+  stop(conversationId: string): Promise<void>;
+  retry(conversationId: string): Promise<void>;
+  createConversation(title?: string): Promise<{ conversationId: string }>;
+  renameConversation(conversationId: string, title: string): Promise<void>;
+  deleteConversation(conversationId: string): Promise<void>;
+  /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides. */
+  readonly tabId: string;
+}

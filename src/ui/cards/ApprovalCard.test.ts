@@ -1,0 +1,202 @@
+// @vitest-environment jsdom
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { describe, expect, test } from 'vitest';
+import type { PausePoint } from '../../engine/records/index.ts';
+import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
+import ApprovalCard from './ApprovalCard.svelte';
+
+function renderCard(pause: PausePoint) {
+  const fake = fakeContext();
+  const view = render(ApprovalCard, { props: { pause }, context: fake.context });
+  return { ...fake, ...view };
+}
+
+describe('ApprovalCard — approval', () => {
+  test('is a region named by its title, with sanitised markdown and a kind badge', () => {
+    renderCard(pausePoint({ description: 'Hi <img src=x onerror="alert(1)"> **bold**' }));
+    const card = screen.getByRole('region', { name: 'Send the newsletter' });
+    expect(within(card).getByText('bold').tagName).toBe('STRONG');
+    expect(card.querySelector('img')).toBeNull();
+    expect(within(card).getByText('Approval')).toBeTruthy();
+  });
+
+  test('Approve sends an approve decision with the reason as reply', async () => {
+    const { client } = renderCard(pausePoint());
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'Go ahead' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve', reply: 'Go ahead' });
+  });
+
+  test('Decline sends the reason', async () => {
+    const { client } = renderCard(pausePoint());
+    await fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'Too many recipients' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'decline', reason: 'Too many recipients' });
+  });
+
+  test('shows what the model will receive', async () => {
+    renderCard(pausePoint());
+    const summary = screen.getByText('What the model will receive');
+    await fireEvent.click(summary);
+    expect(await screen.findByText('Approval approval: approve')).toBeTruthy();
+    expect(screen.getByText('Approval approval: decline')).toBeTruthy();
+  });
+});
+
+describe('ApprovalCard — payload', () => {
+  const withPayload = pausePoint({ origin: 'gate', toolName: 'http_request', payload: { method: 'POST', url: 'https://x.test/a' } });
+
+  test('approving unchanged sends no editedPayload', async () => {
+    const { client } = renderCard(withPayload);
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+  });
+
+  test('an edited payload shows its changes and is sent as editedPayload', async () => {
+    const { client } = renderCard(withPayload);
+    const editor = screen.getByRole('textbox', { name: 'Payload' });
+    await fireEvent.input(editor, { target: { value: '{"method":"POST","url":"https://x.test/b"}' } });
+    const diff = screen.getByRole('group', { name: 'Your changes to the proposed payload' });
+    expect(within(diff).getByText('url')).toBeTruthy();
+    expect(diff.textContent).toContain('"https://x.test/b"');
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve', editedPayload: { method: 'POST', url: 'https://x.test/b' } });
+  });
+
+  test('invalid JSON shows an error and disables Approve', async () => {
+    renderCard(withPayload);
+    const editor = screen.getByRole('textbox', { name: 'Payload' });
+    await fireEvent.input(editor, { target: { value: '{"method": ' } });
+    expect(editor.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/Not valid JSON/)).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Approve' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('ApprovalCard — choice', () => {
+  test('one button per option, plus Decline; choosing sends the option', async () => {
+    const { client } = renderCard(pausePoint({ kind: 'choice', options: ['Tuesday', 'Wednesday'] }));
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Decline' })).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Wednesday' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'choose', option: 'Wednesday' });
+  });
+
+  test('an unknown outcome card offers its options and no Decline', () => {
+    renderCard(pausePoint({ kind: 'choice', origin: 'unknown_outcome', options: ['Run again', 'Treat as done', 'Skip'] }));
+    expect(screen.getByRole('button', { name: 'Run again' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Decline' })).toBeNull();
+    expect(screen.getByText('Outcome unknown')).toBeTruthy();
+  });
+});
+
+describe('ApprovalCard — data entry', () => {
+  const form = pausePoint({
+    kind: 'data_entry',
+    payload: {
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: 'Full name' },
+        seats: { type: 'integer', title: 'Seats' },
+        tier: { type: 'string', title: 'Tier', enum: ['basic', 'pro'] },
+        invoice: { type: 'boolean', title: 'Send invoice' },
+      },
+      required: ['name', 'seats'],
+    },
+  });
+
+  test('required fields block Submit and are reported', async () => {
+    const { client } = renderCard(form);
+    await fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(client.decide).not.toHaveBeenCalled();
+    expect(screen.getByText('Full name is required.')).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: /Full name/ }).getAttribute('aria-invalid')).toBe('true');
+  });
+
+  test('submits coerced values', async () => {
+    const { client } = renderCard(form);
+    await fireEvent.input(screen.getByRole('textbox', { name: /Full name/ }), { target: { value: 'Ada' } });
+    await fireEvent.input(screen.getByRole('spinbutton', { name: /Seats/ }), { target: { value: '3' } });
+    await fireEvent.change(screen.getByRole('combobox', { name: 'Tier' }), { target: { value: 'pro' } });
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'Send invoice' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'submit', data: { name: 'Ada', seats: 3, tier: 'pro', invoice: true } });
+  });
+
+  test('a plain-object payload gives one prefilled field per key', () => {
+    renderCard(pausePoint({ kind: 'data_entry', payload: { city: 'Oslo', guests: 2 } }));
+    expect((screen.getByRole('textbox', { name: 'city' }) as HTMLInputElement).value).toBe('Oslo');
+    expect((screen.getByRole('spinbutton', { name: 'guests' }) as HTMLInputElement).value).toBe('2');
+  });
+});
+
+describe('ApprovalCard — after the decision', () => {
+  test('a decided card shows the outcome, the time and who decided, without buttons', () => {
+    renderCard(
+      pausePoint({
+        status: 'resolved',
+        resolution: 'decline',
+        reason: 'Not now',
+        resolvedAt: 1_700_000_100_000,
+        decidedBy: { tabId: 'tab-1', deviceId: 'd1', label: 'Chromium on Linux' },
+      }),
+    );
+    expect(screen.getByText('Declined')).toBeTruthy();
+    expect(screen.getByText(/Not now/)).toBeTruthy();
+    expect(screen.getByText(/in this tab/)).toBeTruthy();
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+  });
+
+  test('a choice decided on another device names it', () => {
+    renderCard(
+      pausePoint({
+        kind: 'choice',
+        options: ['A', 'B'],
+        status: 'resolved',
+        resolution: 'B',
+        resolvedAt: 1_700_000_100_000,
+        decidedBy: { tabId: 'other', deviceId: 'd2', label: 'Firefox on a phone' },
+      }),
+    );
+    expect(screen.getByText('Chose “B”')).toBeTruthy();
+    expect(screen.getByText(/Firefox on a phone/)).toBeTruthy();
+  });
+
+  test('already_decided says so and removes the buttons', async () => {
+    const { client } = renderCard(pausePoint());
+    client.decide.mockResolvedValueOnce({ outcome: 'already_decided', status: 'resolved' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Already decided in another tab')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  test('a card decided elsewhere while shown updates and says so', async () => {
+    const { rerender } = renderCard(pausePoint());
+    await rerender({
+      pause: pausePoint({
+        status: 'resolved',
+        resolution: 'approve',
+        resolvedAt: 1_700_000_100_000,
+        decidedBy: { tabId: 'tab-9', deviceId: 'd1', label: 'Another tab' },
+      }),
+    });
+    expect(screen.getByText('Approved')).toBeTruthy();
+    expect(screen.getByText('Decided in another tab')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  test('an invalid decision shows the engine’s message', async () => {
+    const { client } = renderCard(pausePoint());
+    client.decide.mockResolvedValueOnce({ outcome: 'invalid', message: 'The edited arguments do not fit.' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The edited arguments do not fit.');
+    expect(screen.getByRole('button', { name: 'Approve' })).toBeTruthy();
+  });
+
+  test('an expired card says Expired and why', () => {
+    renderCard(pausePoint({ status: 'expired', expiredReason: 'timeout', resolvedAt: 1_700_000_100_000 }));
+    expect(screen.getByText('Expired')).toBeTruthy();
+    expect(screen.getByText(/Timed out/)).toBeTruthy();
+    expect(screen.queryAllByRole('button')).toHaveLength(0);
+  });
+});

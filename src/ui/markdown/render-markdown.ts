@@ -1,0 +1,108 @@
+import DOMPurify from 'dompurify';
+import { Marked, type Token, type TokensList } from 'marked';
+
+/**
+ * Markdown from the model (and from card titles, descriptions and payloads it
+ * wrote) is untrusted. It is parsed by marked and then sanitised by DOMPurify on
+ * the main thread, against an allow-list rather than a deny-list:
+ * - only the tags markdown produces for text survive: no script, style, iframe,
+ *   object, embed, form or form controls (a fake "Approve" button in model text
+ *   must not look like ours), no images;
+ * - only `href`, `title`, `align` and `start` attributes survive: no `on*`
+ *   handlers, no `style`, no `class`/`id` (our CSS and DOM ids stay ours);
+ * - URLs must be http(s) or mailto: no `javascript:`, no `data:`;
+ * - every link opens in a new tab with `rel="noopener noreferrer"`.
+ *
+ * Images are rendered as links: loading one would send a request to a host the
+ * user never configured, which this product promises not to do.
+ */
+const ALLOWED_TAGS = [
+  'p', 'br', 'hr', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'em', 'strong', 'del', 's',
+  'a', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'sup', 'sub', 'kbd',
+];
+const PURIFY_CONFIG = {
+  ALLOWED_TAGS,
+  ALLOWED_ATTR: ['href', 'title', 'align', 'start'],
+  FORBID_TAGS: ['script', 'style', 'iframe', 'object', 'embed', 'form', 'img', 'svg', 'math'],
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+};
+
+let purifier: ReturnType<typeof DOMPurify> | undefined;
+
+/** Our own DOMPurify instance, so the link hook never leaks into other users of the library. */
+function purify(): ReturnType<typeof DOMPurify> {
+  if (purifier) return purifier;
+  const instance = DOMPurify(window);
+  instance.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName === 'A' && node.hasAttribute('href')) {
+      node.setAttribute('target', '_blank');
+      node.setAttribute('rel', 'noopener noreferrer');
+    }
+  });
+  purifier = instance;
+  return instance;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const marked = new Marked({
+  gfm: true,
+  breaks: true,
+  async: false,
+  renderer: {
+    // Markdown headings sit below the page's own (h1 app, h2 conversation, h3 card).
+    heading({ tokens, depth }) {
+      const level = Math.min(depth + 3, 6);
+      return `<h${level}>${this.parser.parseInline(tokens)}</h${level}>\n`;
+    },
+    image({ href, text }) {
+      return `<a href="${escapeHtml(href)}">${escapeHtml(text || 'image')}</a>`;
+    },
+  },
+});
+
+/**
+ * Rendered blocks keyed by their markdown source. A message streaming in only
+ * ever changes its last block, so each token costs one block's parse and
+ * sanitise rather than the whole message's. Bounded; oldest entries go first.
+ */
+const blockCache = new Map<string, string>();
+const CACHE_LIMIT = 2000;
+
+function renderBlock(token: Token, links: TokensList['links']): string {
+  const cacheable = Object.keys(links).length === 0;
+  if (cacheable) {
+    const hit = blockCache.get(token.raw);
+    if (hit !== undefined) return hit;
+  }
+  const tokens = Object.assign([token], { links }) as TokensList;
+  const html = purify().sanitize(marked.parser(tokens), PURIFY_CONFIG);
+  if (cacheable) {
+    if (blockCache.size >= CACHE_LIMIT) {
+      const oldest = blockCache.keys().next().value;
+      if (oldest !== undefined) blockCache.delete(oldest);
+    }
+    blockCache.set(token.raw, html);
+  }
+  return html;
+}
+
+/** Sanitised HTML for each top-level block of `source`, in order. */
+export function renderMarkdownBlocks(source: string): string[] {
+  const tokens = marked.lexer(source);
+  const blocks: string[] = [];
+  for (const token of tokens) {
+    if (token.type === 'space') continue;
+    blocks.push(renderBlock(token, tokens.links));
+  }
+  return blocks;
+}
+
+/** Sanitised HTML for the whole of `source`. */
+export function renderMarkdown(source: string): string {
+  return renderMarkdownBlocks(source).join('');
+}

@@ -1,0 +1,28 @@
+import { describe, expect, test } from 'vitest';
+import { describeState } from './conversation-status.ts';
+
+describe('describeState', () => {
+  test('running offers Stop', () => {
+    expect(describeState({ kind: 'running', owner: 't', since: 0 })).toMatchObject({ text: 'Running…', action: 'stop' });
+  });
+  test('paused counts approvals', () => {
+    expect(describeState({ kind: 'paused', pending: 1 }).text).toBe('Paused — awaiting 1 approval');
+    expect(describeState({ kind: 'paused', pending: 3 }).text).toBe('Paused — awaiting 3 approvals');
+  });
+  test('retrying says which attempt and why', () => {
+    const view = describeState({ kind: 'retrying', owner: 't', attempt: 2, retryAt: Date.now(), reason: 'rate limited' });
+    expect(view.text).toMatch(/^Retrying — attempt 2 at .+ \(rate limited\)$/);
+    expect(view.action).toBe('stop');
+  });
+  test('waiting for network', () => {
+    expect(describeState({ kind: 'waiting_for_network', owner: 't', since: 0 }).text).toBe('Waiting for network…');
+  });
+  test('errors offer Retry; interruptions and the step limit offer Continue', () => {
+    expect(describeState({ kind: 'error', code: 'auth', message: 'Key rejected', retryable: false })).toMatchObject({
+      text: 'Error: Key rejected',
+      action: 'retry',
+    });
+    expect(describeState({ kind: 'error', code: 'interrupted', message: 'The tab closed', retryable: true }).action).toBe('continue');
+    expect(describeState({ kind: 'error', code: 'step_limit', message: '20 steps', retryable: true }).action).toBe('continue');
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * A half-typed message, kept per conversation across reloads.
+ *
+ * Stored in localStorage rather than sessionStorage: sessionStorage dies with
+ * the tab, and closing a tab by mistake must not lose what the user wrote (the
+ * product's promise). The cost is that two tabs on the same conversation share
+ * one draft, the last keystroke winning — acceptable for text nobody sent yet.
+ */
+const PREFIX = 'pausepoint:draft:';
+
+function storage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch (error) {
+    // Storage can be disabled by the browser's privacy settings; drafts then live in memory only.
+    console.warn('Pausepoint: drafts will not survive a reload', error);
+    return null;
+  }
+}
+
+export function draftKey(conversationId: string | null): string {
+  return PREFIX + (conversationId ?? 'new');
+}
+
+export class Draft {
+  readonly #key: string;
+  readonly #store: Storage | null;
+  text = $state('');
+
+  constructor(conversationId: string | null, store: Storage | null = storage()) {
+    this.#key = draftKey(conversationId);
+    this.#store = store;
+    this.text = store?.getItem(this.#key) ?? '';
+  }
+
+  /** Writes the current text (or forgets it when empty). A full quota only costs persistence. */
+  save(): void {
+    try {
+      if (this.text) this.#store?.setItem(this.#key, this.text);
+      else this.#store?.removeItem(this.#key);
+    } catch (error) {
+      console.warn('Pausepoint: could not keep the draft', error);
+    }
+  }
+
+  clear(): void {
+    this.text = '';
+    this.save();
+  }
+}
+
+/** Forgets a deleted conversation's draft. */
+export function forgetDraft(conversationId: string, store: Storage | null = storage()): void {
+  store?.removeItem(draftKey(conversationId));
+}

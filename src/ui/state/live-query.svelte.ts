@@ -1,0 +1,59 @@
+/** The part of an Observable (Dexie's `liveQuery`, or any other) this wrapper uses. */
+export interface Subscribable<T> {
+  subscribe(observer: { next: (value: T) => void; error: (error: unknown) => void }): { unsubscribe(): void };
+}
+
+/**
+ * A live query as reactive state: `current` is the latest emitted value.
+ *
+ * Create it while a component initialises (or inside `$effect.root`): the
+ * subscription lives in an effect, so it ends with its owner, and it is
+ * re-made whenever reactive state read by `source` changes (a conversation id
+ * prop, say). Until the new source emits, `current` is `initial` and `ready` is
+ * false, so a view never shows one conversation's rows under another's title.
+ *
+ * Values are kept with `$state.raw`: each emission replaces the collection
+ * wholesale, and deep proxies over thousands of records would only cost time.
+ */
+export class LiveQuery<T> {
+  #current: T = $state.raw() as T;
+  #ready = $state(false);
+  #error: unknown = $state.raw(undefined);
+
+  constructor(source: () => Subscribable<T> | null, initial: T) {
+    this.#current = initial;
+    $effect(() => {
+      const observable = source();
+      this.#current = initial;
+      this.#ready = false;
+      this.#error = undefined;
+      if (!observable) return;
+      const subscription = observable.subscribe({
+        next: (value) => {
+          this.#current = value;
+          this.#ready = true;
+          this.#error = undefined;
+        },
+        error: (error) => {
+          this.#error = error;
+          this.#ready = true;
+        },
+      });
+      return () => subscription.unsubscribe();
+    });
+  }
+
+  get current(): T {
+    return this.#current;
+  }
+
+  /** Whether the current source has emitted (or failed) at least once. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** The current source's last error, if its latest event was one. */
+  get error(): unknown {
+    return this.#error;
+  }
+}

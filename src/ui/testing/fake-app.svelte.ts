@@ -1,0 +1,66 @@
+import { vi } from 'vitest';
+import type { Decision } from '../../engine/decision.ts';
+import type { PausePoint } from '../../engine/records/index.ts';
+import type { PausepointDb } from '../../storage/db.ts';
+import type { DecideResult } from '../../worker/protocol.ts';
+import type { AgentClient } from '../agent-client.ts';
+import { APP_CONTEXT, type AppContext } from '../app-context.ts';
+import { Announcer } from '../state/announcer.svelte.ts';
+import { Router } from '../state/router.svelte.ts';
+
+/** An AgentClient whose every method is a spy; `decide` answers `decided` unless told otherwise. */
+export function fakeClient(tabId = 'tab-1') {
+  const client = {
+    tabId,
+    send: vi.fn(async (conversationId: string | null, _text: string) => ({ conversationId: conversationId ?? 'new-id' })),
+    decide: vi.fn(async (_id: string, _decision: Decision): Promise<DecideResult> => ({ outcome: 'decided' })),
+    stop: vi.fn(async (_id: string) => {}),
+    retry: vi.fn(async (_id: string) => {}),
+    createConversation: vi.fn(async (_title?: string) => ({ conversationId: 'created' })),
+    renameConversation: vi.fn(async (_id: string, _title: string) => {}),
+    deleteConversation: vi.fn(async (_id: string) => {}),
+  } satisfies AgentClient;
+  return client;
+}
+
+/** A context for rendering one component: `render(C, { props, context: fakeContext().context })`. */
+export function fakeContext(overrides: Partial<AppContext> = {}) {
+  const client = fakeClient();
+  let router!: Router;
+  const dispose = $effect.root(() => {
+    router = new Router(window);
+  });
+  const app: AppContext = {
+    db: {} as PausepointDb,
+    client,
+    testConnection: vi.fn(async () => ['model-a', 'model-b']),
+    router,
+    announcer: new Announcer(),
+    ...overrides,
+  };
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- a context map for render(), not state
+  return { app, client, dispose, context: new Map<unknown, unknown>([[APP_CONTEXT, app]]) };
+}
+
+export function pausePoint(over: Partial<PausePoint> = {}): PausePoint {
+  return {
+    v: 1,
+    id: 'p1',
+    conversationId: 'c1',
+    turnIndex: 0,
+    title: 'Send the newsletter',
+    description: 'To **1,204** subscribers. Cannot be undone.',
+    options: null,
+    payload: null,
+    kind: 'approval',
+    status: 'pending',
+    resolution: null,
+    resolvedAt: null,
+    createdAt: 1_700_000_000_000,
+    origin: 'model',
+    toolCallId: 'call-1',
+    toolName: 'wait_for_approval',
+    expiresAt: null,
+    ...over,
+  };
+}
