@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
+import { manifest } from './src/pwa/manifest.ts';
 
 // End-to-end tests build an extra page that drives the worker without the UI.
 const probes = process.env.PAUSEPOINT_PROBES === '1';
@@ -11,10 +12,15 @@ export default defineConfig({
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
-      manifest: false,
+      manifest,
+      includeManifestIcons: false,
       workbox: {
+        // Precaches the shell, the agent worker chunk and the icons: the installed app opens offline.
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
         navigateFallback: 'index.html',
+        // The first visit comes under the service worker at once; updates still wait for the user's Reload.
+        clientsClaim: true,
+        cleanupOutdatedCaches: true,
       },
     }),
   ],

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { StoredSettings } from '../storage/settings-repo.ts';
+import { NoteRecord } from './note-record.ts';
+
+/**
+ * A backup file, version 1:
+ *
+ * ```
+ * { "format": "pausepoint.backup", "version": 1, "createdAt": ISO time, "appVersion": "0.1.0",
+ *   "data": { "conversations": [...], "messages": [...], "pausePoints": [...], "ledger": [...],
+ *             "notes": [...], "settings": {...} | null },
+ *   "skipped": [{ "table", "id", "reason" }] }
+ * ```
+ *
+ * Records are stored exactly as the database holds them (camelCase, each with
+ * its own `v`). `settings` is the settings row's value without `apiKey`; the
+ * device id is left out because it names the browser, not the data. `skipped`
+ * lists stored records that were unreadable when the backup was made.
+ *
+ * Old files are history: tests load samples from tests/fixtures/backup. A change
+ * that stops them parsing needs a new version and a migration, not new samples.
+ */
+export const BACKUP_FORMAT = 'pausepoint.backup';
+export const BACKUP_VERSION = 1;
+
+/** The record tables, in the order a backup writes them. */
+export const RECORD_TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes'] as const;
+export type RecordTable = (typeof RECORD_TABLES)[number];
+
+export const RECORD_SCHEMAS = {
+  conversations: Conversation,
+  messages: Message,
+  pausePoints: PausePoint,
+  ledger: LedgerEntry,
+  notes: NoteRecord,
+} as const satisfies Record<RecordTable, z.ZodType>;
+
+export interface BackupRecords {
+  conversations: Conversation[];
+  messages: Message[];
+  pausePoints: PausePoint[];
+  ledger: LedgerEntry[];
+  notes: NoteRecord[];
+}
+
+/** The settings a backup carries: everything but the API key. */
+export const BackupSettings = StoredSettings.omit({ apiKey: true });
+export type BackupSettings = z.infer<typeof BackupSettings>;
+
+export const SkippedRecord = z.object({ table: z.string(), id: z.string(), reason: z.string() });
+export type SkippedRecord = z.infer<typeof SkippedRecord>;
+
+/** The file's outer shape; each record is checked on its own so an error can name its table and index. */
+export const BackupEnvelope = z.object({
+  format: z.literal(BACKUP_FORMAT),
+  version: z.literal(BACKUP_VERSION),
+  createdAt: z.iso.datetime({ offset: true }),
+  appVersion: z.string(),
+  data: z.object({
+    conversations: z.array(z.unknown()),
+    messages: z.array(z.unknown()),
+    pausePoints: z.array(z.unknown()),
+    ledger: z.array(z.unknown()),
+    notes: z.array(z.unknown()),
+    settings: z.unknown(),
+  }),
+  skipped: z.array(SkippedRecord).default([]),
+});
+
+/** A backup that passed every check: what a restore may write. */
+export interface ValidBackup {
+  createdAt: string;
+  appVersion: string;
+  records: BackupRecords;
+  settings: BackupSettings | null;
+  skipped: SkippedRecord[];
+}
+
+/** `pausepoint-backup-2026-01-31.json`, by the local date. */
+export function backupFileName(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `pausepoint-backup-${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}.json`;
+}

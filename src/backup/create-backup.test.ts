@@ -1,0 +1,138 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PausepointDb } from '../storage/db.ts';
+import { openTestDb } from '../storage/open-test-db.ts';
+import { createBackup, type BackupProgress } from './create-backup.ts';
+import { SEED_API_KEY, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
+
+let db: PausepointDb;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ db, cleanup } = await openTestDb());
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+const NOW = Date.UTC(2026, 0, 31, 12, 0, 0);
+
+describe('createBackup', () => {
+  it('writes a versioned file with every record of every table', async () => {
+    await seedDatabase(db);
+    const backup = await createBackup(db, { now: () => NOW });
+    const file = JSON.parse(await backup.blob.text());
+
+    expect(file).toMatchObject({ format: 'pausepoint.backup', version: 1, createdAt: '2026-01-31T12:00:00.000Z', appVersion: expect.any(String) });
+    expect(file.data.conversations).toEqual(await db.conversations.toArray());
+    expect(file.data.messages).toEqual(await db.messages.toArray());
+    expect(file.data.pausePoints).toEqual(await db.pausePoints.toArray());
+    expect(file.data.ledger).toEqual(await db.ledger.toArray());
+    expect(file.data.notes).toEqual(await db.notes.toArray());
+    expect(file.skipped).toEqual([]);
+    expect(backup.counts).toEqual({ conversations: 2, messages: 6, pausePoints: 2, ledger: 1, notes: 1, settings: true });
+    expect(backup.fileName).toMatch(/^pausepoint-backup-2026-01-3[01]\.json$/);
+    expect(backup.blob.type).toBe('application/json');
+  });
+
+  it('keeps every setting but the API key, and leaves the device id out', async () => {
+    await seedDatabase(db);
+    const text = await (await createBackup(db)).blob.text();
+
+    expect(text).not.toContain(SEED_API_KEY);
+    expect(text).not.toContain('apiKey');
+    expect(JSON.parse(text).data.settings).toEqual({
+      v: 1,
+      provider: 'openai',
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt-4o-mini',
+      expiryMinutes: null,
+      notifications: true,
+      badge: false,
+    });
+    expect(text).not.toContain('"key"');
+    // The device id is still in a pause point's `decidedBy`: that is audit data, not this browser's identity row.
+    expect(text.split(SEED_DEVICE_ID)).toHaveLength(2);
+  });
+
+  it('reads in pages, reporting progress, and still writes every record once', async () => {
+    await seedDatabase(db, { messagesPerConversation: 25 });
+    const progress: BackupProgress[] = [];
+    const backup = await createBackup(db, { pageSize: 7, onProgress: (p) => progress.push(p) });
+    const file = JSON.parse(await backup.blob.text());
+
+    expect(file.data.messages.map((m: { id: string }) => m.id)).toEqual((await db.messages.toArray()).map((m) => m.id));
+    expect(file.data.messages).toHaveLength(50);
+    const total = 2 + 50 + 2 + 1 + 1;
+    expect(progress[0]).toEqual({ done: 0, total });
+    expect(progress.at(-1)).toEqual({ done: total, total });
+    expect(progress.length).toBeGreaterThan(8);
+  });
+
+  it('writes an empty database as a valid file', async () => {
+    const file = JSON.parse(await (await createBackup(db)).blob.text());
+    expect(file.data).toEqual({ conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], settings: null });
+  });
+
+  it('leaves out records that would not restore, and lists them', async () => {
+    await seedDatabase(db);
+    await db.messages.put({ v: 1, id: 'broken', conversationId: 'c1', seq: 9, createdAt: 1, role: 'robot', content: 'x' } as never);
+    await db.ledger.put({ v: 1, id: 'c1:big', conversationId: 'c1', toolCallId: 'big', toolName: 't', args: { n: 10n }, status: 'started', attempts: 1, startedAt: 1, finishedAt: null, result: null });
+    const backup = await createBackup(db);
+    const file = JSON.parse(await backup.blob.text());
+
+    expect(file.data.messages.map((m: { id: string }) => m.id)).not.toContain('broken');
+    expect(file.skipped).toEqual([
+      { table: 'messages', id: 'broken', reason: expect.stringContaining('role') },
+      { table: 'ledger', id: 'c1:big', reason: expect.stringMatching(/JSON cannot represent/) },
+    ]);
+    expect(backup.skipped).toEqual(file.skipped);
+    expect(backup.counts.messages).toBe(6);
+  });
+
+  it('names a broken settings row by its fields only, never its values', async () => {
+    await db.settings.put({ key: 'settings', value: { v: 1, provider: 'openai', baseUrl: 'not a url', apiKey: SEED_API_KEY, model: 'm' } });
+    const text = await (await createBackup(db)).blob.text();
+    expect(text).not.toContain(SEED_API_KEY);
+    expect(JSON.parse(text).data.settings).toBeNull();
+    expect(JSON.parse(text).skipped).toEqual([{ table: 'settings', id: 'settings', reason: 'Invalid fields: baseUrl' }]);
+  });
+
+  it('stops when aborted', async () => {
+    await seedDatabase(db, { messagesPerConversation: 30 });
+    const controller = new AbortController();
+    const backup = createBackup(db, {
+      pageSize: 5,
+      signal: controller.signal,
+      onProgress: ({ done }) => {
+        if (done > 10) controller.abort(new Error('cancelled by the user'));
+      },
+    });
+    await expect(backup).rejects.toThrow('cancelled by the user');
+  });
+
+  it('is one snapshot: a write made while the backup runs is not half in it', async () => {
+    await seedDatabase(db, { messagesPerConversation: 30 });
+    let wrote: Promise<unknown> | undefined;
+    const backup = await createBackup(db, {
+      pageSize: 5,
+      onProgress: ({ done }) => {
+        // A worker appending a message and bumping the counter, mid-backup.
+        if (done > 10 && !wrote) {
+          wrote = db.transaction('rw', db.conversations, db.messages, async () => {
+            await db.messages.put({ v: 1, id: 'c1-late', conversationId: 'c1', seq: 30, createdAt: 9_000, role: 'user', content: 'late' });
+            await db.conversations.update('c1', { nextSeq: 31 });
+          });
+        }
+      },
+    });
+    await wrote;
+    const file = JSON.parse(await backup.blob.text());
+    const c1 = file.data.conversations.find((c: { id: string }) => c.id === 'c1');
+    const late = file.data.messages.some((m: { id: string }) => m.id === 'c1-late');
+    // IndexedDB runs the write after the backup's read transaction: the file has neither half of it.
+    expect(late).toBe(false);
+    expect(c1.nextSeq).toBe(30);
+    expect(await db.messages.get('c1-late')).toBeDefined();
+    expect(await db.conversations.get('c1')).toMatchObject({ nextSeq: 31 });
+  });
+});

@@ -1,0 +1,167 @@
+import Dexie, { type IndexableType, type Table } from 'dexie';
+import { z } from 'zod';
+import { APP_VERSION } from '../audit/app-version.ts';
+import { yieldToEventLoop } from '../audit/yield-to-event-loop.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import { toStorageError } from '../storage/storage-error.ts';
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  BackupSettings,
+  RECORD_SCHEMAS,
+  RECORD_TABLES,
+  backupFileName,
+  type RecordTable,
+  type SkippedRecord,
+} from './backup-format.ts';
+
+export interface BackupProgress {
+  /** Records read so far. */
+  done: number;
+  /** Records in the database when the backup started. */
+  total: number;
+}
+
+export interface BackupOptions {
+  now?: () => number;
+  /** Records read per page; the page is one chunk of the file. */
+  pageSize?: number;
+  onProgress?: (progress: BackupProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface BackupSummary {
+  createdAt: string;
+  /** Records written per table, and whether settings were included. */
+  counts: Record<RecordTable, number> & { settings: boolean };
+  /** Stored records left out because they could not be read back; the file lists them too. */
+  skipped: SkippedRecord[];
+}
+
+export interface Backup extends BackupSummary {
+  blob: Blob;
+  fileName: string;
+}
+
+const SETTINGS_KEY = 'settings';
+
+/**
+ * The whole database as a backup file (see backup-format.ts), built as a list of
+ * text chunks (one per page of records) joined into a Blob: no step holds the
+ * database as objects, only its text.
+ */
+export async function createBackup(db: PausepointDb, options: BackupOptions = {}): Promise<Backup> {
+  const parts: string[] = [];
+  const summary = await writeBackup(db, (chunk) => void parts.push(chunk), options);
+  return { ...summary, blob: new Blob(parts, { type: 'application/json' }), fileName: backupFileName(new Date(summary.createdAt)) };
+}
+
+/**
+ * Writes the backup's text to `write` in chunks. Everything is read in one
+ * read-only transaction, so the file is one consistent snapshot even while a
+ * worker appends to a conversation; between pages the event loop gets a turn
+ * (`Dexie.waitFor` keeps the transaction open meanwhile), so a large backup
+ * does not freeze the page and its progress can be shown.
+ *
+ * Each record is written only after its JSON text parses back into a valid
+ * record, so every record in the file can be restored; a record that cannot
+ * (corrupt, or holding a value JSON has no form for) is listed in `skipped`.
+ * The settings row is written without its API key and the device id row is
+ * never read.
+ */
+export async function writeBackup(db: PausepointDb, write: (chunk: string) => void, options: BackupOptions = {}): Promise<BackupSummary> {
+  const { now = Date.now, pageSize = 500, onProgress, signal } = options;
+  const createdAt = new Date(now()).toISOString();
+  const tables: Record<RecordTable, Table> = {
+    conversations: db.conversations,
+    messages: db.messages,
+    pausePoints: db.pausePoints,
+    ledger: db.ledger,
+    notes: db.notes,
+  };
+  // The caller's callbacks run outside the backup's transaction: a write they start must not join it.
+  const report = (progress: BackupProgress) => {
+    if (onProgress) Dexie.ignoreTransaction(() => onProgress(progress));
+  };
+  const emit = (chunk: string) => Dexie.ignoreTransaction(() => write(chunk));
+  const skipped: SkippedRecord[] = [];
+  const counts = { conversations: 0, messages: 0, pausePoints: 0, ledger: 0, notes: 0, settings: false };
+
+  try {
+    await db.transaction('r', [...Object.values(tables), db.settings], async () => {
+      const sizes = await Promise.all(RECORD_TABLES.map((name) => tables[name].count()));
+      const total = sizes.reduce((sum, size) => sum + size, 0);
+      let done = 0;
+      report({ done, total });
+
+      emit(`{"format":${JSON.stringify(BACKUP_FORMAT)},"version":${BACKUP_VERSION},"createdAt":${JSON.stringify(createdAt)},"appVersion":${JSON.stringify(APP_VERSION)},"data":{`);
+      for (const name of RECORD_TABLES) {
+        emit(`${name === RECORD_TABLES[0] ? '' : ','}\n${JSON.stringify(name)}:[`);
+        const schema: z.ZodType = RECORD_SCHEMAS[name];
+        let last: IndexableType | undefined;
+        for (;;) {
+          signal?.throwIfAborted();
+          // Keyset paging on the primary key: each page starts after the last id read, never at an offset.
+          const page: unknown[] = await (last === undefined ? tables[name].orderBy(':id') : tables[name].where(':id').above(last)).limit(pageSize).toArray();
+          const lines: string[] = [];
+          for (const record of page) {
+            const line = recordLine(name, record, schema, skipped);
+            if (line === undefined) continue;
+            lines.push(`${counts[name] === 0 ? '\n' : ',\n'}${line}`);
+            counts[name]++;
+          }
+          if (lines.length > 0) emit(lines.join(''));
+          done += page.length;
+          report({ done, total: Math.max(total, done) });
+          if (page.length < pageSize) break;
+          last = (page[page.length - 1] as { id: IndexableType }).id;
+          await Dexie.waitFor(yieldToEventLoop());
+        }
+        emit(counts[name] === 0 ? ']' : '\n]');
+      }
+
+      const settings = await readBackupSettings(db, skipped);
+      counts.settings = settings !== null;
+      emit(`,\n"settings":${JSON.stringify(settings)}\n},"skipped":${JSON.stringify(skipped)}}\n`);
+    });
+  } catch (error) {
+    throw toStorageError(error);
+  }
+  return { createdAt, counts, skipped };
+}
+
+/** The record's JSON line, or undefined (and an entry in `skipped`) when the line would not restore. */
+function recordLine(table: RecordTable, record: unknown, schema: z.ZodType, skipped: SkippedRecord[]): string | undefined {
+  const id = idOf(record);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(record);
+  } catch (error) {
+    skipped.push({ table, id, reason: `It holds a value JSON cannot represent: ${error instanceof Error ? error.message : String(error)}` });
+    return undefined;
+  }
+  const parsed = schema.safeParse(text === undefined ? undefined : JSON.parse(text));
+  if (!parsed.success) {
+    skipped.push({ table, id, reason: z.prettifyError(parsed.error).replace(/\s*\n\s*/g, '; ') });
+    return undefined;
+  }
+  return text;
+}
+
+/** The settings row's value without the API key, or null when there is none (or it cannot be read). */
+async function readBackupSettings(db: PausepointDb, skipped: SkippedRecord[]): Promise<z.infer<typeof BackupSettings> | null> {
+  const row = await db.settings.get(SETTINGS_KEY);
+  if (!row) return null;
+  // Parsing through the schema that has no apiKey field drops the key; the raw row is never serialised.
+  const parsed = BackupSettings.safeParse(row.value);
+  if (parsed.success) return parsed.data;
+  // Field names only: the row holds the API key, which must not reach the file through an error message.
+  const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(row)'))];
+  skipped.push({ table: 'settings', id: SETTINGS_KEY, reason: `Invalid fields: ${fields.join(', ')}` });
+  return null;
+}
+
+function idOf(record: unknown): string {
+  const id = typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : String(id);
+}

@@ -1,0 +1,153 @@
+import type { z } from 'zod';
+import { yieldToEventLoop } from '../audit/yield-to-event-loop.ts';
+import { BackupError } from './backup-error.ts';
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  BackupEnvelope,
+  BackupSettings,
+  RECORD_SCHEMAS,
+  RECORD_TABLES,
+  type BackupRecords,
+  type RecordTable,
+  type ValidBackup,
+} from './backup-format.ts';
+
+export interface ParseProgress {
+  /** Records checked so far. */
+  checked: number;
+  total: number;
+}
+
+export interface ParseOptions {
+  onProgress?: (progress: ParseProgress) => void;
+  /** Records checked between turns of the event loop. */
+  batchSize?: number;
+}
+
+const NOTHING = 'Nothing was restored.';
+
+/**
+ * Reads and checks a whole backup file; throws a `BackupError` naming the first
+ * problem. Checks come from the outside in, so a file gets the most useful
+ * refusal: not JSON, then not a backup, then a version this app cannot read,
+ * then a broken structure, then the first bad record (table and index).
+ * Every record is checked before anything is written.
+ */
+export async function parseBackup(text: string, { onProgress, batchSize = 500 }: ParseOptions = {}): Promise<ValidBackup> {
+  const json = parseJson(text);
+  checkFormatAndVersion(json);
+  const envelope = BackupEnvelope.safeParse(json);
+  if (!envelope.success) {
+    throw new BackupError('invalid_file', `This backup file is damaged: ${oneLine(envelope.error)}. ${NOTHING}`, { cause: envelope.error });
+  }
+  const { data } = envelope.data;
+
+  const total = RECORD_TABLES.reduce((sum, table) => sum + data[table].length, 0);
+  let checked = 0;
+  /** Every record of one table, checked against its schema, with no id twice. */
+  const checkTable = async <T extends { id: string }>(table: RecordTable, schema: z.ZodType<T>): Promise<T[]> => {
+    const stored = data[table];
+    const seen = new Set<string>();
+    const valid: T[] = [];
+    for (let index = 0; index < stored.length; index++) {
+      const parsed = schema.safeParse(stored[index]);
+      if (!parsed.success) {
+        throw new BackupError(
+          'invalid_record',
+          `Record ${index} of ${table}${idLabel(stored[index])} is invalid: ${oneLine(parsed.error)}. ${NOTHING}`,
+          { table, index, cause: parsed.error },
+        );
+      }
+      if (seen.has(parsed.data.id)) {
+        throw new BackupError('invalid_record', `Record ${index} of ${table} repeats the id "${parsed.data.id}". ${NOTHING}`, { table, index });
+      }
+      seen.add(parsed.data.id);
+      valid.push(parsed.data);
+      if (++checked % batchSize === 0) {
+        onProgress?.({ checked, total });
+        await yieldToEventLoop();
+      }
+    }
+    return valid;
+  };
+  const records: BackupRecords = {
+    conversations: await checkTable('conversations', RECORD_SCHEMAS.conversations),
+    messages: await checkTable('messages', RECORD_SCHEMAS.messages),
+    pausePoints: await checkTable('pausePoints', RECORD_SCHEMAS.pausePoints),
+    ledger: await checkTable('ledger', RECORD_SCHEMAS.ledger),
+    notes: await checkTable('notes', RECORD_SCHEMAS.notes),
+  };
+  onProgress?.({ checked, total });
+
+  let settings: ValidBackup['settings'] = null;
+  if (data.settings !== null && data.settings !== undefined) {
+    const parsed = BackupSettings.safeParse(data.settings);
+    if (!parsed.success) {
+      throw new BackupError('invalid_record', `The settings in this backup are invalid: ${oneLine(parsed.error)}. ${NOTHING}`, {
+        table: 'settings',
+        cause: parsed.error,
+      });
+    }
+    settings = parsed.data;
+  }
+
+  return {
+    createdAt: envelope.data.createdAt,
+    appVersion: envelope.data.appVersion,
+    records,
+    settings,
+    skipped: envelope.data.skipped,
+  };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BackupError(
+      'not_json',
+      `This file is not a readable backup: it is not valid JSON, or it was cut off (${error instanceof Error ? error.message : String(error)}). ${NOTHING}`,
+      { cause: error },
+    );
+  }
+}
+
+function checkFormatAndVersion(json: unknown): void {
+  const format = isRecord(json) ? json.format : undefined;
+  if (format !== BACKUP_FORMAT) {
+    const what =
+      format === 'pausepoint.audit-log'
+        ? 'it is an audit log export, which holds decisions only and cannot be restored'
+        : typeof format === 'string'
+          ? `its format is "${format.slice(0, 80)}"`
+          : 'it has no "format" field';
+    throw new BackupError('foreign_format', `This file is not a Pausepoint backup: ${what}. ${NOTHING}`);
+  }
+  const version = (json as { version?: unknown }).version;
+  if (typeof version === 'number' && Number.isInteger(version) && version > BACKUP_VERSION) {
+    throw new BackupError(
+      'future_version',
+      `This backup was made by a newer version of Pausepoint (backup version ${version}; this app reads version ${BACKUP_VERSION}). Update Pausepoint, then restore it. ${NOTHING}`,
+    );
+  }
+  if (version !== BACKUP_VERSION) {
+    throw new BackupError('invalid_file', `This backup has an unknown version (${JSON.stringify(version)?.slice(0, 40)}). ${NOTHING}`);
+  }
+}
+
+function idLabel(record: unknown): string {
+  const id = isRecord(record) ? record.id : undefined;
+  return typeof id === 'string' ? ` (id "${id.slice(0, 80)}")` : '';
+}
+
+/** zod's report on one line, the first few issues only: the message is shown to a person. */
+function oneLine(error: z.ZodError): string {
+  const issues = error.issues.slice(0, 3).map((issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return issues.join('; ') + more;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,296 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PausepointDb } from '../storage/db.ts';
+import { openTestDb } from '../storage/open-test-db.ts';
+import { StorageError } from '../storage/storage-error.ts';
+import { BackupError } from './backup-error.ts';
+import { createBackup } from './create-backup.ts';
+import { describeRestore } from './describe-restore.ts';
+import { restoreBackup } from './restore-backup.ts';
+import { databaseSnapshot } from './testing/database-snapshot.ts';
+import { SEED_API_KEY, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
+
+let db: PausepointDb;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ db, cleanup } = await openTestDb());
+});
+afterEach(async () => {
+  await cleanup();
+});
+
+async function backupText(): Promise<string> {
+  return (await createBackup(db)).blob.text();
+}
+
+/** Clears every data table, keeping settings and the device id: a browser that lost its data but kept its setup. */
+async function wipeData(): Promise<void> {
+  await Promise.all([db.conversations.clear(), db.messages.clear(), db.pausePoints.clear(), db.ledger.clear(), db.notes.clear()]);
+}
+
+async function refusal(text: string): Promise<BackupError> {
+  const error = await restoreBackup(db, text).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(BackupError);
+  return error as BackupError;
+}
+
+describe('restoreBackup: round trip', () => {
+  it('backup, wipe, restore gives back identical data', async () => {
+    await seedDatabase(db, { messagesPerConversation: 12 });
+    const before = await databaseSnapshot(db);
+    const text = await backupText();
+    await wipeData();
+
+    const result = await restoreBackup(db, text);
+
+    expect(await databaseSnapshot(db)).toEqual(before);
+    expect(result).toEqual({
+      conversations: 2,
+      messages: 24,
+      pausePoints: 2,
+      ledger: 1,
+      notes: 1,
+      conversationsKept: 0,
+      settings: 'unchanged',
+      apiKeyMissing: false,
+      skippedInBackup: 0,
+    });
+    expect(describeRestore(result)).toBe('Restored 2 conversations (24 messages, 2 approvals) and 1 note.');
+  });
+
+  it('restores into an empty browser without an API key, and says one is needed', async () => {
+    await seedDatabase(db);
+    const before = await databaseSnapshot(db);
+    const text = await backupText();
+    await cleanup();
+    ({ db, cleanup } = await openTestDb());
+
+    const result = await restoreBackup(db, text);
+
+    const after = await databaseSnapshot(db);
+    const { settings: settingsBefore, ...dataBefore } = before;
+    const { settings: settingsAfter, ...dataAfter } = after;
+    expect(dataAfter).toEqual(dataBefore);
+    const original = settingsBefore!.find((row) => (row as { key: string }).key === 'settings') as { value: object };
+    expect(settingsAfter).toEqual([{ key: 'settings', value: { ...original.value, apiKey: '' } }]);
+    expect(result).toMatchObject({ settings: 'restored', apiKeyMissing: true });
+    expect(describeRestore(result)).toBe(
+      'Restored 2 conversations (6 messages, 2 approvals), 1 note and your settings. Backups never hold an API key: enter yours in Settings.',
+    );
+  });
+
+  it('keeps the current API key when the endpoint is the same', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    await db.settings.put({
+      key: 'settings',
+      value: { v: 1, provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-newer-key', model: 'gpt-4.1', expiryMinutes: 30, notifications: false, badge: true },
+    });
+
+    const result = await restoreBackup(db, text);
+
+    expect(result.settings).toBe('restored');
+    expect(result.apiKeyMissing).toBe(false);
+    expect((await db.settings.get('settings'))?.value).toEqual({
+      v: 1,
+      provider: 'openai',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'sk-newer-key',
+      model: 'gpt-4o-mini',
+      expiryMinutes: null,
+      notifications: true,
+      badge: false,
+    });
+  });
+
+  it('keeps current settings for another endpoint: the key is never sent to the backup’s server', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    const current = { v: 1, provider: 'ollama', baseUrl: 'http://localhost:11434/v1', apiKey: 'local-key', model: 'llama3', expiryMinutes: null, notifications: true, badge: true };
+    await db.settings.put({ key: 'settings', value: current });
+
+    const result = await restoreBackup(db, text);
+
+    expect(result.settings).toBe('kept_current');
+    expect((await db.settings.get('settings'))?.value).toEqual(current);
+    expect(describeRestore(result)).toContain('Your current settings use a different endpoint, so they were kept.');
+  });
+
+  it('never writes the device id, and never takes a key from the file', async () => {
+    await seedDatabase(db);
+    const file = JSON.parse(await backupText());
+    file.data.settings.apiKey = 'sk-smuggled-in-a-file';
+    await db.settings.delete('settings');
+
+    await restoreBackup(db, JSON.stringify(file));
+
+    expect((await db.settings.get('settings'))?.value).toMatchObject({ apiKey: '' });
+    expect((await db.settings.get('deviceId'))?.value).toBe(SEED_DEVICE_ID);
+  });
+});
+
+describe('restoreBackup: reporting', () => {
+  it('reports progress while checking records', async () => {
+    await seedDatabase(db, { messagesPerConversation: 10 });
+    const text = await backupText();
+    const progress: { checked: number; total: number }[] = [];
+    await restoreBackup(db, text, { batchSize: 4, onProgress: (p) => progress.push(p) });
+    expect(progress.at(-1)).toEqual({ checked: 26, total: 26 });
+    expect(progress.length).toBeGreaterThan(5);
+  });
+
+  it('mentions records the backup could not include when it was made', async () => {
+    await seedDatabase(db);
+    await db.messages.put({ v: 1, id: 'broken', conversationId: 'c3', seq: 0, createdAt: 1, role: 'robot', content: 'x' } as never);
+    const text = await backupText();
+    await wipeData();
+    const result = await restoreBackup(db, text);
+    expect(result.skippedInBackup).toBe(1);
+    expect(describeRestore(result)).toBe(
+      'Restored 2 conversations (6 messages, 2 approvals) and 1 note. The backup notes 1 record that could not be read when it was made; it is not in it.',
+    );
+  });
+});
+
+describe('restoreBackup: twice', () => {
+  it('changes nothing the second time', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    await wipeData();
+    await restoreBackup(db, text);
+    const once = await databaseSnapshot(db);
+
+    const second = await restoreBackup(db, text);
+
+    expect(await databaseSnapshot(db)).toEqual(once);
+    expect(second).toMatchObject({ conversations: 0, messages: 0, pausePoints: 0, ledger: 0, notes: 0, conversationsKept: 2, settings: 'unchanged' });
+    expect(describeRestore(second)).toBe(
+      'Nothing to restore: everything in this backup is already here. 2 conversations from the backup were already here and kept as they are.',
+    );
+  });
+
+  it('never rolls back a conversation that moved on since the backup', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    // After the backup: the pending card was decided and the conversation continued.
+    await db.pausePoints.update('p1', { status: 'resolved', resolution: 'approve', resolvedAt: 9_000 });
+    await db.conversations.update('c1', { state: { kind: 'idle' }, nextSeq: 4, updatedAt: 9_000 });
+    await db.messages.put({ v: 1, id: 'c1-m0003', conversationId: 'c1', seq: 3, createdAt: 9_000, role: 'user', content: 'Approval approval: approve' });
+    // …and the other conversation was deleted.
+    await db.transaction('rw', db.conversations, db.messages, db.pausePoints, db.ledger, async () => {
+      await db.conversations.delete('c2');
+      await db.messages.where('[conversationId+seq]').between(['c2', 0], ['c2', Infinity]).delete();
+      await db.pausePoints.where('conversationId').equals('c2').delete();
+      await db.ledger.where('conversationId').equals('c2').delete();
+    });
+    const c1Before = {
+      conversation: await db.conversations.get('c1'),
+      messages: await db.messages.where('[conversationId+seq]').between(['c1', 0], ['c1', Infinity]).toArray(),
+      pausePoint: await db.pausePoints.get('p1'),
+    };
+
+    const result = await restoreBackup(db, text);
+
+    expect(await db.conversations.get('c1')).toEqual(c1Before.conversation);
+    expect(await db.messages.where('[conversationId+seq]').between(['c1', 0], ['c1', Infinity]).toArray()).toEqual(c1Before.messages);
+    expect(await db.pausePoints.get('p1')).toEqual(c1Before.pausePoint);
+    expect(await db.conversations.get('c2')).toMatchObject({ title: 'Newsletter' });
+    expect(result).toMatchObject({ conversations: 1, messages: 3, pausePoints: 1, ledger: 1, conversationsKept: 1 });
+  });
+
+  it('writes a note only when it is missing or older here', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    await db.notes.put({ v: 1, id: 'n1', title: 'Numbering', body: 'Edited later.', createdAt: 1_000, updatedAt: 8_000 });
+    await restoreBackup(db, text);
+    expect((await db.notes.get('n1'))?.body).toBe('Edited later.');
+
+    await db.notes.put({ v: 1, id: 'n1', title: 'Numbering', body: 'Older.', createdAt: 1_000, updatedAt: 1_100 });
+    const result = await restoreBackup(db, text);
+    expect((await db.notes.get('n1'))?.body).toBe('Invoices start at 42.');
+    expect(result.notes).toBe(1);
+  });
+});
+
+describe('restoreBackup: refused files change nothing', () => {
+  let text: string;
+  let before: Record<string, unknown[]>;
+  beforeEach(async () => {
+    await seedDatabase(db);
+    text = await backupText();
+    // A database that differs from the backup, so a partial write would show.
+    await wipeData();
+    await db.notes.put({ v: 1, id: 'n-here', title: 'Here', body: 'Only here.', createdAt: 1, updatedAt: 1 });
+    before = await databaseSnapshot(db);
+  });
+  afterEach(async () => {
+    expect(await databaseSnapshot(db)).toEqual(before);
+  });
+
+  it('refuses text that is not JSON', async () => {
+    const error = await refusal('<html>Not found</html>');
+    expect(error.code).toBe('not_json');
+    expect(error.message).toMatch(/^This file is not a readable backup: it is not valid JSON, or it was cut off .*Nothing was restored\.$/);
+  });
+
+  it('refuses a truncated file', async () => {
+    expect((await refusal(text.slice(0, Math.floor(text.length * 0.7)))).code).toBe('not_json');
+  });
+
+  it('refuses another format', async () => {
+    const error = await refusal(JSON.stringify({ format: 'something.else', version: 1 }));
+    expect(error).toMatchObject({ code: 'foreign_format', message: 'This file is not a Pausepoint backup: its format is "something.else". Nothing was restored.' });
+    expect((await refusal('[1,2,3]')).message).toBe('This file is not a Pausepoint backup: it has no "format" field. Nothing was restored.');
+  });
+
+  it('refuses a future version', async () => {
+    const future = JSON.parse(text);
+    future.version = 2;
+    expect(await refusal(JSON.stringify(future))).toMatchObject({
+      code: 'future_version',
+      message: 'This backup was made by a newer version of Pausepoint (backup version 2; this app reads version 1). Update Pausepoint, then restore it. Nothing was restored.',
+    });
+  });
+
+  it('refuses a file with one invalid record anywhere, naming its table and index', async () => {
+    const file = JSON.parse(text);
+    file.data.ledger[0].attempts = 0;
+    const error = await refusal(JSON.stringify(file));
+    expect(error).toMatchObject({ code: 'invalid_record', table: 'ledger', index: 0 });
+    expect(error.message).toBe('Record 0 of ledger (id "c2:call_2") is invalid: attempts: Too small: expected number to be >0. Nothing was restored.');
+  });
+
+  it('refuses repeated ids', async () => {
+    const file = JSON.parse(text);
+    file.data.messages.push(file.data.messages[1]);
+    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_record', table: 'messages', index: 6 });
+  });
+
+  it('refuses a broken structure', async () => {
+    const file = JSON.parse(text);
+    file.data.conversations = 'none';
+    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_file', message: expect.stringContaining('data.conversations') });
+  });
+});
+
+describe('restoreBackup: out of space', () => {
+  it('aborts the whole restore with a clear message and writes nothing', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    await wipeData();
+    const before = await databaseSnapshot(db);
+    let writes = 0;
+    db.messages.hook('creating', () => {
+      if (++writes === 4) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    });
+
+    const error = await restoreBackup(db, text).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(StorageError);
+    expect(error).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/out of storage space\. Nothing from this change was saved/) });
+    expect(writes).toBeGreaterThanOrEqual(4);
+    // Conversations were written before the messages failed: the abort took them back too.
+    expect(await databaseSnapshot(db)).toEqual(before);
+    expect((await db.settings.get('settings'))?.value).toMatchObject({ apiKey: SEED_API_KEY });
+  });
+});

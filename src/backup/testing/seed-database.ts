@@ -1,0 +1,51 @@
+import { makeConversation, makeLedgerEntry, makePausePoint } from '../../engine/testing/make-records.ts';
+import type { Message } from '../../engine/records/index.ts';
+import type { PausepointDb } from '../../storage/db.ts';
+
+export const SEED_API_KEY = 'sk-test-never-in-a-backup-5f1e';
+export const SEED_DEVICE_ID = 'device-7c1d-never-in-a-backup';
+
+/**
+ * A small but complete database: two conversations (one paused with a pending
+ * card, one with a decided and executed call), `messagesPerConversation`
+ * messages each, a note, settings with an API key, and a device id.
+ */
+export async function seedDatabase(db: PausepointDb, { messagesPerConversation = 3 } = {}): Promise<void> {
+  const messages = (conversationId: string): Message[] =>
+    Array.from({ length: messagesPerConversation }, (_, seq) => ({
+      v: 1,
+      id: `${conversationId}-m${String(seq).padStart(4, '0')}`,
+      conversationId,
+      seq,
+      createdAt: 2_000 + seq,
+      role: 'user',
+      content: `Message ${seq} of ${conversationId}`,
+    }));
+  await db.conversations.bulkPut([
+    makeConversation({ id: 'c1', title: 'Invoices', state: { kind: 'paused', pending: 1 }, turns: 1, nextSeq: messagesPerConversation, updatedAt: 5_000 }),
+    makeConversation({ id: 'c2', title: 'Newsletter', turns: 2, nextSeq: messagesPerConversation, updatedAt: 6_000 }),
+  ]);
+  await db.messages.bulkPut([...messages('c1'), ...messages('c2')]);
+  await db.pausePoints.bulkPut([
+    makePausePoint({ id: 'p1', conversationId: 'c1' }),
+    makePausePoint({
+      id: 'p2',
+      conversationId: 'c2',
+      toolCallId: 'call_2',
+      status: 'resolved',
+      resolution: 'approve',
+      resolvedAt: 4_000,
+      editedPayload: { to: 'ada@example.com', amount: 100 },
+      decidedBy: { tabId: 'tab-1', deviceId: SEED_DEVICE_ID, label: 'Chromium on Linux' },
+    }),
+  ]);
+  await db.ledger.bulkPut([makeLedgerEntry({ id: 'c2:call_2', conversationId: 'c2', toolCallId: 'call_2', status: 'succeeded', finishedAt: 4_500, result: 'Sent.' })]);
+  await db.notes.bulkPut([{ v: 1, id: 'n1', title: 'Numbering', body: 'Invoices start at 42.', createdAt: 1_000, updatedAt: 1_200 }]);
+  await db.settings.bulkPut([
+    {
+      key: 'settings',
+      value: { v: 1, provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: SEED_API_KEY, model: 'gpt-4o-mini', expiryMinutes: null, notifications: true, badge: false },
+    },
+    { key: 'deviceId', value: SEED_DEVICE_ID },
+  ]);
+}

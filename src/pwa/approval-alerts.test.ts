@@ -1,0 +1,200 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { createApprovalAlerts, type AlertEnvironment, type AlertPreferences } from './approval-alerts.ts';
+
+class FakeNotification {
+  static permission: NotificationPermission = 'granted';
+  static requestPermission = vi.fn(async (): Promise<NotificationPermission> => 'granted');
+  static created: FakeNotification[] = [];
+  onclick: ((event: Event) => void) | null = null;
+  onclose: (() => void) | null = null;
+  close = vi.fn(() => this.onclose?.());
+  constructor(
+    readonly title: string,
+    readonly options: NotificationOptions = {},
+  ) {
+    FakeNotification.created.push(this);
+  }
+}
+
+let visibility: DocumentVisibilityState;
+let settings: AlertPreferences | undefined;
+let activation: { isActive: boolean; hasBeenActive: boolean } | undefined;
+let badge: { setAppBadge: Mock<(count?: number) => Promise<void>>; clearAppBadge: Mock<() => Promise<void>> } | undefined;
+const focus = vi.fn();
+const onOpen = vi.fn();
+
+function environment(): AlertEnvironment {
+  return {
+    document: { visibilityState: visibility },
+    navigator: { ...(activation && { userActivation: activation as UserActivation }), ...badge },
+    Notification: FakeNotification as unknown as AlertEnvironment['Notification'],
+    focus,
+  };
+}
+
+function alerts() {
+  return createApprovalAlerts({ getSettings: () => settings, onOpen, environment });
+}
+
+const request = { pausePointId: 'p1', conversationId: 'c1', title: 'Send the newsletter to 412 people?' };
+
+beforeEach(() => {
+  visibility = 'hidden';
+  settings = { notifications: true, badge: true };
+  activation = { isActive: true, hasBeenActive: true };
+  badge = { setAppBadge: vi.fn(async (_count?: number) => {}), clearAppBadge: vi.fn(async () => {}) };
+  FakeNotification.permission = 'granted';
+  FakeNotification.created = [];
+  FakeNotification.requestPermission.mockClear();
+  focus.mockClear();
+  onOpen.mockClear();
+});
+
+describe('approvalRequested', () => {
+  it('notifies when the page is hidden and notifications are allowed, tagged by pause point', () => {
+    expect(alerts().approvalRequested(request)).toBe(true);
+    expect(FakeNotification.created).toHaveLength(1);
+    expect(FakeNotification.created[0]).toMatchObject({ title: 'Approval needed', options: { body: request.title, tag: 'p1' } });
+  });
+
+  it('stays quiet while the page is visible', () => {
+    visibility = 'visible';
+    expect(alerts().approvalRequested(request)).toBe(false);
+    expect(FakeNotification.created).toHaveLength(0);
+  });
+
+  it.each([
+    ['turned off in Settings', () => (settings = { notifications: false, badge: true })],
+    ['settings not loaded', () => (settings = undefined)],
+    ['permission denied', () => (FakeNotification.permission = 'denied')],
+    ['permission never asked', () => (FakeNotification.permission = 'default')],
+  ])('stays quiet when %s', (_, arrange) => {
+    arrange();
+    expect(alerts().approvalRequested(request)).toBe(false);
+    expect(FakeNotification.created).toHaveLength(0);
+  });
+
+  it('stays quiet where notifications do not exist', () => {
+    const quiet = createApprovalAlerts({ getSettings: () => settings, onOpen, environment: () => ({ ...environment(), Notification: undefined }) });
+    expect(quiet.approvalRequested(request)).toBe(false);
+  });
+
+  it('alerts once per pause point', () => {
+    const a = alerts();
+    a.approvalRequested(request);
+    a.approvalRequested(request);
+    a.approvalRequested({ ...request, pausePointId: 'p2' });
+    expect(FakeNotification.created.map((n) => n.options.tag)).toEqual(['p1', 'p2']);
+  });
+
+  it('clicking the notification focuses the window and opens the card', () => {
+    alerts().approvalRequested(request);
+    const notification = FakeNotification.created[0]!;
+    const click = new Event('click', { cancelable: true });
+    notification.onclick?.(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(focus).toHaveBeenCalledOnce();
+    expect(onOpen).toHaveBeenCalledWith('c1', 'p1');
+    expect(notification.close).toHaveBeenCalled();
+  });
+
+  it('dismiss closes the notification of a card decided elsewhere', () => {
+    const a = alerts();
+    a.approvalRequested(request);
+    a.dismiss('p1');
+    expect(FakeNotification.created[0]!.close).toHaveBeenCalled();
+    a.dismiss('unknown');
+  });
+
+  it('survives a browser that refuses page notifications', () => {
+    const throwing = function () {
+      throw new TypeError('Illegal constructor');
+    } as unknown as AlertEnvironment['Notification'];
+    Object.assign(throwing!, { permission: 'granted' });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const a = createApprovalAlerts({ getSettings: () => settings, onOpen, environment: () => ({ ...environment(), Notification: throwing }) });
+    expect(a.approvalRequested(request)).toBe(false);
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});
+
+describe('ensurePermission', () => {
+  beforeEach(() => {
+    FakeNotification.permission = 'default';
+  });
+
+  it('asks during a user gesture', async () => {
+    expect(await alerts().ensurePermission()).toBe('granted');
+    expect(FakeNotification.requestPermission).toHaveBeenCalledOnce();
+  });
+
+  it('never asks outside a user gesture (on load, from a timer)', async () => {
+    activation = { isActive: false, hasBeenActive: true };
+    expect(await alerts().ensurePermission()).toBe('default');
+    expect(FakeNotification.requestPermission).not.toHaveBeenCalled();
+  });
+
+  it('does not ask again once answered, or when notifications are off', async () => {
+    FakeNotification.permission = 'denied';
+    expect(await alerts().ensurePermission()).toBe('denied');
+    FakeNotification.permission = 'default';
+    settings = { notifications: false, badge: true };
+    expect(await alerts().ensurePermission()).toBe('default');
+    expect(FakeNotification.requestPermission).not.toHaveBeenCalled();
+  });
+
+  it('asks once when called twice in the same gesture', async () => {
+    const a = alerts();
+    const [first, second] = await Promise.all([a.ensurePermission(), a.ensurePermission()]);
+    expect([first, second]).toEqual(['granted', 'granted']);
+    expect(FakeNotification.requestPermission).toHaveBeenCalledOnce();
+  });
+
+  it('reports unsupported where there are no notifications', async () => {
+    const a = createApprovalAlerts({ getSettings: () => settings, onOpen, environment: () => ({ ...environment(), Notification: undefined }) });
+    expect(await a.ensurePermission()).toBe('unsupported');
+  });
+});
+
+describe('setBadge', () => {
+  it('shows the pending count when allowed', async () => {
+    await alerts().setBadge(3);
+    expect(badge!.setAppBadge).toHaveBeenCalledWith(3);
+  });
+
+  it('clears the badge at zero, or when badges are off', async () => {
+    await alerts().setBadge(0);
+    settings = { notifications: true, badge: false };
+    await alerts().setBadge(2);
+    expect(badge!.setAppBadge).not.toHaveBeenCalled();
+    expect(badge!.clearAppBadge).toHaveBeenCalledTimes(2);
+  });
+
+  it('does nothing where badges are unsupported, and survives a refusal', async () => {
+    badge = undefined;
+    await expect(alerts().setBadge(2)).resolves.toBeUndefined();
+    badge = { setAppBadge: vi.fn(async (_count?: number) => Promise.reject(new DOMException('no', 'NotAllowedError'))), clearAppBadge: vi.fn(async () => {}) };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expect(alerts().setBadge(2)).resolves.toBeUndefined();
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+});
+
+describe('with the real browser globals', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('reads document.visibilityState and the global Notification', () => {
+    vi.stubGlobal('Notification', FakeNotification);
+    const a = createApprovalAlerts({ getSettings: () => settings, onOpen });
+    // jsdom's page is visible: no notification.
+    expect(document.visibilityState).toBe('visible');
+    expect(a.approvalRequested(request)).toBe(false);
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    expect(a.approvalRequested(request)).toBe(true);
+  });
+});

@@ -1,0 +1,126 @@
+// @vitest-environment jsdom
+import 'fake-indexeddb/auto';
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { databaseSnapshot } from '../../backup/testing/database-snapshot.ts';
+import { SEED_API_KEY, seedDatabase } from '../../backup/testing/seed-database.ts';
+import type { PausepointDb } from '../../storage/db.ts';
+import { openTestDb } from '../../storage/open-test-db.ts';
+import BackupPanel from './BackupPanel.svelte';
+
+let db: PausepointDb;
+let cleanup: () => Promise<void>;
+let downloads: { blob: Blob; name: string }[];
+
+function stubStorage(storage: Partial<StorageManager> | undefined) {
+  Object.defineProperty(navigator, 'storage', { value: storage, configurable: true });
+}
+
+beforeEach(async () => {
+  ({ db, cleanup } = await openTestDb());
+  downloads = [];
+  const blobs = new Map<string, Blob>();
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    const url = `blob:test/${blobs.size}`;
+    blobs.set(url, blob);
+    return url;
+  });
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push({ blob: blobs.get(this.href)!, name: this.download });
+  });
+  stubStorage({ persisted: async () => false, persist: vi.fn(async () => true), estimate: async () => ({ usage: 5_200_000, quota: 1_000_000_000 }) });
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  stubStorage(undefined);
+  await cleanup();
+});
+
+function chooseFile(text: string, name = 'pausepoint-backup.json') {
+  const input = screen.getByLabelText('Restore from backup file') as HTMLInputElement;
+  const file = new File([text], name, { type: 'application/json' });
+  Object.defineProperty(input, 'files', { value: [file], configurable: true });
+  return fireEvent.change(input);
+}
+
+describe('BackupPanel storage status', () => {
+  it('shows persistence, usage and available space, and a nudge when not granted', async () => {
+    render(BackupPanel, { props: { db } });
+    expect(screen.getByRole('heading', { name: 'Backup and storage' })).toBeTruthy();
+    expect(await screen.findByText('not granted')).toBeTruthy();
+    expect(screen.getByText('Used: 5.2 MB; available: 994.8 MB')).toBeTruthy();
+    expect(screen.getByText(/Make a backup now and then/)).toBeTruthy();
+  });
+
+  it('Keep data persistent asks the browser and shows the new state', async () => {
+    let granted = false;
+    const persist = vi.fn(async () => (granted = true));
+    stubStorage({ persisted: async () => granted, persist, estimate: async () => ({ usage: 0, quota: 10 }) });
+    render(BackupPanel, { props: { db } });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Keep data persistent' }));
+    expect(persist).toHaveBeenCalledOnce();
+    expect(await screen.findByText('granted')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Keep data persistent' })).toBeNull();
+    expect(screen.queryByText(/Make a backup now and then/)).toBeNull();
+  });
+
+  it('says so when the browser declines', async () => {
+    stubStorage({ persisted: async () => false, persist: async () => false });
+    render(BackupPanel, { props: { db } });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Keep data persistent' }));
+    expect(await screen.findByText(/The browser declined for now/)).toBeTruthy();
+  });
+
+  it('works without the storage API', async () => {
+    stubStorage(undefined);
+    render(BackupPanel, { props: { db } });
+    expect(await screen.findByText('not granted')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Keep data persistent' })).toBeNull();
+  });
+});
+
+describe('BackupPanel backup and restore', () => {
+  it('Backup downloads a dated file without the API key', async () => {
+    await seedDatabase(db);
+    render(BackupPanel, { props: { db } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Backup' }));
+
+    const status = await screen.findByRole('status');
+    expect(status.textContent).toMatch(/^Backup saved as pausepoint-backup-\d{4}-\d{2}-\d{2}\.json: 2 conversations, 6 messages, 2 approvals\.$/);
+    expect(downloads).toHaveLength(1);
+    expect(downloads[0]!.name).toMatch(/^pausepoint-backup-\d{4}-\d{2}-\d{2}\.json$/);
+    const text = await downloads[0]!.blob.text();
+    expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 1 });
+    expect(text).not.toContain(SEED_API_KEY);
+  });
+
+  it('Restore brings back what the backup holds and says what it did', async () => {
+    await seedDatabase(db, { messagesPerConversation: 4 });
+    render(BackupPanel, { props: { db } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Backup' }));
+    await screen.findByRole('status');
+    const text = await downloads[0]!.blob.text();
+    const before = await databaseSnapshot(db);
+    await Promise.all([db.conversations.clear(), db.messages.clear(), db.pausePoints.clear(), db.ledger.clear(), db.notes.clear()]);
+
+    await chooseFile(text);
+
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Restored 2 conversations (8 messages, 2 approvals) and 1 note.'));
+    expect(await databaseSnapshot(db)).toEqual(before);
+  });
+
+  it('a corrupt file is refused with a clear message and nothing changes', async () => {
+    await seedDatabase(db);
+    const before = await databaseSnapshot(db);
+    render(BackupPanel, { props: { db } });
+
+    await chooseFile('{"format":"pausepoint.backup","version":1,"createdAt":"2026-01');
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/^This file is not a readable backup: it is not valid JSON, or it was cut off/);
+    expect(alert.textContent).toMatch(/Nothing was restored\.$/);
+    expect(await databaseSnapshot(db)).toEqual(before);
+    expect((screen.getByLabelText('Restore from backup file') as HTMLInputElement).value).toBe('');
+  });
+});
