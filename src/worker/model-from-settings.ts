@@ -14,7 +14,9 @@ export interface Endpoint {
 /** The model port for the user's settings: the scripted demo, or their endpoint through the openai SDK. */
 export function modelFor(endpoint: Endpoint): OpenAIModel {
   if (endpoint.provider === 'demo') return createDemoModel();
-  return new OpenAIModel({ baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, model: endpoint.model ?? '' });
+  // Local endpoints (Ollama, LM Studio) take no key, but the SDK refuses to start without one.
+  const apiKey = endpoint.apiKey.trim() || 'no-key';
+  return new OpenAIModel({ baseUrl: endpoint.baseUrl, apiKey, model: endpoint.model ?? '' });
 }
 
 export function modelFromSettings(settings: Settings | undefined): ModelPort {
