@@ -1,0 +1,43 @@
+import type { TurnTimings } from './conversation-runner.ts';
+import { EARLY, LATE } from './scripted-turns.ts';
+
+/** Our targets for the Dexie-backed engine (issue 3), in ms per turn. */
+export const TARGETS = { early: 5, late: 10 } as const;
+
+export interface Summary {
+  name: string;
+  early: number;
+  late: number;
+}
+
+function meanOf(perTurn: readonly number[], range: { from: number; to: number }): number {
+  const slice = perTurn.slice(range.from - 1, range.to);
+  return slice.reduce((a, b) => a + b, 0) / slice.length;
+}
+
+export function summarise(timings: TurnTimings): Summary {
+  return { name: timings.name, early: meanOf(timings.perTurn, EARLY), late: meanOf(timings.perTurn, LATE) };
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const times = (value: number) => `${value.toFixed(2)}×`;
+
+/** The table, with every ratio taken against the first row (our engine over Dexie). */
+export function formatTable(rows: readonly Summary[]): string {
+  const [base] = rows;
+  if (!base) return '';
+  const header = ['runner', `turns ${EARLY.from}–${EARLY.to}`, `turns ${LATE.from}–${LATE.to}`, 'late/early', `early vs ${base.name}`, `late vs ${base.name}`];
+  const body = rows.map((row) => [row.name, ms(row.early), ms(row.late), times(row.late / row.early), times(row.early / base.early), times(row.late / base.late)]);
+  const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]?.length ?? 0)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ');
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)].join('\n');
+}
+
+export function formatTargets(dexie: Summary): string {
+  const verdict = (value: number, limit: number) => `${ms(value)} per turn (target ≤ ${limit} ms): ${value <= limit ? 'met' : 'MISSED'}`;
+  return [
+    `Targets for ${dexie.name}:`,
+    `  turns ${EARLY.from}–${EARLY.to}: ${verdict(dexie.early, TARGETS.early)}`,
+    `  turns ${LATE.from}–${LATE.to}: ${verdict(dexie.late, TARGETS.late)}`,
+  ].join('\n');
+}

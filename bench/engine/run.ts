@@ -1,0 +1,33 @@
+import { cpus, loadavg } from 'node:os';
+import { timeTurns, warmUp, type RunnerFactory } from './conversation-runner.ts';
+import { formatTable, formatTargets, summarise } from './print-table.ts';
+import { aiSdk } from './run-ai-sdk.ts';
+import { openAIAgents } from './run-openai-agents.ts';
+import { pausepointDexie, pausepointMemory } from './run-pausepoint.ts';
+import { TURNS } from './scripted-turns.ts';
+
+/**
+ * `npm run bench:engine`: the same 200-turn scripted conversation through our
+ * engine (Dexie on fake-indexeddb, then memory) and through both peers, one
+ * after the other in this process. The first row is the baseline of every ratio.
+ */
+const RUNNERS: readonly RunnerFactory[] = [pausepointDexie, pausepointMemory, openAIAgents, aiSdk];
+
+const loadBefore = loadavg()[0] ?? 0;
+process.stderr.write('Warming up (a 3-turn throwaway conversation per runner)…\n');
+for (const factory of RUNNERS) await warmUp(factory);
+
+const results = [];
+for (const factory of RUNNERS) {
+  const runner = await factory('measured');
+  process.stderr.write(`${runner.name}: ${TURNS} turns…\n`);
+  results.push(summarise(await timeTurns(runner, TURNS)));
+}
+
+const [dexie] = results;
+// Other processes on the machine show up in every figure: say how busy it was.
+const loadAfter = loadavg()[0] ?? 0;
+console.log(`\n1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${cpus().length} cores (this bench adds about 1; more than that is other work, and noise).`);
+console.log(`\nOne conversation of ${TURNS} turns (user message → gated call → pause read back → approve → tool → answer), mean time per turn:\n`);
+console.log(formatTable(results));
+if (dexie) console.log(`\n${formatTargets(dexie)}`);
