@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { API_KEY, expect, test } from './fixtures.ts';
+
+const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes'] as const;
+
+/** Every row of every table, read straight from IndexedDB: what "identical data" is judged on. */
+function snapshot(page: Page) {
+  return page.evaluate(async (tables) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('pausepoint');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const out: Record<string, unknown[]> = {};
+    for (const table of tables) {
+      out[table] = await new Promise<unknown[]>((resolve, reject) => {
+        const request = db.transaction(table).objectStore(table).getAll();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    }
+    db.close();
+    return out;
+  }, [...TABLES]);
+}
+
+function wipe(page: Page) {
+  return page.evaluate(async (tables) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('pausepoint');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const tx = db.transaction([...tables], 'readwrite');
+    for (const table of tables) tx.objectStore(table).clear();
+    await new Promise((resolve) => (tx.oncomplete = resolve));
+    db.close();
+  }, [...TABLES]);
+}
+
+async function openBackupPanel(page: Page) {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const panel = page.getByRole('region', { name: 'Backup and storage' });
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+test('backup, wipe, restore gives identical data; the backup holds no API key', async ({ page, llm }) => {
+  llm.enqueue(
+    waitCall({ title: 'Archive the project', description: 'Moves **58** files.', payload: { project: 'apollo' } }),
+    { content: 'Archived.' },
+  );
+  await setUpEndpoint(page, llm);
+  await send(page, 'archive apollo');
+  await card(page, 'Archive the project').getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Archived.')).toBeVisible();
+  const before = await snapshot(page);
+  expect(before.pausePoints).toHaveLength(1);
+
+  const panel = await openBackupPanel(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Backup', exact: true }).click()]);
+  const file = await download.path();
+  const text = await readFile(file, 'utf8');
+  expect(text).not.toContain(API_KEY);
+  expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 1 });
+
+  await wipe(page);
+  expect((await snapshot(page)).conversations).toEqual([]);
+  await page.reload();
+  const restorePanel = await openBackupPanel(page);
+  await restorePanel.getByLabel('Restore from backup file').setInputFiles(file);
+  await expect(restorePanel.getByRole('status')).toContainText(/Restored/);
+  expect(await snapshot(page)).toEqual(before);
+
+  // The same file again changes nothing.
+  await restorePanel.getByLabel('Restore from backup file').setInputFiles(file);
+  await expect(restorePanel.getByRole('status')).toContainText(/Nothing to restore/);
+  expect(await snapshot(page)).toEqual(before);
+});
+
+test('a corrupt backup is refused with a clear message and nothing changes', async ({ page, llm }) => {
+  llm.enqueue({ content: 'Hello there.' });
+  await setUpEndpoint(page, llm);
+  await send(page, 'hi');
+  await expect(page.getByText('Hello there.')).toBeVisible();
+  const before = await snapshot(page);
+
+  const panel = await openBackupPanel(page);
+  const corrupt = { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"pausepoint.backup","version":1,"data":{"conversations":[{"id":') };
+  await panel.getByLabel('Restore from backup file').setInputFiles(corrupt);
+  await expect(panel.getByRole('alert')).toBeVisible();
+  expect(await snapshot(page)).toEqual(before);
+
+  const future = { name: 'future.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 'pausepoint.backup', version: 99, data: {} })) };
+  await panel.getByLabel('Restore from backup file').setInputFiles(future);
+  await expect(panel.getByRole('alert')).toContainText(/version/i);
+  expect(await snapshot(page)).toEqual(before);
+});
