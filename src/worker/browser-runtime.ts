@@ -15,19 +15,31 @@ export const systemClock: ClockPort = {
 
 export const randomIds: IdPort = { uuid: () => crypto.randomUUID() };
 
-/** `navigator.onLine` and the `online` event, which workers receive too. */
+const ONLINE_POLL_MS = 1_000;
+
+/**
+ * `navigator.onLine` and the `online` event. A worker does not always receive
+ * `online` when connectivity returns (Chromium's network emulation, for one,
+ * flips `onLine` without firing it there), so a cheap poll backs the event up.
+ */
 export const browserNetwork: NetworkPort = {
   isOnline: () => navigator.onLine,
   whenOnline: (signal) =>
     new Promise((resolve, reject) => {
       if (navigator.onLine) return resolve();
-      const done = () => {
-        removeEventListener('online', done);
+      const finish = () => {
+        removeEventListener('online', check);
+        clearInterval(poll);
+      };
+      const check = () => {
+        if (!navigator.onLine) return;
+        finish();
         resolve();
       };
-      addEventListener('online', done);
+      const poll = setInterval(check, ONLINE_POLL_MS);
+      addEventListener('online', check);
       signal.addEventListener('abort', () => {
-        removeEventListener('online', done);
+        finish();
         reject(signal.reason);
       }, { once: true });
     }),
