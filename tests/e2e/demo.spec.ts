@@ -1,0 +1,21 @@
+import { card, send } from './app.ts';
+import { expect, test } from './fixtures.ts';
+
+test('a newcomer without a key: the Demo model is the default and walks through a card, offline and scripted', async ({ context, page }) => {
+  const outbound: string[] = [];
+  context.on('request', (request) => {
+    if (!request.url().startsWith('http://localhost:4173')) outbound.push(request.url());
+  });
+  await page.goto('/');
+  await expect(page.getByLabel('Provider')).toHaveValue('demo');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+
+  await send(page, 'please send the newsletter');
+  const approval = card(page, 'Send the April newsletter to 1,284 subscribers');
+  await expect(approval).toBeVisible();
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await expect(approval.getByText('Approved', { exact: true })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Ready' })).toBeVisible();
+  // Scripted and offline: the demo never leaves the browser.
+  expect(outbound).toEqual([]);
+});
