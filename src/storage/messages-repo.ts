@@ -14,3 +14,33 @@ export function conversationMessages(db: PausepointDb, conversationId: string): 
 export function liveMessages(db: PausepointDb, conversationId: string): Observable<Message[]> {
   return liveQuery(() => conversationMessages(db, conversationId).toArray());
 }
+
+/** The newest messages of a conversation, oldest first, and whether older ones exist. */
+export interface MessageTail {
+  messages: Message[];
+  hasEarlier: boolean;
+}
+
+/**
+ * The newest `limit` messages of a conversation (every role), re-emitted on
+ * every write. The conversation view reads this rather than `liveMessages`: a
+ * streaming answer writes its message many times a second, and each write
+ * re-runs the query, so the cost of one run must not grow with the history.
+ * The index is walked backwards from the newest key and stops after
+ * `limit + 1` rows; the extra row only says whether older messages exist.
+ *
+ * A tool result always comes after the assistant message that called it, so a
+ * tail holding an assistant message holds that message's results too.
+ */
+export function liveTail(db: PausepointDb, conversationId: string, limit: number): Observable<MessageTail> {
+  const count = Math.max(1, Math.floor(limit));
+  return liveQuery(async () => {
+    const newestFirst = await conversationMessages(db, conversationId)
+      .reverse()
+      .limit(count + 1)
+      .toArray();
+    const hasEarlier = newestFirst.length > count;
+    const messages = newestFirst.slice(0, count).reverse();
+    return { messages, hasEarlier };
+  });
+}

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PausepointDb } from './db.ts';
 import { openTestDb } from './open-test-db.ts';
-import { deviceId, liveSettings, readSettings, saveSettings, type CorruptSettingsReport } from './settings-repo.ts';
+import { liveSettings } from './live-settings.ts';
+import { deviceId, readSettings, saveSettings, type CorruptSettingsReport } from './settings-repo.ts';
 import { StorageError } from './storage-error.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 

@@ -1,9 +1,9 @@
-import { liveQuery, type Observable } from 'dexie';
 import { z } from 'zod';
 import type { PausepointDb } from './db.ts';
+import { PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
-export const PROVIDERS = ['openai', 'openrouter', 'ollama', 'lmstudio', 'custom', 'demo'] as const;
+export { PROVIDERS } from './settings-constants.ts';
 
 export const Settings = z.object({
   provider: z.enum(PROVIDERS),
@@ -27,7 +27,6 @@ export type SettingsInput = z.input<typeof Settings>;
  * so no reader ever sees half of an old save mixed with half of a new one. The
  * row carries its own schema version like every stored record.
  */
-const SETTINGS_KEY = 'settings';
 export const StoredSettings = Settings.extend({ v: z.literal(1) });
 const DEFAULTED_FIELDS: ReadonlySet<PropertyKey> = new Set(['expiryMinutes', 'notifications', 'badge']);
 
@@ -50,14 +49,18 @@ const warnCorrupt: CorruptSettingsReport = ({ salvaged, issues }) => {
  */
 export async function readSettings(db: PausepointDb, report: CorruptSettingsReport = warnCorrupt): Promise<Settings | undefined> {
   const row = await db.settings.get(SETTINGS_KEY);
-  if (!row) return undefined;
-  const parsed = StoredSettings.safeParse(row.value);
+  return row ? settingsFromRow(row.value, report) : undefined;
+}
+
+/** The settings in a stored row's value, read as `readSettings` describes. */
+export function settingsFromRow(value: unknown, report: CorruptSettingsReport = warnCorrupt): Settings | undefined {
+  const parsed = StoredSettings.safeParse(value);
   if (parsed.success) return withoutVersion(parsed.data);
 
   const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`);
   const broken = parsed.error.issues.map((issue) => issue.path[0]);
   const salvageable = broken.every((field) => field !== undefined && DEFAULTED_FIELDS.has(field));
-  const salvaged = salvageable && isRecord(row.value) ? StoredSettings.safeParse(dropFields(row.value, broken)) : undefined;
+  const salvaged = salvageable && isRecord(value) ? StoredSettings.safeParse(dropFields(value, broken)) : undefined;
   report({ salvaged: salvaged?.success === true, issues });
   return salvaged?.success ? withoutVersion(salvaged.data) : undefined;
 }
@@ -74,11 +77,6 @@ export async function saveSettings(db: PausepointDb, input: SettingsInput): Prom
     throw toStorageError(error);
   }
   return parsed.data;
-}
-
-/** The settings as `readSettings` reads them, re-emitted whenever any tab saves. */
-export function liveSettings(db: PausepointDb): Observable<Settings | undefined> {
-  return liveQuery(() => readSettings(db));
 }
 
 /**

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import 'fake-indexeddb/auto';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { flushSync } from 'svelte';
+import type { RegisterSWOptions } from 'virtual:pwa-register';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import App from '../App.svelte';
 import type { Conversation, Message } from '../engine/records/index.ts';
@@ -9,16 +11,32 @@ import type { PausepointDb } from '../storage/db.ts';
 import { saveSettings } from '../storage/settings-repo.ts';
 import { fakeClient, pausePoint } from './testing/fake-app.svelte.ts';
 
+const sw = vi.hoisted(() => ({
+  options: undefined as RegisterSWOptions | undefined,
+  update: vi.fn(async () => {}),
+}));
+vi.mock('virtual:pwa-register', () => ({
+  registerSW: (options: RegisterSWOptions) => {
+    sw.options = options;
+    return sw.update;
+  },
+}));
+
 let db: PausepointDb;
 let cleanup: () => Promise<void>;
 
 beforeEach(async () => {
   ({ db, cleanup } = await openTestDb());
   window.location.hash = '';
+  sw.options = undefined;
+  sw.update.mockClear();
 });
 afterEach(async () => {
   await cleanup();
+  localStorage.clear();
 });
+
+const DEMO = { provider: 'demo', baseUrl: 'https://demo.pausepoint.invalid/v1', apiKey: '', model: 'pausepoint-demo' } as const;
 
 function renderApp() {
   const client = fakeClient();
@@ -90,7 +108,7 @@ describe('App', () => {
 
     const fresh = await screen.findByRole('region', { name: 'New card' });
     await waitFor(() => expect(document.activeElement).toBe(fresh));
-    await waitFor(() => expect(document.querySelector('[aria-live="polite"]')?.textContent).toBe('Approval needed: New card'));
+    await waitFor(() => expect(document.querySelector('[aria-live="polite"][aria-atomic="true"]')?.textContent).toBe('Approval needed: New card'));
   });
 
   test('the Approvals inbox lists pending cards across conversations and links to each', async () => {
@@ -105,5 +123,69 @@ describe('App', () => {
     expect(within(card).getByRole('link', { name: 'Newsletter' }).getAttribute('href')).toBe('#/c/c1/card/p1');
     await fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));
     expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+  });
+
+  test('a new version waits while a turn runs in this tab: Reload asks first, and goes ahead once the turn is over', async () => {
+    await saveSettings(db, DEMO);
+    await db.conversations.put({ ...conversation, state: { kind: 'running', owner: 'tab-1', since: 1 } });
+    window.location.hash = '#/c/c1';
+    renderApp();
+    await screen.findByRole('button', { name: 'Stop' });
+    flushSync(() => sw.options?.onNeedRefresh?.());
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(await screen.findByRole('heading', { name: 'Reload now?' })).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Not now' }));
+    expect(sw.update).not.toHaveBeenCalled();
+
+    await db.conversations.put({ ...conversation, state: { kind: 'idle' } });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull());
+    await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(sw.update).toHaveBeenCalledOnce();
+  });
+
+  test('a turn another tab runs does not hold a new version back; a half-typed message does', async () => {
+    await saveSettings(db, DEMO);
+    await db.conversations.put({ ...conversation, state: { kind: 'waiting_for_network', owner: 'another-tab', since: 1 } });
+    window.location.hash = '#/c/c1';
+    renderApp();
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    flushSync(() => sw.options?.onNeedRefresh?.());
+
+    await fireEvent.input(box, { target: { value: 'half a thought' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(await screen.findByRole('heading', { name: 'Reload now?' })).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Not now' }));
+
+    await fireEvent.input(box, { target: { value: '' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(sw.update).toHaveBeenCalledOnce();
+  });
+
+  test('Settings, loaded on demand, holds the backup panel', async () => {
+    await saveSettings(db, DEMO);
+    window.location.hash = '#/settings';
+    renderApp();
+    expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Backup and storage' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Backup' })).toBeTruthy();
+  });
+
+  test('the first Send asks for notification permission while the gesture lasts, never on load', async () => {
+    const requestPermission = vi.fn(async () => 'granted' as const);
+    const original = Object.getOwnPropertyDescriptor(globalThis, 'Notification');
+    Object.defineProperty(globalThis, 'Notification', { configurable: true, value: Object.assign(vi.fn(), { permission: 'default', requestPermission }) });
+    try {
+      await saveSettings(db, DEMO);
+      renderApp();
+      const box = await screen.findByRole('textbox', { name: 'Message' });
+      expect(requestPermission).not.toHaveBeenCalled();
+      await fireEvent.input(box, { target: { value: 'Hello' } });
+      await fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+      expect(requestPermission).toHaveBeenCalledOnce();
+    } finally {
+      if (original) Object.defineProperty(globalThis, 'Notification', original);
+      else delete (globalThis as { Notification?: unknown }).Notification;
+    }
   });
 });

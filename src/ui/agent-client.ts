@@ -1,5 +1,5 @@
 import type { Decision } from '../engine/decision.ts';
-import type { DecideResult } from '../worker/protocol.ts';
+import type { DecideResult, WorkerEvent } from '../worker/protocol.ts';
 
 /**
  * What the UI can ask of the agent. Every change to agent state goes through
@@ -14,6 +14,11 @@ export interface AgentClient {
   createConversation(title?: string): Promise<{ conversationId: string }>;
   renameConversation(conversationId: string, title: string): Promise<void>;
   deleteConversation(conversationId: string): Promise<void>;
-  /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides. */
+  /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides and as `owner` of the loops it runs. */
   readonly tabId: string;
+  /**
+   * Unprompted news from the agent (an approval was requested). Optional: a
+   * client without it simply raises no alerts. Returns the unsubscribe.
+   */
+  onEvent?(listener: (event: WorkerEvent) => void): () => void;
 }

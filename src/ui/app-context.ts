@@ -15,6 +15,11 @@ export interface AppContext {
   testConnection: TestConnection;
   router: Router;
   announcer: Announcer;
+  /**
+   * Called synchronously from the Send click (or Enter): a user gesture, the one
+   * moment browsers let a page ask for notification permission and persistent storage.
+   */
+  onSendGesture?: () => void;
 }
 
 /** Exported so component tests can provide a context: `render(C, { props, context: new Map([[APP_CONTEXT, ctx]]) })`. */

@@ -1,6 +1,6 @@
 import type { Decision } from '../engine/decision.ts';
 import type { AgentClient } from '../ui/agent-client.ts';
-import { DecideResult, Response, WorkerEvent, type Intent } from './protocol.ts';
+import type { DecideResult, Intent, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
 export class AgentError extends Error {
@@ -17,8 +17,12 @@ const REQUEST_TIMEOUT_MS = 120_000;
 
 /**
  * The page's side of the worker: sends intents, matches responses by id, and
- * passes worker events on. Every message from the worker is parsed with the
- * protocol's schemas; nothing is trusted by cast.
+ * passes worker events on. Every message from the worker is checked before use
+ * — nothing is trusted by cast — but by the hand-written guards below rather
+ * than the protocol's zod schemas: the page would otherwise load zod (a quarter
+ * of its JavaScript) only to read messages from its own worker. The worker,
+ * which receives what the page sends, still parses every intent with zod.
+ * `protocol-guards.test.ts` checks the guards against the schemas.
  */
 export class WorkerClient implements AgentClient {
   readonly tabId = crypto.randomUUID();
@@ -43,11 +47,14 @@ export class WorkerClient implements AgentClient {
   }
 
   async send(conversationId: string | null, text: string) {
-    return (await this.#call({ type: 'send', conversationId, text })) as { conversationId: string };
+    return readConversationId(await this.#call({ type: 'send', conversationId, text }));
   }
 
   async decide(pausePointId: string, decision: Decision) {
-    return DecideResult.parse(await this.#call({ type: 'decide', pausePointId, decision }));
+    const value = await this.#call({ type: 'decide', pausePointId, decision });
+    const result = readDecideResult(value);
+    if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a decision with something unreadable.');
+    return result;
   }
 
   async stop(conversationId: string) {
@@ -59,7 +66,7 @@ export class WorkerClient implements AgentClient {
   }
 
   async createConversation(title?: string) {
-    return (await this.#call({ type: 'createConversation', title })) as { conversationId: string };
+    return readConversationId(await this.#call({ type: 'createConversation', title }));
   }
 
   async renameConversation(conversationId: string, title: string) {
@@ -91,20 +98,78 @@ export class WorkerClient implements AgentClient {
   }
 
   #receive(data: unknown): void {
-    const event = WorkerEvent.safeParse(data);
-    if (event.success) {
-      for (const listener of this.#listeners) listener(event.data);
+    const event = readWorkerEvent(data);
+    if (event) {
+      for (const listener of this.#listeners) listener(event);
       return;
     }
-    const response = Response.safeParse(data);
-    if (!response.success) {
-      console.error('Pausepoint: unreadable message from the agent worker', response.error);
+    const response = readResponse(data);
+    if (!response) {
+      console.error('Pausepoint: unreadable message from the agent worker');
       return;
     }
-    const waiting = this.#pending.get(response.data.id);
+    const waiting = this.#pending.get(response.id);
     if (!waiting) return;
-    this.#pending.delete(response.data.id);
-    if (response.data.ok) waiting.resolve(response.data.value);
-    else waiting.reject(new AgentError(response.data.error.name, response.data.error.message, response.data.error.code));
+    this.#pending.delete(response.id);
+    if (response.ok) waiting.resolve(response.value);
+    else waiting.reject(new AgentError(response.error.name, response.error.message, response.error.code));
   }
+}
+
+/* ── guards: what the protocol's schemas accept, checked by hand ─────────── */
+
+type Fields = Record<string, unknown>;
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+export function readWorkerEvent(data: unknown): WorkerEvent | null {
+  if (!isObject(data)) return null;
+  if (data.type === 'ready' && isString(data.tabId)) return { type: 'ready', tabId: data.tabId };
+  if (data.type === 'approval_requested' && isString(data.pausePointId) && isString(data.conversationId) && isString(data.title)) {
+    return { type: 'approval_requested', pausePointId: data.pausePointId, conversationId: data.conversationId, title: data.title };
+  }
+  return null;
+}
+
+export function readResponse(data: unknown): Response | null {
+  if (!isObject(data) || !Number.isSafeInteger(data.id)) return null;
+  const id = data.id as number;
+  if (data.ok === true) return 'value' in data ? { id, ok: true, value: data.value } : null;
+  if (data.ok !== false || !isObject(data.error)) return null;
+  const { name, message, code } = data.error;
+  if (!isString(name) || !isString(message) || (code !== undefined && !isString(code))) return null;
+  return { id, ok: false, error: code === undefined ? { name, message } : { name, message, code } };
+}
+
+const PAUSE_STATUSES: ReadonlySet<unknown> = new Set(['pending', 'resolved', 'expired']);
+
+export function readDecideResult(value: unknown): DecideResult | null {
+  if (!isObject(value)) return null;
+  switch (value.outcome) {
+    case 'decided':
+      return { outcome: 'decided' };
+    case 'not_found':
+      return { outcome: 'not_found' };
+    case 'invalid':
+      return isString(value.message) ? { outcome: 'invalid', message: value.message } : null;
+    case 'already_decided': {
+      if (!PAUSE_STATUSES.has(value.status)) return null;
+      const status = value.status as Extract<DecideResult, { outcome: 'already_decided' }>['status'];
+      if (value.decidedBy === undefined) return { outcome: 'already_decided', status };
+      const by = value.decidedBy;
+      if (!isObject(by) || !isString(by.tabId) || !isString(by.deviceId) || !isString(by.label)) return null;
+      return { outcome: 'already_decided', status, decidedBy: { tabId: by.tabId, deviceId: by.deviceId, label: by.label } };
+    }
+    default:
+      return null;
+  }
+}
+
+function readConversationId(value: unknown): { conversationId: string } {
+  if (isObject(value) && isString(value.conversationId)) return { conversationId: value.conversationId };
+  throw new AgentError('ProtocolError', 'The agent worker did not say which conversation it used.');
 }

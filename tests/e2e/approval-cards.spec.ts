@@ -1,3 +1,4 @@
+import type { ChatRequestBody } from '../fake-llm/index.ts';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { card, send, setUpEndpoint, waitCall } from './app.ts';
@@ -9,8 +10,7 @@ async function expectNoSeriousViolations(page: Page, selector: string) {
   expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
-const lastUserMessage = (body: { messages: { role: string; content: unknown }[] }) =>
-  body.messages.filter((m) => m.role === 'user').at(-1)?.content;
+const lastUserMessage = (body: ChatRequestBody) => body.messages.filter((m) => m.role === 'user').at(-1)?.content;
 
 test('an approval card declined with a reason: the model reads the reason', async ({ page, llm }) => {
   llm.enqueue(

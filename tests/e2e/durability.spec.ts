@@ -1,7 +1,8 @@
+import type { ChatRequestBody } from '../fake-llm/index.ts';
 import { card, send, setUpEndpoint, waitCall } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
-const lastUser = (body: { messages: { role: string; content: unknown }[] }) => body.messages.filter((m) => m.role === 'user').at(-1)?.content;
+const lastUser = (body: ChatRequestBody) => body.messages.filter((m) => m.role === 'user').at(-1)?.content;
 
 test('a card pending across a reload: deciding after the reload resumes the loop', async ({ page, llm }) => {
   llm.enqueue(waitCall({ title: 'Wire the payment', description: '$2,400 to ACME Ltd. Irreversible.' }), { content: 'Payment wired.' });

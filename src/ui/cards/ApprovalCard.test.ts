@@ -1,9 +1,13 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { PausePoint } from '../../engine/records/index.ts';
+import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
 import ApprovalCard from './ApprovalCard.svelte';
+
+// The renderer loads on demand; here it is loaded once, before any card renders.
+beforeAll(() => loadMarkdown());
 
 function renderCard(pause: PausePoint) {
   const fake = fakeContext();

@@ -1,17 +1,19 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { hasUnsentDraft } from '../state/draft.svelte.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
 import Composer from './Composer.svelte';
 
 function renderComposer(props: Partial<{ conversationId: string | null; pendingApprovals: number; busy: boolean }> = {}) {
-  const fake = fakeContext();
+  const onSendGesture = vi.fn();
+  const fake = fakeContext({ onSendGesture });
   const onSent = vi.fn();
   const view = render(Composer, {
     props: { conversationId: 'c1', pendingApprovals: 0, busy: false, onSent, ...props },
     context: fake.context,
   });
-  return { ...fake, ...view, onSent, box: screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement };
+  return { ...fake, ...view, onSent, onSendGesture, box: screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement };
 }
 
 afterEach(() => localStorage.clear());
@@ -80,5 +82,28 @@ describe('Composer', () => {
     await fireEvent.keyDown(box, { key: 'Enter' });
     expect((await screen.findByRole('alert')).textContent).toMatch(/not available/);
     expect(box.value).toBe('Try this');
+  });
+
+  test('Send and Enter hand their user gesture to the app before sending; an empty box does not', async () => {
+    const { client, box, onSendGesture } = renderComposer();
+    await fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSendGesture).not.toHaveBeenCalled();
+    await fireEvent.input(box, { target: { value: 'Go' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSendGesture).toHaveBeenCalledOnce();
+    expect(client.send).toHaveBeenCalledOnce();
+    expect(onSendGesture.mock.invocationCallOrder[0]).toBeLessThan(client.send.mock.invocationCallOrder[0]!);
+  });
+
+  test('says whether text on screen is unsent, for as long as the composer is shown', async () => {
+    const { box, unmount } = renderComposer();
+    expect(hasUnsentDraft()).toBe(false);
+    await fireEvent.input(box, { target: { value: '   ' } });
+    expect(hasUnsentDraft()).toBe(false);
+    await fireEvent.input(box, { target: { value: 'half a thought' } });
+    expect(hasUnsentDraft()).toBe(true);
+    unmount();
+    // The draft is kept for later, but no one is typing it now.
+    expect(hasUnsentDraft()).toBe(false);
   });
 });

@@ -1,9 +1,14 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
-import { describe, expect, test } from 'vitest';
+import { flushSync } from 'svelte';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Message } from '../../engine/records/index.ts';
+import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
 import MessageList from './MessageList.svelte';
+
+// The renderer loads on demand; here it is loaded once, before any row renders.
+beforeAll(() => loadMarkdown());
 
 const base = { v: 1 as const, conversationId: 'c1', createdAt: 0 };
 const user = (seq: number, content: string): Message => ({ ...base, id: `m${seq}`, seq, role: 'user', content });
@@ -19,10 +24,12 @@ const assistant = (seq: number, content: string, extra: Partial<Extract<Message,
   ...extra,
 });
 
-function renderList(messages: Message[], pauses = [pausePoint()].slice(0, 0), active = false) {
+function renderList(messages: Message[], pauses = [pausePoint()].slice(0, 0), active = false, more: { hasEarlier?: boolean; focusCardId?: string } = {}) {
   const fake = fakeContext();
-  const view = render(MessageList, { props: { messages, pauses, active, focusCardId: null }, context: fake.context });
-  return { ...fake, ...view };
+  const onShowEarlier = vi.fn();
+  const props = { messages, pauses, active, focusCardId: more.focusCardId ?? null, hasEarlier: more.hasEarlier ?? false, onShowEarlier };
+  const view = render(MessageList, { props, context: fake.context });
+  return { ...fake, ...view, onShowEarlier };
 }
 
 describe('MessageList', () => {
@@ -51,14 +58,29 @@ describe('MessageList', () => {
     expect(document.querySelectorAll('.message-item')).toHaveLength(2);
   });
 
-  test('renders only the newest 200 rows, with a control for earlier ones', async () => {
-    const many = Array.from({ length: 450 }, (_, i) => user(i, `message ${i}`));
-    renderList(many);
-    expect(document.querySelectorAll('.message-item')).toHaveLength(200);
-    expect(screen.queryByText('message 249')).toBeNull();
-    await fireEvent.click(screen.getByRole('button', { name: 'Show earlier messages (250 more)' }));
-    expect(document.querySelectorAll('.message-item')).toHaveLength(400);
-    expect(screen.getByText('message 250')).toBeTruthy();
+  test('renders the rows it is given, with a control for earlier ones when there are some', async () => {
+    const { onShowEarlier, rerender } = renderList([user(0, 'first'), user(1, 'second')]);
+    expect(document.querySelectorAll('.message-item')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Show earlier messages' })).toBeNull();
+    await rerender({ hasEarlier: true });
+    await fireEvent.click(screen.getByRole('button', { name: 'Show earlier messages' }));
+    expect(onShowEarlier).toHaveBeenCalledTimes(1);
+  });
+
+  test('a pending card whose call is in earlier messages asks for them; a decided one waits for the reader', () => {
+    const resolved = pausePoint({ id: 'old', toolCallId: 'call-old', status: 'resolved', resolution: 'approve', title: 'Old card' });
+    const { onShowEarlier, rerender } = renderList([user(5, 'recent')], [resolved], false, { hasEarlier: true });
+    expect(screen.queryByRole('region', { name: 'Old card' })).toBeNull();
+    expect(onShowEarlier).not.toHaveBeenCalled();
+
+    void rerender({ pauses: [resolved, pausePoint({ id: 'waiting', toolCallId: 'call-waiting', title: 'Waiting card' })] });
+    flushSync();
+    expect(onShowEarlier).toHaveBeenCalled();
+  });
+
+  test('with the whole conversation shown, a card whose call is not in it shows at the end', () => {
+    renderList([user(0, 'hi')], [pausePoint({ toolCallId: 'nowhere', title: 'Orphan card' })]);
+    expect(screen.getByRole('region', { name: 'Orphan card' })).toBeTruthy();
   });
 
   test('a streaming update touches only the changed row, and only its last block', async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { render } from '@testing-library/svelte';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import Markdown from './Markdown.svelte';
 import { renderMarkdown, renderMarkdownBlocks } from './render-markdown.ts';
 
@@ -75,9 +75,18 @@ describe('renderMarkdown', () => {
 });
 
 describe('Markdown component', () => {
-  test('puts sanitised HTML in the DOM', () => {
-    const { container } = render(Markdown, { source: 'Hello <img src=x onerror="alert(1)"> **world**' });
-    expect(container.querySelector('strong')?.textContent).toBe('world');
+  test('shows the source as plain text until the renderer has loaded, then sanitised HTML', async () => {
+    // The first Markdown in this file: the renderer is not loaded yet.
+    const source = 'Hello <img src=x onerror="alert(1)"> **world**';
+    const { container } = render(Markdown, { source });
+    expect(container.textContent).toBe(source);
     expect(container.querySelector('img')).toBeNull();
+    await vi.waitFor(() => expect(container.querySelector('strong')?.textContent).toBe('world'));
+    expect(container.querySelector('img')).toBeNull();
+  });
+
+  test('once loaded, renders at once', () => {
+    const { container } = render(Markdown, { source: '*now*' });
+    expect(container.querySelector('em')?.textContent).toBe('now');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { describeState } from './conversation-status.ts';
+import { ACTIVE_STATES, type ConversationState } from '../../engine/records/index.ts';
+import { describeState, isActive, runsInTab } from './conversation-status.ts';
 
 describe('describeState', () => {
   test('running offers Stop', () => {
@@ -24,5 +25,25 @@ describe('describeState', () => {
     });
     expect(describeState({ kind: 'error', code: 'interrupted', message: 'The tab closed', retryable: true }).action).toBe('continue');
     expect(describeState({ kind: 'error', code: 'step_limit', message: '20 steps', retryable: true }).action).toBe('continue');
+  });
+});
+
+describe('isActive and runsInTab', () => {
+  const states: ConversationState[] = [
+    { kind: 'idle' },
+    { kind: 'running', owner: 'me', since: 0 },
+    { kind: 'paused', pending: 1 },
+    { kind: 'retrying', owner: 'me', attempt: 1, retryAt: 0, reason: '' },
+    { kind: 'waiting_for_network', owner: 'other', since: 0 },
+    { kind: 'error', code: 'network', message: 'down', retryable: true },
+  ];
+
+  test("agree with the engine's ACTIVE_STATES", () => {
+    for (const state of states) expect(isActive(state)).toBe((ACTIVE_STATES as readonly string[]).includes(state.kind));
+  });
+
+  test('a loop runs in a tab when that tab is its owner', () => {
+    expect(states.filter((s) => runsInTab(s, 'me')).map((s) => s.kind)).toEqual(['running', 'retrying']);
+    expect(states.filter((s) => runsInTab(s, 'other')).map((s) => s.kind)).toEqual(['waiting_for_network']);
   });
 });

@@ -9,6 +9,31 @@ export interface StatusView {
   tone: StatusTone;
 }
 
+/**
+ * Whether some tab's worker drives this conversation's loop. The same states as
+ * the engine's `ACTIVE_STATES`, kept here because importing that constant would
+ * load the records' zod schemas into the page (a test checks the two agree).
+ */
+export function isActive(state: ConversationState): boolean {
+  return activeOwner(state) !== null;
+}
+
+/** Whether this conversation's loop runs in the tab whose id is `tabId`. */
+export function runsInTab(state: ConversationState, tabId: string): boolean {
+  return activeOwner(state) === tabId;
+}
+
+function activeOwner(state: ConversationState): string | null {
+  switch (state.kind) {
+    case 'running':
+    case 'retrying':
+    case 'waiting_for_network':
+      return state.owner;
+    default:
+      return null;
+  }
+}
+
 function clock(at: number): string {
   return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }

@@ -49,6 +49,26 @@ export class Draft {
   }
 }
 
+/**
+ * The drafts of the composers on screen. A reload (a new version) must not cut
+ * off someone typing: the text would survive in storage, but the thought would
+ * not. Page-wide on purpose: there is one page, and at most one composer on it.
+ */
+// eslint-disable-next-line svelte/prefer-svelte-reactivity -- read on demand (canReload), never rendered
+const onScreen = new Set<Draft>();
+
+/** Marks a draft as being edited on screen until the returned function is called. */
+export function showDraft(draft: Draft): () => void {
+  onScreen.add(draft);
+  return () => onScreen.delete(draft);
+}
+
+/** Whether a composer on screen holds text that was not sent. */
+export function hasUnsentDraft(): boolean {
+  for (const draft of onScreen) if (draft.text.trim() !== '') return true;
+  return false;
+}
+
 /** Forgets a deleted conversation's draft. */
 export function forgetDraft(conversationId: string, store: Storage | null = storage()): void {
   store?.removeItem(draftKey(conversationId));

@@ -2,14 +2,19 @@ import { vi } from 'vitest';
 import type { Decision } from '../../engine/decision.ts';
 import type { PausePoint } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import type { DecideResult } from '../../worker/protocol.ts';
+import type { DecideResult, WorkerEvent } from '../../worker/protocol.ts';
 import type { AgentClient } from '../agent-client.ts';
 import { APP_CONTEXT, type AppContext } from '../app-context.ts';
 import { Announcer } from '../state/announcer.svelte.ts';
 import { Router } from '../state/router.svelte.ts';
 
-/** An AgentClient whose every method is a spy; `decide` answers `decided` unless told otherwise. */
+/**
+ * An AgentClient whose every method is a spy; `decide` answers `decided` unless
+ * told otherwise. `emit` plays an event from the worker to `onEvent` listeners.
+ */
 export function fakeClient(tabId = 'tab-1') {
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- the fake's own bookkeeping, never rendered
+  const listeners = new Set<(event: WorkerEvent) => void>();
   const client = {
     tabId,
     send: vi.fn(async (conversationId: string | null, _text: string) => ({ conversationId: conversationId ?? 'new-id' })),
@@ -19,7 +24,12 @@ export function fakeClient(tabId = 'tab-1') {
     createConversation: vi.fn(async (_title?: string) => ({ conversationId: 'created' })),
     renameConversation: vi.fn(async (_id: string, _title: string) => {}),
     deleteConversation: vi.fn(async (_id: string) => {}),
-  } satisfies AgentClient;
+    onEvent: vi.fn((listener: (event: WorkerEvent) => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    }),
+    emit: (event: WorkerEvent) => listeners.forEach((listener) => listener(event)),
+  } satisfies AgentClient & { emit: (event: WorkerEvent) => void };
   return client;
 }
 

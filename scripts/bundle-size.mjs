@@ -1,0 +1,107 @@
+// Gzip sizes of a build's JavaScript, as the issue's benchmark counts them:
+//   - page JS loaded at start: the entry script in index.html and every chunk it
+//     imports statically, followed transitively — what each page load downloads
+//     and parses. The budget (100 kB) applies to this.
+//   - page JS loaded on demand: chunks reached only through dynamic `import()`
+//     (setup, settings and backup, the audit log). Precached by the service
+//     worker, so they work offline, but no page load pays for them up front.
+//   - the agent worker: `agent.worker-*.js` and whatever it imports.
+// Usage: node scripts/bundle-size.mjs [dist directory]   (after `vite build`)
+// Exits with 1 when the page JS loaded at start is over budget.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const PAGE_BUDGET_KB = 100;
+// Dynamic imports every page load makes right after start (registering the
+// service worker): counted with the start, since no visit avoids them.
+const ALWAYS_LOADED = [/^workbox-window\b/];
+const dist = process.argv[2] ?? 'dist';
+const assets = join(dist, 'assets');
+if (!existsSync(join(dist, 'index.html'))) {
+  console.error(`No build in ${dist}: run \`vite build\` first.`);
+  process.exit(2);
+}
+
+const kb = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
+const gzipped = new Map();
+function gzipSize(file) {
+  if (!gzipped.has(file)) gzipped.set(file, gzipSync(readFileSync(join(assets, file))).length);
+  return gzipped.get(file);
+}
+
+// Rolldown writes a chunk's static imports and re-exports as `import…from"./x.js"`,
+// `import"./x.js"` or `export…from"./x.js"`; a dynamic one is `import("./x.js")`
+// (any quote, backticks included).
+const STATIC_IMPORT = /\b(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g;
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g;
+// Vite's preload helper lists a dynamic import's dependencies as plain strings: "assets/x.js".
+const LISTED_ASSET = /["'`](?:\/?assets\/)([\w.-]+\.js)["'`]/g;
+
+function importsOf(file, pattern) {
+  const code = readFileSync(join(assets, file), 'utf8');
+  return [...code.matchAll(pattern)].map((m) => posix.basename(m[1])).filter((name) => existsSync(join(assets, name)));
+}
+
+/** The files reached from `roots` through static imports. */
+function staticClosure(roots) {
+  const seen = new Set();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...importsOf(file, STATIC_IMPORT));
+  }
+  return seen;
+}
+
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+const entries = [...html.matchAll(/<script[^>]*type="module"[^>]*src="[^"]*\/assets\/([^"]+\.js)"/g)].map((m) => m[1]);
+if (entries.length === 0) {
+  console.error(`No module script in ${join(dist, 'index.html')}.`);
+  process.exit(2);
+}
+
+const allJs = readdirSync(assets).filter((f) => f.endsWith('.js'));
+const workerRoots = allJs.filter((f) => f.startsWith('agent.worker'));
+const worker = staticClosure(workerRoots);
+const atStart = staticClosure(entries);
+for (const f of staticClosure(allJs.filter((f) => ALWAYS_LOADED.some((p) => p.test(f))))) atStart.add(f);
+
+// Everything the page can reach, following dynamic imports as well.
+const reachable = new Set(atStart);
+const frontier = [...atStart];
+while (frontier.length > 0) {
+  const file = frontier.pop();
+  const next = [...importsOf(file, DYNAMIC_IMPORT), ...importsOf(file, LISTED_ASSET)].filter((f) => !workerRoots.includes(f));
+  for (const found of staticClosure(next)) {
+    if (reachable.has(found)) continue;
+    reachable.add(found);
+    frontier.push(found);
+  }
+}
+const onDemand = [...reachable].filter((f) => !atStart.has(f));
+// Chunks of other pages (the e2e probe page) and anything unreferenced: listed, not counted.
+const other = allJs.filter((f) => !reachable.has(f) && !worker.has(f));
+
+const sum = (files) => [...files].reduce((total, f) => total + gzipSize(f), 0);
+function report(title, files) {
+  const list = [...files].sort((a, b) => gzipSize(b) - gzipSize(a));
+  console.log(`${title}: ${kb(sum(list))} gzip`);
+  for (const f of list) console.log(`  ${kb(gzipSize(f)).padStart(10)}  ${f}`);
+}
+
+report('Page JS loaded at start', atStart);
+report('Page JS loaded on demand', onDemand);
+report('Worker JS', worker);
+if (other.length > 0) report('Other JS (not reachable from index.html, not counted)', other);
+const pageStart = sum(atStart);
+console.log('');
+console.log(`page JS at start:     ${kb(pageStart)} gzip (budget ${PAGE_BUDGET_KB} kB)`);
+console.log(`page JS, all chunks:  ${kb(pageStart + sum(onDemand))} gzip`);
+console.log(`worker JS:            ${kb(sum(worker))} gzip`);
+if (pageStart > PAGE_BUDGET_KB * 1000) {
+  console.error(`Over budget: the page loads ${kb(pageStart)} of JavaScript at start; the budget is ${PAGE_BUDGET_KB} kB.`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,66 @@
+import { liveQuery, type Observable } from 'dexie';
+import type { PausepointDb } from './db.ts';
+import { PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
+import type { Settings } from './settings-repo.ts';
+
+/**
+ * The saved settings, live, exactly as `readSettings` reads them — without
+ * loading zod into the page for the common case.
+ *
+ * The page reads settings on every start (setup or app?) and on every save in
+ * any tab; the row was validated with the zod schema when it was saved, and the
+ * worker validates it again before anything is sent with it. So a well-formed
+ * row — every field present with the type the schema gives it, nothing zod
+ * would transform — is taken as is, and anything else (a missing field, an old
+ * or corrupt row) goes through the schema itself, loaded on demand, which
+ * reports the problem and salvages what it can. A test checks that both paths
+ * give the same answer for each kind of row.
+ */
+export function liveSettings(db: PausepointDb): Observable<Settings | undefined> {
+  return liveQuery(async () => {
+    const row = await db.settings.get(SETTINGS_KEY);
+    if (!row) return undefined;
+    const settings = wellFormedSettings(row.value);
+    if (settings) return settings;
+    const { settingsFromRow } = await import('./settings-repo.ts');
+    return settingsFromRow(row.value);
+  });
+}
+
+const PROVIDER_SET: ReadonlySet<unknown> = new Set(PROVIDERS);
+
+/** The settings in a stored row when the row is exactly what a save writes; undefined when it needs the schema's judgement. */
+export function wellFormedSettings(value: unknown): Settings | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const row = value as Record<string, unknown>;
+  const { provider, baseUrl, apiKey, model, expiryMinutes, notifications, badge } = row;
+  if (row.v !== 1 || !PROVIDER_SET.has(provider)) return undefined;
+  if (typeof baseUrl !== 'string' || !isPlainHttpUrl(baseUrl)) return undefined;
+  if (typeof apiKey !== 'string' || typeof model !== 'string') return undefined;
+  if (expiryMinutes !== null && !(Number.isSafeInteger(expiryMinutes) && (expiryMinutes as number) > 0)) return undefined;
+  if (typeof notifications !== 'boolean' || typeof badge !== 'boolean') return undefined;
+  // A new object with only the schema's fields, as zod's parse returns.
+  return {
+    provider: provider as Settings['provider'],
+    baseUrl,
+    apiKey,
+    model,
+    expiryMinutes: expiryMinutes as number | null,
+    notifications,
+    badge,
+  };
+}
+
+/**
+ * An http(s) URL that the schema's `z.url({ protocol: /^https?$/ })` accepts
+ * and leaves unchanged: scheme and `//` present, no whitespace to trim or strip.
+ */
+function isPlainHttpUrl(text: string): boolean {
+  if (!/^https?:\/\/\S+$/i.test(text)) return false;
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

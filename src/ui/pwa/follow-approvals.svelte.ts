@@ -1,0 +1,46 @@
+import type { PausePoint } from '../../engine/records/index.ts';
+import type { ApprovalAlerts } from '../../pwa/approval-alerts.ts';
+import type { AgentClient } from '../agent-client.ts';
+
+export interface FollowApprovalsOptions {
+  client: AgentClient;
+  /** Every pending pause point, across conversations; undefined until first read. */
+  pending: () => readonly PausePoint[] | undefined;
+  /** Whether the badge is on in Settings (a switch off clears it at once). */
+  badgeOn: () => boolean;
+}
+
+/**
+ * Keeps the system's alerts in step with the approvals: a notification for each
+ * approval the agent reports (`approvalRequested` decides whether one shows:
+ * only while this page is hidden and Settings and the browser allow), closed
+ * once its card is no longer pending (decided here, in another tab, or
+ * expired), and the app badge showing the pending count. Call while a component
+ * initialises: the subscriptions live in its effects.
+ */
+export function followApprovals(alerts: ApprovalAlerts, { client, pending, badgeOn }: FollowApprovalsOptions): void {
+  $effect(() =>
+    client.onEvent?.((event) => {
+      if (event.type !== 'approval_requested') return;
+      alerts.approvalRequested({ pausePointId: event.pausePointId, conversationId: event.conversationId, title: event.title });
+    }),
+  );
+
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- records what was pending last time; nothing renders from it
+  let wasPending: ReadonlySet<string> = new Set<string>();
+  $effect(() => {
+    const list = pending();
+    if (!list) return;
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- bookkeeping, never rendered
+    const now = new Set(list.map((p) => p.id));
+    for (const id of wasPending) if (!now.has(id)) alerts.dismiss(id);
+    wasPending = now;
+  });
+
+  const count = $derived(pending()?.length);
+  $effect(() => {
+    if (count === undefined) return;
+    // Read here so that switching the badge off in Settings clears it at once.
+    void alerts.setBadge(badgeOn() ? count : 0);
+  });
+}
