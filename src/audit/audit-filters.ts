@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { PauseKind, PauseStatus, type PausePoint } from '../engine/records/pause-point.ts';
+import type { AuditMetadata } from './audit-entry.ts';
+
+/** The largest epoch milliseconds a Date can hold: beyond it `toISOString` throws. */
+const MAX_TIME = 8.64e15;
+
+/**
+ * Which pause points the audit view shows and an export contains. Every field
+ * narrows; an empty object means all. `from`/`to` bound `createdAt` (epoch ms,
+ * both inclusive). `text` is matched case-insensitively against the title,
+ * description, reason, tool name and a string resolution.
+ */
+export const AuditFilters = z.strictObject({
+  status: PauseStatus.optional(),
+  kind: PauseKind.optional(),
+  toolName: z.string().min(1).optional(),
+  conversationId: z.string().min(1).optional(),
+  from: z.number().min(-MAX_TIME).max(MAX_TIME).optional(),
+  to: z.number().min(-MAX_TIME).max(MAX_TIME).optional(),
+  text: z.string().min(1).optional(),
+});
+export type AuditFilters = z.infer<typeof AuditFilters>;
+
+/** A predicate over stored pause points, for the filters no index answers. */
+export function matchesFilters(filters: AuditFilters): (pausePoint: PausePoint) => boolean {
+  const needle = filters.text?.toLocaleLowerCase();
+  return (pp) =>
+    (filters.status === undefined || pp.status === filters.status) &&
+    (filters.kind === undefined || pp.kind === filters.kind) &&
+    (filters.toolName === undefined || pp.toolName === filters.toolName) &&
+    (filters.conversationId === undefined || pp.conversationId === filters.conversationId) &&
+    (filters.from === undefined || pp.createdAt >= filters.from) &&
+    (filters.to === undefined || pp.createdAt <= filters.to) &&
+    (needle === undefined || searchableText(pp).includes(needle));
+}
+
+function searchableText(pp: PausePoint): string {
+  const resolution = typeof pp.resolution === 'string' ? pp.resolution : '';
+  return `${pp.title}\n${pp.description}\n${pp.reason ?? ''}\n${pp.toolName}\n${resolution}`.toLocaleLowerCase();
+}
+
+export function hasFilters(filters: AuditFilters): boolean {
+  return Object.values(filters).some((value) => value !== undefined);
+}
+
+/** The filters as the export file records them. */
+export function filtersUsed(filters: AuditFilters): AuditMetadata['filters'] {
+  return {
+    status: filters.status ?? null,
+    kind: filters.kind ?? null,
+    tool_name: filters.toolName ?? null,
+    conversation_id: filters.conversationId ?? null,
+    created_from: filters.from === undefined ? null : new Date(filters.from).toISOString(),
+    created_to: filters.to === undefined ? null : new Date(filters.to).toISOString(),
+    text: filters.text ?? null,
+  };
+}

@@ -1,0 +1,223 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Message } from '../engine/records/message.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import { openTestDb } from '../storage/open-test-db.ts';
+import { deviceId } from '../storage/settings-repo.ts';
+import { APP_VERSION } from './app-version.ts';
+import { AuditLogFile, type AuditEntry } from './audit-entry.ts';
+import { exportAuditLog, type ExportProgress } from './export-audit-log.ts';
+import { GENESIS_HASH } from './hash-chain.ts';
+import { checkJsonSchema } from './testing/json-schema-check.ts';
+import { CANARY_API_KEY, DEVICE, OTHER_DEVICE, SCENARIO, seedAuditDb, T0 } from './testing/seed-audit-db.ts';
+import { verifyAuditFile } from './verify-audit-file.ts';
+
+const schema: unknown = JSON.parse(readFileSync(new URL('../../docs/audit-log.schema.json', import.meta.url), 'utf8'));
+const EXPORTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0);
+
+let db: PausepointDb;
+let cleanup: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ db, cleanup } = await openTestDb());
+  await seedAuditDb(db);
+});
+afterEach(async () => cleanup());
+
+async function exportText(filters = {}, pageSize = 3): Promise<{ text: string; chunks: string[]; progress: ExportProgress[] }> {
+  const chunks: string[] = [];
+  const progress: ExportProgress[] = [];
+  await exportAuditLog(db, filters, (chunk) => void chunks.push(chunk), (p) => progress.push(p), { pageSize, now: () => EXPORTED_AT });
+  return { text: chunks.join(''), chunks, progress };
+}
+
+function byId(entries: AuditEntry[]): Map<string, AuditEntry> {
+  return new Map(entries.map((entry) => [entry.id, entry]));
+}
+
+describe('exportAuditLog', () => {
+  it('writes a file that matches the committed JSON Schema and the zod schema, and verifies', async () => {
+    const { text } = await exportText();
+    const file: unknown = JSON.parse(text);
+    expect(checkJsonSchema(schema, file)).toEqual([]);
+    const parsed = AuditLogFile.parse(file);
+    expect(parsed.entry_count).toBe(11);
+    expect(parsed.skipped_records).toEqual([]);
+    expect(parsed.metadata).toEqual({
+      app_version: APP_VERSION,
+      exported_at: '2025-06-01T12:00:00.000Z',
+      device_id: await deviceId(db),
+      filters: { status: null, kind: null, tool_name: null, conversation_id: null, created_from: null, created_to: null, text: null },
+    });
+    const verified = await verifyAuditFile(text);
+    expect(verified.ok).toBe(true);
+    if (verified.ok) expect(verified.headHash).toBe(parsed.head_hash);
+  });
+
+  it('orders entries oldest first, breaks ties by id, and chains them from 64 zeros', async () => {
+    const { entries, head_hash } = AuditLogFile.parse(JSON.parse((await exportText()).text));
+    expect(entries.map((entry) => entry.id)).toEqual([
+      SCENARIO.approved, SCENARIO.edited, SCENARIO.declined, SCENARIO.choice, SCENARIO.form, SCENARIO.timeout,
+      SCENARIO.abandoned, SCENARIO.unknown, SCENARIO.sameTurnA, SCENARIO.sameTurnB, SCENARIO.pending,
+    ]);
+    expect(entries[0]?.prev_hash).toBe(GENESIS_HASH);
+    entries.slice(1).forEach((entry, index) => expect(entry.prev_hash).toBe(entries[index]?.hash));
+    expect(head_hash).toBe(entries.at(-1)?.hash);
+  });
+
+  it('joins each pause point with its tool call, decision message, tool results and ledger outcome', async () => {
+    const entries = byId(AuditLogFile.parse(JSON.parse((await exportText()).text)).entries);
+
+    const approved = entries.get(SCENARIO.approved)!;
+    expect(approved).toMatchObject({
+      conversation_id: 'conv-mail', conversation_title: 'Spring newsletter', turn_index: 0, kind: 'approval', status: 'resolved',
+      resolution: 'approve', edited_payload: null, reason: null, origin: 'gate', tool_name: 'send_email', tool_call_id: 'call-send-1',
+      created_at: new Date(T0 + 60_000).toISOString(), resolved_at: new Date(T0 + 3 * 60_000).toISOString(),
+      decided_by: { tab_id: DEVICE.tabId, device_id: DEVICE.deviceId, label: DEVICE.label },
+      payload: { list: 'customers', recipients: 1200, subject: 'Spring news' },
+    });
+    expect(approved.tool_call).toMatchObject({ id: 'call-send-1', name: 'send_email', turn_index: 0 });
+    expect(JSON.parse(approved.tool_call!.arguments)).toEqual(approved.payload);
+    expect(approved.decision_message?.content).toBe('Approval approval: approve');
+    expect(approved.tool_results).toEqual([expect.objectContaining({ content: 'Sent 1,200 emails.', outcome: 'done' })]);
+    expect(approved.ledger).toMatchObject({ status: 'succeeded', attempts: 1, finished_at: new Date(T0 + 4 * 60_000).toISOString() });
+
+    const edited = entries.get(SCENARIO.edited)!;
+    expect(edited.payload).toMatchObject({ recipients: 1200, cc: 'boss@example.com' });
+    expect(edited.edited_payload).toEqual({ list: 'customers', recipients: 300, subject: 'Spring news (EU)' });
+    expect(edited.ledger).toMatchObject({ status: 'succeeded', attempts: 2, args: edited.edited_payload });
+    expect(edited.decided_by?.label).toBe(OTHER_DEVICE.label);
+
+    const declined = entries.get(SCENARIO.declined)!;
+    expect(declined).toMatchObject({ resolution: 'decline', reason: 'We still need it for the autumn campaign', ledger: null });
+    expect(declined.decision_message?.content).toBe('Approval approval: decline - We still need it for the autumn campaign');
+    expect(declined.tool_results.map((result) => result.outcome)).toEqual(['declined']);
+
+    const choice = entries.get(SCENARIO.choice)!;
+    expect(choice).toMatchObject({ kind: 'choice', options: ['Train', 'Flight'], resolution: 'Train', reason: 'Lower emissions', origin: 'model' });
+    expect(choice.tool_results.map((result) => result.outcome)).toEqual(['awaiting_approval']);
+
+    const form = entries.get(SCENARIO.form)!;
+    expect(form).toMatchObject({ kind: 'data_entry', resolution: { name: 'Ada Lovelace', seats: 2 } });
+    expect(form.payload).toMatchObject({ type: 'object', required: ['name'] });
+
+    expect(entries.get(SCENARIO.timeout)).toMatchObject({
+      status: 'expired', expired_reason: 'timeout', expires_at: new Date(T0 + 110 * 60_000).toISOString(), resolution: null,
+      resolved_at: new Date(T0 + 111 * 60_000).toISOString(), decided_by: null,
+      decision_message: { content: 'Approval approval: expired - no decision was made before it expired' },
+    });
+    const abandoned = entries.get(SCENARIO.abandoned)!;
+    expect(abandoned).toMatchObject({ status: 'expired', expired_reason: 'abandoned', expires_at: null, decided_by: null });
+    expect(abandoned.decision_message?.content).toMatch(/expired - the user sent a new message/);
+    // The model's malformed arguments are kept exactly as proposed.
+    expect(abandoned.tool_call?.arguments).toBe('{"title":"Book the hotel"');
+
+    expect(entries.get(SCENARIO.unknown)).toMatchObject({
+      origin: 'unknown_outcome', kind: 'choice', resolution: 'Skip', reason: 'Do not run it again',
+      ledger: { status: 'unknown', attempts: 1, finished_at: null },
+    });
+    expect(entries.get(SCENARIO.unknown)?.tool_results.map((result) => result.outcome)).toEqual(['skipped']);
+    expect(entries.get(SCENARIO.sameTurnA)?.ledger?.status).toBe('succeeded');
+    expect(entries.get(SCENARIO.sameTurnB)).toMatchObject({ turn_index: entries.get(SCENARIO.sameTurnA)?.turn_index, ledger: { status: 'failed', attempts: 3 } });
+    expect(entries.get(SCENARIO.sameTurnB)?.decision_message?.id).not.toBe(entries.get(SCENARIO.sameTurnA)?.decision_message?.id);
+    expect(entries.get(SCENARIO.pending)).toMatchObject({ status: 'pending', resolution: null, resolved_at: null, decision_message: null });
+  });
+
+  it('never writes the API key or anything else from settings but the device id', async () => {
+    const { text } = await exportText();
+    expect(text).not.toContain(CANARY_API_KEY);
+    expect(text).not.toContain('AUDIT-CANARY');
+    expect(text).not.toContain('api.openai.com');
+  });
+
+  it('streams: one chunk per page, progress after each, never the whole file at once', async () => {
+    const { text, chunks, progress } = await exportText({}, 2);
+    // Header, six pages of up to two entries, trailer.
+    expect(chunks.length).toBe(8);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(text.length / 3);
+    expect(progress.map((p) => p.entries)).toEqual([2, 4, 6, 8, 10, 11]);
+    expect(progress.at(-1)).toEqual({ processed: 11, total: 11, entries: 11 });
+  });
+
+  it('writes into a WritableStream and closes it', async () => {
+    const chunks: string[] = [];
+    let closed = false;
+    const stream = new WritableStream<string>({ write: (chunk) => void chunks.push(chunk), close: () => void (closed = true) });
+    const result = await exportAuditLog(db, {}, stream, undefined, { pageSize: 4 });
+    expect(closed).toBe(true);
+    expect(result.entryCount).toBe(11);
+    expect(result.characters).toBe(chunks.join('').length);
+    expect((await verifyAuditFile(chunks.join(''))).ok).toBe(true);
+  });
+
+  it('applies filters, records them in the metadata, and the filtered file still verifies', async () => {
+    const from = T0 + 30 * 60_000;
+    const to = T0 + 250 * 60_000;
+    const { text } = await exportText({ status: 'resolved', from, to });
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.entries.map((entry) => entry.id)).toEqual([SCENARIO.choice, SCENARIO.form, SCENARIO.unknown, SCENARIO.sameTurnA, SCENARIO.sameTurnB]);
+    expect(file.metadata.filters).toMatchObject({ status: 'resolved', created_from: new Date(from).toISOString(), created_to: new Date(to).toISOString() });
+    expect((await verifyAuditFile(text)).ok).toBe(true);
+
+    const search = AuditLogFile.parse(JSON.parse((await exportText({ text: 'AUTUMN' })).text));
+    expect(search.entries.map((entry) => entry.id)).toEqual([SCENARIO.declined]);
+    const byTool = AuditLogFile.parse(JSON.parse((await exportText({ toolName: 'restart', kind: 'approval', conversationId: 'conv-ops' })).text));
+    expect(byTool.entries.map((entry) => entry.id)).toEqual([SCENARIO.sameTurnA, SCENARIO.sameTurnB]);
+  });
+
+  it('writes a valid, verifiable file with no entries', async () => {
+    const { text } = await exportText({ toolName: 'no_such_tool' });
+    const file: unknown = JSON.parse(text);
+    expect(checkJsonSchema(schema, file)).toEqual([]);
+    expect(AuditLogFile.parse(file)).toMatchObject({ entries: [], entry_count: 0, head_hash: GENESIS_HASH });
+    expect((await verifyAuditFile(text)).ok).toBe(true);
+  });
+
+  it('lists unreadable stored records instead of failing or silently dropping them', async () => {
+    await db.pausePoints.put({ v: 1, id: 'pp-broken', createdAt: T0 + 5 * 60_000, status: 'resolved' } as never);
+    await db.pausePoints.put({ ...(await db.pausePoints.get(SCENARIO.pending))!, id: 'pp-bigint', createdAt: T0 + 6 * 60_000, payload: { n: 1n } });
+    const { text } = await exportText();
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.entry_count).toBe(11);
+    expect(file.skipped_records.map((record) => record.id).sort()).toEqual(['pp-bigint', 'pp-broken']);
+    expect((await verifyAuditFile(text)).ok).toBe(true);
+  });
+
+  it('picks up a decision made after its conversation was first read', async () => {
+    // Page size 1: the ops conversation is read (and cached) for the unknown-outcome entry;
+    // while that page is written, the pending card three pages later is decided.
+    const chunks: string[] = [];
+    let decided = false;
+    await exportAuditLog(
+      db,
+      {},
+      async (chunk) => {
+        chunks.push(chunk);
+        if (!decided && chunk.includes(SCENARIO.unknown)) {
+          decided = true;
+          await db.pausePoints.update(SCENARIO.pending, { status: 'resolved', resolution: 'approve', resolvedAt: T0 + 301 * 60_000, decidedBy: DEVICE });
+          const late: Message = { v: 1, id: 'late-decision', conversationId: 'conv-ops', seq: 99, createdAt: T0, role: 'user', content: 'Approval approval: approve', decision: { pausePointId: SCENARIO.pending } };
+          await db.messages.put(late);
+        }
+      },
+      undefined,
+      { pageSize: 1, deviceId: null },
+    );
+    const entries = byId(AuditLogFile.parse(JSON.parse(chunks.join(''))).entries);
+    expect(entries.get(SCENARIO.pending)).toMatchObject({ status: 'resolved', decision_message: { id: 'late-decision' } });
+  });
+
+  it('stops when aborted and aborts the stream', async () => {
+    const controller = new AbortController();
+    let aborted: unknown;
+    const stream = new WritableStream<string>({ abort: (reason) => void (aborted = reason) });
+    const run = exportAuditLog(db, {}, stream, () => controller.abort(new Error('user cancelled')), { pageSize: 2, signal: controller.signal });
+    await expect(run).rejects.toThrow('user cancelled');
+    expect(aborted).toBeInstanceOf(Error);
+  });
+
+  it('refuses filters that are not filters', async () => {
+    await expect(exportAuditLog(db, { status: 'approved' } as never, () => undefined)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,49 @@
+import { canonicalJson, setMember } from './canonical-json.ts';
+import { sha256Hex } from './sha256.ts';
+
+/** The `prev_hash` of the first entry, and the head hash of a file with no entries. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+const PREV = 'prev_hash';
+
+/**
+ * An entry's canonical text, split around where its `prev_hash` member goes
+ * (members are sorted, so that place is fixed by the other keys). Everything
+ * but the previous hash can be serialised before the chain reaches the entry.
+ */
+export interface EntryText {
+  before: string;
+  after: string;
+}
+
+/** Splits `body` (an entry without `prev_hash` and `hash`) into the canonical text around `prev_hash`. */
+export function entryText(body: object): EntryText {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  const source = body as Record<string, unknown>;
+  for (const key of Object.keys(source).sort()) {
+    if (key === PREV || key === 'hash') throw new TypeError(`An entry body may not carry "${key}": the chain sets it.`);
+    setMember(key < PREV ? before : after, key, source[key]);
+  }
+  const head = canonicalJson(before).slice(1, -1);
+  const tail = canonicalJson(after).slice(1, -1);
+  return { before: `{${head}${head === '' ? '' : ','}"${PREV}":"`, after: `"${tail === '' ? '' : ','}${tail}}` };
+}
+
+/**
+ * Hashes one entry into the chain: `hash = sha256(canonical(entry with prev_hash, without hash))`.
+ * Returns the hash and the entry's text as it is written to the file: the
+ * canonical text that was hashed with the `hash` member appended, so a reader
+ * can see exactly which bytes the hash covers.
+ */
+export async function chainEntry(text: EntryText, prevHash: string): Promise<{ hash: string; text: string }> {
+  const canonical = `${text.before}${prevHash}${text.after}`;
+  const hash = await sha256Hex(canonical);
+  return { hash, text: `${canonical.slice(0, -1)},"hash":"${hash}"}` };
+}
+
+/** The hash an entry read back from a file should carry: its canonical form without `hash`. */
+export function expectedHash(entry: Record<string, unknown>): Promise<string> {
+  const { hash: _hash, ...rest } = entry;
+  return sha256Hex(canonicalJson(rest));
+}

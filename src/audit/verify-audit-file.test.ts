@@ -1,0 +1,141 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openTestDb } from '../storage/open-test-db.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { exportAuditLog } from './export-audit-log.ts';
+import { sha256Hex } from './sha256.ts';
+import { SCENARIO, seedAuditDb } from './testing/seed-audit-db.ts';
+import { verifyAuditFile, type VerifyResult } from './verify-audit-file.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+
+interface FileShape {
+  entries: Record<string, unknown>[];
+  entry_count: number;
+  head_hash: string;
+}
+
+let text: string;
+beforeAll(async () => {
+  const { db, cleanup } = await openTestDb();
+  await seedAuditDb(db);
+  const chunks: string[] = [];
+  await exportAuditLog(db, {}, (chunk) => void chunks.push(chunk), undefined, { deviceId: 'device-test' });
+  text = chunks.join('');
+  await cleanup();
+});
+
+function edit(change: (file: FileShape) => void): string {
+  const file = JSON.parse(text) as FileShape;
+  change(file);
+  return JSON.stringify(file, null, 2);
+}
+
+function failure(result: VerifyResult): Extract<VerifyResult, { ok: false }> {
+  if (result.ok) throw new Error('expected the file to fail verification');
+  return result;
+}
+
+describe('verifyAuditFile', () => {
+  it('accepts an export, however it is re-indented, and returns its entries', async () => {
+    const result = await verifyAuditFile(JSON.stringify(JSON.parse(text), null, 4));
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.entries).toHaveLength(11);
+  });
+
+  it('names the entry whose content was changed', async () => {
+    const result = failure(await verifyAuditFile(edit((file) => void (file.entries[4]!.resolution = { name: 'Mallory', seats: 2 }))));
+    expect(result).toMatchObject({ firstBadIndex: 4, entryId: SCENARIO.form });
+    expect(result.reason).toMatch(/Entry 5 \(pp-05-form\) does not match its hash/);
+  });
+
+  it('names the entry after a removed one', async () => {
+    const result = failure(await verifyAuditFile(edit((file) => void file.entries.splice(2, 1))));
+    expect(result).toMatchObject({ firstBadIndex: 2, entryId: SCENARIO.choice });
+    expect(result.reason).toMatch(/removed, reordered or altered/);
+  });
+
+  it('names the first entry out of order when two are swapped', async () => {
+    const result = failure(
+      await verifyAuditFile(edit((file) => void ([file.entries[6], file.entries[7]] = [file.entries[7]!, file.entries[6]!]))),
+    );
+    expect(result).toMatchObject({ firstBadIndex: 6, entryId: SCENARIO.unknown });
+  });
+
+  it('catches an entry changed and re-hashed at the entry after it', async () => {
+    const forged = edit((file) => {
+      const { hash: _hash, ...rest } = file.entries[1]!;
+      rest.edited_payload = null;
+      // A forger who re-hashes one entry still breaks the link to the next.
+      file.entries[1] = { ...rest, hash: '' };
+    });
+    const file = JSON.parse(forged) as FileShape;
+    const { hash: _h, ...body } = file.entries[1]!;
+    file.entries[1]!.hash = await sha256Hex(canonicalJson(body));
+    const result = failure(await verifyAuditFile(JSON.stringify(file)));
+    expect(result).toMatchObject({ firstBadIndex: 2, entryId: SCENARIO.declined });
+  });
+
+  it('catches entries removed from the end', async () => {
+    expect(failure(await verifyAuditFile(edit((file) => void file.entries.pop()))).reason).toMatch(/says it holds 11 entries but has 10/);
+    const recounted = failure(
+      await verifyAuditFile(
+        edit((file) => {
+          file.entries.pop();
+          file.entry_count = 10;
+        }),
+      ),
+    );
+    expect(recounted.reason).toMatch(/head hash/);
+    expect(recounted.firstBadIndex).toBeUndefined();
+  });
+
+  it('refuses an entry the chain accepts but the schema does not, naming it', async () => {
+    // Only possible for a forger who recomputes the whole chain; the schema still has the last word.
+    const file = JSON.parse(text) as FileShape;
+    file.entries[0]!.status = 'approved';
+    let previous = '0'.repeat(64);
+    for (const entry of file.entries) {
+      entry.prev_hash = previous;
+      const { hash: _hash, ...body } = entry;
+      entry.hash = previous = await sha256Hex(canonicalJson(body));
+    }
+    file.head_hash = previous;
+    const result = failure(await verifyAuditFile(JSON.stringify(file)));
+    expect(result).toMatchObject({ firstBadIndex: 0, entryId: SCENARIO.approved });
+    expect(result.reason).toMatch(/schema at entries\.0\.status/);
+  });
+
+  it('refuses what is not JSON, not an audit log, or from a newer version, saying so', async () => {
+    expect(failure(await verifyAuditFile('')).reason).toMatch(/not JSON/);
+    expect(failure(await verifyAuditFile('[1,2]')).reason).toMatch(/not a Pausepoint audit log/);
+    expect(failure(await verifyAuditFile('{"version":1}')).reason).toMatch(/names no format/);
+    expect(failure(await verifyAuditFile('{"format":"pausepoint.audit-log","version":"1"}')).reason).toMatch(/no readable format version/);
+    expect(failure(await verifyAuditFile('{"format":"pausepoint.audit-log","version":1,"entries":{}}')).reason).toMatch(/no list of entries/);
+  });
+
+  it('reports progress while hashing', async () => {
+    const seen: [number, number][] = [];
+    await verifyAuditFile(text, { onProgress: (checked, total) => seen.push([checked, total]) });
+    expect(seen.at(-1)).toEqual([11, 11]);
+  });
+});
+
+describe('stored fixtures', () => {
+  it('still verifies a version 1 file exported by an earlier build', async () => {
+    const result = await verifyAuditFile(fixture('audit-log-v1.json'));
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.entries).toHaveLength(11);
+      expect(result.headHash).toBe(JSON.parse(fixture('audit-log-v1.json')).head_hash);
+    }
+  });
+
+  it('refuses the negative fixtures with the reason a user needs', async () => {
+    expect(failure(await verifyAuditFile(fixture('tampered-entry-v1.json')))).toMatchObject({ firstBadIndex: 2, entryId: SCENARIO.declined });
+    expect(failure(await verifyAuditFile(fixture('future-version-v2.json'))).reason).toMatch(/version 2, written by a newer Pausepoint/);
+    expect(failure(await verifyAuditFile(fixture('foreign-format.json'))).reason).toMatch(/its format is "acme.audit-trail"/);
+    expect(failure(await verifyAuditFile(fixture('truncated-download.json'))).reason).toMatch(/not JSON/);
+  });
+});

@@ -1,0 +1,110 @@
+import { AUDIT_FORMAT, AUDIT_VERSION, AuditLogFile, type AuditEntry, type AuditMetadata } from './audit-entry.ts';
+import { expectedHash, GENESIS_HASH } from './hash-chain.ts';
+import { yieldToEventLoop } from './yield-to-event-loop.ts';
+
+export type VerifyResult =
+  | { ok: true; entries: AuditEntry[]; headHash: string; metadata: AuditMetadata }
+  | {
+      ok: false;
+      reason: string;
+      /** The position (0-based) of the first entry that does not match, when one entry is to blame. */
+      firstBadIndex?: number;
+      entryId?: string;
+    };
+
+export interface VerifyOptions {
+  /** Called every few hundred entries while hashes are checked. */
+  onProgress?: (checked: number, total: number) => void;
+}
+
+const PROGRESS_EVERY = 500;
+
+/**
+ * Checks an audit file: that it is a Pausepoint audit log this version can read,
+ * that every entry's hash is the SHA-256 of its canonical JSON without `hash`,
+ * that each `prev_hash` is the previous entry's hash (64 zeros for the first),
+ * that `entry_count` and `head_hash` describe the last entry, and finally that
+ * the whole file matches the schema. The first failure is reported, naming the
+ * entry where the chain breaks: a changed entry fails at itself, a removed or
+ * reordered one at the entry that follows the gap.
+ */
+export async function verifyAuditFile(text: string, { onProgress }: VerifyOptions = {}): Promise<VerifyResult> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `This file is not JSON (${error instanceof Error ? error.message : String(error)}).` };
+  }
+  if (!isRecord(parsed)) {
+    return { ok: false, reason: 'This is not a Pausepoint audit log: the file holds JSON, but not an object.' };
+  }
+  if (parsed.format !== AUDIT_FORMAT) {
+    const named = typeof parsed.format === 'string' ? `its format is "${parsed.format.slice(0, 80)}"` : 'it names no format';
+    return { ok: false, reason: `This is not a Pausepoint audit log: ${named}, not "${AUDIT_FORMAT}".` };
+  }
+  const { version } = parsed;
+  if (typeof version === 'number' && Number.isInteger(version) && version > AUDIT_VERSION) {
+    return {
+      ok: false,
+      reason: `This audit log is format version ${version}, written by a newer Pausepoint; this version reads version ${AUDIT_VERSION}. Update Pausepoint to verify it.`,
+    };
+  }
+  if (version !== AUDIT_VERSION) {
+    return { ok: false, reason: `This audit log has no readable format version (expected ${AUDIT_VERSION}).` };
+  }
+  const { entries } = parsed;
+  if (!Array.isArray(entries)) return { ok: false, reason: 'This audit log has no list of entries.' };
+
+  let previous = GENESIS_HASH;
+  for (let index = 0; index < entries.length; index++) {
+    const entry: unknown = entries[index];
+    if (!isRecord(entry)) return bad(index, undefined, `Entry ${index + 1} is not an object.`);
+    const id = typeof entry.id === 'string' ? entry.id : undefined;
+    const name = `Entry ${index + 1}${id === undefined ? '' : ` (${id})`}`;
+    if (entry.prev_hash !== previous) {
+      return bad(
+        index,
+        id,
+        `${name} does not follow the entry before it: its prev_hash is not the previous entry's hash. An entry before it was removed, reordered or altered.`,
+      );
+    }
+    if (typeof entry.hash !== 'string' || (await expectedHash(entry)) !== entry.hash) {
+      return bad(index, id, `${name} does not match its hash: it was changed after it was exported.`);
+    }
+    previous = entry.hash;
+    if (onProgress && (index + 1) % PROGRESS_EVERY === 0) {
+      onProgress(index + 1, entries.length);
+      await yieldToEventLoop();
+    }
+  }
+  onProgress?.(entries.length, entries.length);
+
+  if (parsed.entry_count !== entries.length) {
+    return { ok: false, reason: `The file says it holds ${String(parsed.entry_count)} entries but has ${entries.length}: entries were removed or added at the end.` };
+  }
+  if (parsed.head_hash !== previous) {
+    return { ok: false, reason: 'The head hash is not the last entry\'s hash: entries were removed or added at the end, or the head hash was changed.' };
+  }
+
+  const checked = AuditLogFile.safeParse(parsed);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    const path = issue?.path ?? [];
+    const where = path.length > 0 ? path.join('.') : 'the file';
+    const reason = `The file does not match the audit log schema at ${where}: ${issue?.message ?? 'invalid'}.`;
+    if (path[0] === 'entries' && typeof path[1] === 'number') {
+      const entry = entries[path[1]] as Record<string, unknown>;
+      return bad(path[1], typeof entry.id === 'string' ? entry.id : undefined, reason);
+    }
+    return { ok: false, reason };
+  }
+  return { ok: true, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
+}
+
+function bad(index: number, entryId: string | undefined, reason: string): VerifyResult {
+  return entryId === undefined ? { ok: false, reason, firstBadIndex: index } : { ok: false, reason, firstBadIndex: index, entryId };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
