@@ -1,0 +1,43 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { checkJsonSchema } from '../../src/audit/testing/json-schema-check.ts';
+import { verifyAuditFile } from '../../src/audit/verify-audit-file.ts';
+import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { API_KEY, expect, test } from './fixtures.ts';
+
+test('Export audit log downloads a file that validates against the schema and verifies; a changed entry is named', async ({ page, llm }, testInfo) => {
+  llm.enqueue(
+    waitCall({ title: 'Refund the order', description: 'Refund **$35** to card ending 4242.', payload: { amount: 35 } }),
+    { content: 'Refunded.' },
+  );
+  await setUpEndpoint(page, llm);
+  await send(page, 'refund order 1001');
+  const refund = card(page, 'Refund the order');
+  await refund.getByLabel('Payload').fill('{"amount": 30}');
+  await refund.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Refunded.')).toBeVisible();
+
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  await expect(page.getByText('Refund the order').first()).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export audit log' }).click()]);
+  const file = await download.path();
+  const text = await readFile(file, 'utf8');
+
+  expect(text).not.toContain(API_KEY);
+  const schema = JSON.parse(await readFile('docs/audit-log.schema.json', 'utf8'));
+  const exported = JSON.parse(text);
+  expect(checkJsonSchema(schema, exported)).toEqual([]);
+  expect(exported.entries).toHaveLength(1);
+  expect(exported.entries[0]).toMatchObject({ title: 'Refund the order', status: 'resolved', resolution: 'approve', payload: { amount: 35 }, edited_payload: { amount: 30 } });
+  expect(await verifyAuditFile(text)).toMatchObject({ ok: true });
+
+  await page.getByLabel('Audit file to verify').setInputFiles(file);
+  await expect(page.getByRole('status').filter({ hasText: 'Verified: 1 entry' })).toBeVisible();
+
+  const tampered = testInfo.outputPath('tampered.json');
+  const changed = text.replace('"edited_payload":{"amount":30}', '"edited_payload":{"amount":3000}');
+  expect(changed).not.toBe(text);
+  await writeFile(tampered, changed);
+  await page.getByLabel('Audit file to verify').setInputFiles(tampered);
+  await expect(page.getByRole('alert')).toContainText('does not match its hash');
+});
