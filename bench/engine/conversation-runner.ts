@@ -1,3 +1,5 @@
+import { TURNS } from './scripted-turns.ts';
+
 /**
  * One implementation of the scripted conversation: ours over Dexie or memory,
  * or a peer framework. `playTurn` is the whole turn the table times — user
@@ -18,6 +20,11 @@ export interface TurnTimings {
   name: string;
   /** Milliseconds per turn; index 0 is turn 1. */
   perTurn: number[];
+  /**
+   * This process's CPU time per turn (user + system, all its threads). On a
+   * busy machine wall time also counts the waits for a core; this does not.
+   */
+  cpuPerTurn: number[];
 }
 
 const PROGRESS_EVERY = 50;
@@ -25,11 +32,15 @@ const PROGRESS_EVERY = 50;
 /** Plays turns 1..n and times each one with `performance.now()`; progress goes to stderr. */
 export async function timeTurns(runner: ConversationRunner, turns: number): Promise<TurnTimings> {
   const perTurn: number[] = [];
+  const cpuPerTurn: number[] = [];
   const started = performance.now();
   for (let turn = 1; turn <= turns; turn++) {
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await runner.playTurn(turn);
     perTurn.push(performance.now() - t0);
+    const cpu = process.cpuUsage(cpu0);
+    cpuPerTurn.push((cpu.user + cpu.system) / 1000);
     if (turn % PROGRESS_EVERY === 0) {
       const last = perTurn.slice(-PROGRESS_EVERY);
       const mean = last.reduce((a, b) => a + b, 0) / last.length;
@@ -37,11 +48,21 @@ export async function timeTurns(runner: ConversationRunner, turns: number): Prom
     }
   }
   await runner.finish(turns);
-  return { name: runner.name, perTurn };
+  return { name: runner.name, perTurn, cpuPerTurn };
 }
 
-/** Plays a few turns on a throwaway runner so module loading and first compilation are not timed. */
-export async function warmUp(factory: RunnerFactory, turns = 3): Promise<void> {
+/**
+ * Turns of the throwaway conversation each runner plays before it is timed:
+ * as many as the timed one. Dexie over fake-indexeddb keeps getting faster for
+ * well over fifty turns (measured once: turns 1–20 after a 50-turn warm-up at
+ * 13–15 ms, after a 200-turn one at 8.5–9 ms), and the targets are about the
+ * steady cost of a turn, not the JIT's. The timed conversation still starts
+ * empty, in storage of its own, and every turn of it is timed.
+ */
+export const WARM_UP_TURNS = TURNS;
+
+/** Plays turns on a throwaway runner so module loading and first compilation are not timed. */
+export async function warmUp(factory: RunnerFactory, turns = WARM_UP_TURNS): Promise<void> {
   const runner = await factory('warm-up');
   for (let turn = 1; turn <= turns; turn++) await runner.playTurn(turn);
   await runner.finish(turns);

@@ -8,6 +8,9 @@ export interface Summary {
   name: string;
   early: number;
   late: number;
+  /** Process CPU time per turn over the same turns. */
+  earlyCpu: number;
+  lateCpu: number;
 }
 
 function meanOf(perTurn: readonly number[], range: { from: number; to: number }): number {
@@ -16,7 +19,13 @@ function meanOf(perTurn: readonly number[], range: { from: number; to: number })
 }
 
 export function summarise(timings: TurnTimings): Summary {
-  return { name: timings.name, early: meanOf(timings.perTurn, EARLY), late: meanOf(timings.perTurn, LATE) };
+  return {
+    name: timings.name,
+    early: meanOf(timings.perTurn, EARLY),
+    late: meanOf(timings.perTurn, LATE),
+    earlyCpu: meanOf(timings.cpuPerTurn, EARLY),
+    lateCpu: meanOf(timings.cpuPerTurn, LATE),
+  };
 }
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
@@ -34,10 +43,11 @@ export function formatTable(rows: readonly Summary[]): string {
 }
 
 export function formatTargets(dexie: Summary): string {
-  const verdict = (value: number, limit: number) => `${ms(value)} per turn (target ≤ ${limit} ms): ${value <= limit ? 'met' : 'MISSED'}`;
+  const verdict = (value: number, limit: number, cpu: number) =>
+    `${ms(value)} per turn (target ≤ ${limit} ms): ${value <= limit ? 'met' : 'MISSED'} (process CPU time ${ms(cpu)} per turn)`;
   return [
-    `Targets for ${dexie.name}:`,
-    `  turns ${EARLY.from}–${EARLY.to}: ${verdict(dexie.early, TARGETS.early)}`,
-    `  turns ${LATE.from}–${LATE.to}: ${verdict(dexie.late, TARGETS.late)}`,
+    `Targets for ${dexie.name} (judged on wall time; CPU time shown for busy machines):`,
+    `  turns ${EARLY.from}–${EARLY.to}: ${verdict(dexie.early, TARGETS.early, dexie.earlyCpu)}`,
+    `  turns ${LATE.from}–${LATE.to}: ${verdict(dexie.late, TARGETS.late, dexie.lateCpu)}`,
   ].join('\n');
 }

@@ -77,8 +77,9 @@ class PausepointRunner implements ConversationRunner {
     await engine.send(this.#conversationId, userText(turn));
     await engine.whenIdle();
     this.#throwIfFailed(turn);
-    // The pause as another tab (or this one after a reload) would find it: read back from storage.
-    const pending = (await this.storage.listPausePoints(this.#conversationId)).filter((p) => p.status === 'pending');
+    // The pause as another tab (or this one after a reload) would find it: read back from storage,
+    // with the query the approvals inbox and the engine use (pending ones only, not the decided audit trail).
+    const pending = await this.storage.listPendingPausePoints(this.#conversationId);
     const [pause] = pending;
     if (!pause || pending.length !== 1) throw new Error(`${this.name}, turn ${turn}: expected one pending pause point, found ${pending.length}.`);
     const decided = await engine.decide(pause.id, { type: 'approve' }, decidedBy);

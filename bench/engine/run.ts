@@ -1,5 +1,5 @@
 import { cpus, loadavg } from 'node:os';
-import { timeTurns, warmUp, type RunnerFactory } from './conversation-runner.ts';
+import { timeTurns, warmUp, WARM_UP_TURNS, type RunnerFactory } from './conversation-runner.ts';
 import { formatTable, formatTargets, summarise } from './print-table.ts';
 import { aiSdk } from './run-ai-sdk.ts';
 import { openAIAgents } from './run-openai-agents.ts';
@@ -14,7 +14,7 @@ import { TURNS } from './scripted-turns.ts';
 const RUNNERS: readonly RunnerFactory[] = [pausepointDexie, pausepointMemory, openAIAgents, aiSdk];
 
 const loadBefore = loadavg()[0] ?? 0;
-process.stderr.write('Warming up (a 3-turn throwaway conversation per runner)…\n');
+process.stderr.write(`Warming up (a ${WARM_UP_TURNS}-turn throwaway conversation per runner)…\n`);
 for (const factory of RUNNERS) await warmUp(factory);
 
 const results = [];
@@ -28,6 +28,7 @@ const [dexie] = results;
 // Other processes on the machine show up in every figure: say how busy it was.
 const loadAfter = loadavg()[0] ?? 0;
 console.log(`\n1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${cpus().length} cores (this bench adds about 1; more than that is other work, and noise).`);
-console.log(`\nOne conversation of ${TURNS} turns (user message → gated call → pause read back → approve → tool → answer), mean time per turn:\n`);
+console.log(`\nOne conversation of ${TURNS} turns (user message → gated call → pause read back → approve → tool → answer), mean time per turn:`);
+console.log(`warm-up: ${WARM_UP_TURNS} turns not counted (a throwaway conversation per runner, in its own storage; the timed one starts empty).\n`);
 console.log(formatTable(results));
 if (dexie) console.log(`\n${formatTargets(dexie)}`);

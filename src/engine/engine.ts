@@ -3,6 +3,7 @@ import { decisionMessage, expiryReason } from './decision-message.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-context.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { CallerError, ModelError } from './errors.ts';
+import { HistoryCache } from './history-cache.ts';
 import type { MessageDraft } from './ports.ts';
 import { isActive, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
 import { retryDelay } from './retry-policy.ts';
@@ -25,10 +26,12 @@ export class Engine {
   readonly #maxSteps: number;
   readonly #controllers = new Map<string, AbortController>();
   readonly #runs = new Map<string, Promise<void>>();
+  readonly #history: HistoryCache;
 
   constructor(options: EngineOptions) {
     this.#options = options;
     this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.#history = new HistoryCache(options.storage);
     this.#ctx = {
       storage: options.storage,
       tools: new ToolRegistry([waitForApproval, ...options.tools]),
@@ -66,33 +69,34 @@ export class Engine {
     const id = conversationId ?? (await this.createConversation());
     const { storage, clock, ids } = this.#ctx;
     const attempt = await this.#options.locks.ifAvailable(lockName(id), async () => {
-      const conversation = await storage.getConversation(id);
+      // The loop's own read: one transaction, and the run that follows finds the history cached.
+      const { conversation, pending } = await this.#history.load(id);
       if (!conversation) throw new CallerError('not_found', 'That conversation no longer exists.');
-      for (const pause of await storage.listPausePoints(id)) {
-        if (pause.status === 'pending') await this.#expire(pause, 'abandoned');
-      }
-      await storage.appendMessages(id, [
-        { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text },
-      ]);
-      if (conversation.title === NEW_TITLE) {
-        await storage.updateConversation(id, (c) => ({ ...c, title: titleFrom(text) }));
-      }
+      for (const pause of pending) await this.#expire(pause, 'abandoned');
+      // Marked running with the message, in its transaction: a tab that dies
+      // before its run starts leaves a run for another tab to recover, not an
+      // unanswered question. The run that follows finds the state already set.
+      await storage.appendMessages(id, [{ v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text }], (c) => ({
+        ...c,
+        title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
+        state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
+      }));
     });
     if (!attempt.acquired) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
     this.#kick(id);
     return { conversationId: id };
   }
 
-  /** Records a human decision (first one wins) and resumes the loop. */
+  /**
+   * Records a human decision (first one wins) and resumes the loop. The
+   * decision is checked against the pause point inside the compare-and-set's
+   * transaction, as it is at that moment, so an invalid one resolves nothing.
+   */
   async decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
     const { storage, clock, ids, tools } = this.#ctx;
-    const pause = await storage.getPausePoint(pausePointId);
-    if (!pause) return { outcome: 'not_found' };
-    if (pause.status !== 'pending') return { outcome: 'already_decided', status: pause.status, decidedBy: pause.decidedBy };
-    const checked = validateDecision(pause, decision, tools);
-    if (!checked.ok) return { outcome: 'invalid', message: checked.message };
-
     const settled = await storage.settlePausePoint(pausePointId, (pending) => {
+      const checked = validateDecision(pending, decision, tools);
+      if (!checked.ok) return { commit: false, reason: checked.message };
       const resolved: PausePoint = {
         ...pending,
         status: 'resolved',
@@ -119,7 +123,7 @@ export class Engine {
       }
       return settled.reason === 'not_found' ? { outcome: 'not_found' } : { outcome: 'invalid', message: settled.message };
     }
-    this.#kick(pause.conversationId);
+    this.#kick(settled.pausePoint.conversationId);
     return { outcome: 'decided' };
   }
 
@@ -201,39 +205,42 @@ export class Engine {
   }
 
   async #loop(conversationId: string, signal: AbortSignal): Promise<void> {
-    const { storage, clock } = this.#ctx;
+    const { clock } = this.#ctx;
     let steps = 0;
     let attempt = 0;
     for (;;) {
-      const conversation = await storage.getConversation(conversationId);
+      // One transaction: the conversation, its pending pause points, and its history (re-read where it can have changed).
+      const { conversation, pending, history } = await this.#history.load(conversationId);
       if (!conversation) return;
-      const pauses = await storage.listPausePoints(conversationId);
-      for (const pause of pauses) {
-        if (pause.status === 'pending' && pause.expiresAt !== null && pause.expiresAt <= clock.now()) await this.#expire(pause, 'timeout');
+      const expired = pending.filter((pause) => pause.expiresAt !== null && pause.expiresAt <= clock.now());
+      if (expired.length > 0) {
+        for (const pause of expired) await this.#expire(pause, 'timeout');
+        continue;
       }
-      let history = await storage.listMessages(conversationId);
-      history = await this.#closeOrphanedStream(conversation, history);
+      if (await this.#closeOrphanedStream(history)) continue;
+      // The state this tab wrote is only written again when it changes.
+      const runningHere = conversation.state.kind === 'running' && conversation.state.owner === this.#ctx.owner;
+      const running: ConversationState = runningHere ? conversation.state : { kind: 'running', owner: this.#ctx.owner, since: clock.now() };
 
       const last = lastAssistant(history);
       const open = last ? openCalls(last, history) : [];
       if (last && open.length > 0) {
-        await this.#setState(conversationId, { kind: 'running', owner: this.#ctx.owner, since: clock.now() });
+        if (!runningHere) await this.#setState(conversationId, running);
         const waiting = await settleOpenCalls(this.#ctx, last, open, signal);
         if (signal.aborted) return this.#stopped(conversationId);
         if (waiting > 0) return this.#pause(conversationId);
         continue;
       }
-      const pending = (await storage.listPausePoints(conversationId)).filter((p) => p.status === 'pending').length;
-      if (pending > 0) return this.#setState(conversationId, { kind: 'paused', pending });
-      if (!needsModel(history)) return this.#setState(conversationId, { kind: 'idle' });
+      if (pending.length > 0) return this.#changeState(conversation, { kind: 'paused', pending: pending.length });
+      if (!needsModel(history)) return this.#changeState(conversation, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
 
       steps++;
-      await this.#setState(conversationId, { kind: 'running', owner: this.#ctx.owner, since: clock.now() });
       try {
         const model = await this.#options.model();
-        await streamAssistantTurn(this.#ctx, model, conversationId, history, signal);
+        // Both states are written with the messages, in their transactions; the next step checks them.
+        await streamAssistantTurn(this.#ctx, model, { conversation, state: running, stateWhenAnswered: { kind: 'idle' } }, history, signal);
         attempt = 0;
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
@@ -258,14 +265,17 @@ export class Engine {
     }
   }
 
-  /** A stream left `streaming` by a dead run: keep its text, mark it, and let the turn be retried. */
-  async #closeOrphanedStream(conversation: Conversation, history: Message[]): Promise<Message[]> {
+  /**
+   * A stream left `streaming` by a dead run: keep its text, mark it, and let
+   * the turn be retried. Returns whether it closed one (the caller reads again).
+   */
+  async #closeOrphanedStream(history: readonly Message[]): Promise<boolean> {
     const orphan = history.find((m): m is AssistantMessage => m.role === 'assistant' && m.status === 'streaming');
-    if (!orphan) return history;
+    if (!orphan) return false;
     const closed: AssistantMessage = { ...orphan, status: 'interrupted' };
     await this.#ctx.storage.putMessage(closed);
-    await this.#notice(conversation.id, 'The previous answer was interrupted before it finished; it is kept above and the turn was retried.');
-    return this.#ctx.storage.listMessages(conversation.id);
+    await this.#notice(orphan.conversationId, 'The previous answer was interrupted before it finished; it is kept above and the turn was retried.');
+    return true;
   }
 
   async #expire(pause: PausePoint, why: 'timeout' | 'abandoned'): Promise<void> {
@@ -282,7 +292,7 @@ export class Engine {
   }
 
   async #pause(conversationId: string): Promise<void> {
-    const pending = (await this.#ctx.storage.listPausePoints(conversationId)).filter((p) => p.status === 'pending').length;
+    const pending = (await this.#ctx.storage.listPendingPausePoints(conversationId)).length;
     await this.#setState(conversationId, { kind: 'paused', pending });
   }
 
@@ -313,6 +323,13 @@ export class Engine {
   async #notice(conversationId: string, content: string): Promise<void> {
     const { storage, clock, ids } = this.#ctx;
     await storage.appendMessages(conversationId, [{ v: 1, id: ids.uuid(), conversationId, createdAt: clock.now(), role: 'notice', content }]);
+  }
+
+  /** Writes `state` unless this step read it already (only the lock holder moves these states). */
+  async #changeState(conversation: Conversation, state: { kind: 'idle' } | { kind: 'paused'; pending: number }): Promise<void> {
+    const current = conversation.state;
+    const same = current.kind === state.kind && (current.kind !== 'paused' || (state.kind === 'paused' && current.pending === state.pending));
+    if (!same) await this.#setState(conversation.id, state);
   }
 
   async #setState(conversationId: string, state: ConversationState): Promise<void> {

@@ -16,10 +16,29 @@ export type SettleResult =
   | { ok: false; reason: 'already_decided'; pausePoint: PausePoint }
   | { ok: false; reason: 'refused'; message: string };
 
+/** What one step of the loop reads, in one transaction (see `StoragePort.loadStep`). */
+export interface StepRecords {
+  /** Undefined when the conversation does not exist (or was deleted). */
+  conversation: Conversation | undefined;
+  /** The conversation's pending pause points, oldest first. */
+  pending: PausePoint[];
+  /** The conversation's messages with `seq >= fromSeq`, ordered by `seq`. */
+  tail: Message[];
+}
+
 /**
  * Everything the engine stores. Implementations: Dexie (src/storage) and an
  * in-memory map (src/engine/testing) with the same semantics. Every method that
  * says "atomically" must be one transaction: other tabs write concurrently.
+ *
+ * Messages are append-only, which the engine's history cache relies on
+ * (src/engine/history-cache.ts): `seq` is handed out only in the transaction
+ * that writes the message (`appendMessages`, `settlePausePoint`), from the
+ * conversation's `nextSeq`, which only moves forward; and `putMessage` only
+ * ever replaces an assistant message that is still `streaming`. Code that
+ * rewrites or removes single messages of a conversation breaks the engine
+ * (deleting a whole conversation, or restoring one from a backup, does not:
+ * the cache notices).
  */
 export interface StoragePort {
   getConversation(id: string): Promise<Conversation | undefined>;
@@ -27,15 +46,37 @@ export interface StoragePort {
   /** Atomically reads, transforms and writes a conversation; returns the written record. */
   updateConversation(id: string, update: (current: Conversation) => Conversation): Promise<Conversation>;
 
-  /** A conversation's messages ordered by `seq`. */
-  listMessages(conversationId: string): Promise<Message[]>;
-  /** Atomically appends messages, numbering them from the conversation's `nextSeq`. */
-  appendMessages(conversationId: string, drafts: MessageDraft[]): Promise<Message[]>;
-  /** Replaces a stored message (streamed text, final status). */
-  putMessage(message: Message): Promise<void>;
+  /** A conversation's messages with `seq >= fromSeq` (all by default), ordered by `seq`. */
+  listMessages(conversationId: string, fromSeq?: number): Promise<Message[]>;
+  /**
+   * Atomically appends messages, numbering them from the conversation's
+   * `nextSeq`. `update`, when given, transforms the conversation in the same
+   * transaction: it gets the record with `nextSeq` and `updatedAt` already moved
+   * past the drafts, and may change neither `id` nor `nextSeq`. If anything
+   * fails or throws, nothing is written. Appending no drafts writes nothing,
+   * the update included.
+   */
+  appendMessages(conversationId: string, drafts: MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]>;
+  /**
+   * What a step of the loop needs, read in one transaction so the three agree:
+   * the conversation, its pending pause points, and its messages from `fromSeq` on.
+   */
+  loadStep(conversationId: string, fromSeq: number): Promise<StepRecords>;
+  /**
+   * Replaces a stored assistant message while it is `streaming` (streamed text,
+   * final status). `update`, when given, transforms its conversation in the
+   * same transaction, with the same rules as in `appendMessages`; if the
+   * conversation is missing or the update fails, nothing is written.
+   */
+  putMessage(message: Message, update?: (current: Conversation) => Conversation): Promise<void>;
 
   getPausePoint(id: string): Promise<PausePoint | undefined>;
+  /** A conversation's pause points, every status, oldest first. */
   listPausePoints(conversationId: string): Promise<PausePoint[]>;
+  /** A conversation's pending pause points, oldest first, without reading the decided ones. */
+  listPendingPausePoints(conversationId: string): Promise<PausePoint[]>;
+  /** A conversation's pause points (every status) that belong to these tool calls, oldest first. */
+  listPausePointsOfCalls(conversationId: string, toolCallIds: readonly string[]): Promise<PausePoint[]>;
   createPausePoint(pausePoint: PausePoint): Promise<void>;
   /**
    * Compare-and-set: inside one transaction, reads the pause point and, only if

@@ -22,7 +22,7 @@ export async function settleOpenCalls(
   open: readonly ToolCall[],
   signal: AbortSignal,
 ): Promise<number> {
-  const pauses = await ctx.storage.listPausePoints(message.conversationId);
+  const pauses = await ctx.storage.listPausePointsOfCalls(message.conversationId, open.map((call) => call.id));
   const byCall = new Map<string, PausePoint[]>();
   for (const pause of pauses) byCall.set(pause.toolCallId, [...(byCall.get(pause.toolCallId) ?? []), pause]);
 
@@ -117,7 +117,7 @@ async function settleCall(
     }
   }
 
-  return execute(ctx, message, call, tool, args, edited, reopen, signal);
+  return execute(ctx, message, call, tool, args, edited, { previous: ledger, reopen }, signal);
 }
 
 async function execute(
@@ -127,11 +127,14 @@ async function execute(
   tool: ToolDefinition,
   args: unknown,
   edited: boolean,
-  reopen: LedgerEntry['status'][],
+  /**
+   * The entry this step read (if any) and the statuses it may be reopened from.
+   * `beginExecution` checks again in its transaction; `previous` only counts attempts.
+   */
+  { previous, reopen }: { previous: LedgerEntry | undefined; reopen: LedgerEntry['status'][] },
   signal: AbortSignal,
 ): Promise<CallState> {
   const id = ledgerId(message.conversationId, call.id);
-  const previous = await ctx.storage.getLedgerEntry(id);
   const entry: LedgerEntry = {
     v: 1,
     id,
@@ -220,7 +223,7 @@ async function writeResult(
 
 /** `context.pause` for tools: idempotent per call, so a re-run finds the card it already made. */
 async function pauseForTool(ctx: EngineContext, message: AssistantMessage, call: ToolCall, request: PauseRequest): Promise<string> {
-  const existing = (await ctx.storage.listPausePoints(message.conversationId)).find(
+  const existing = (await ctx.storage.listPausePointsOfCalls(message.conversationId, [call.id])).find(
     (p) => p.toolCallId === call.id && p.origin === 'model',
   );
   if (existing) return existing.id;

@@ -14,7 +14,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Whether a decision fits the card it answers, and what it resolves to.
- * Runs before the compare-and-set, so an invalid decision never resolves anything.
+ * Runs inside the compare-and-set, on the pause point as that transaction read
+ * it, so an invalid decision never resolves anything. It must stay synchronous:
+ * an IndexedDB transaction commits as soon as its callback awaits anything else.
  */
 export function validateDecision(pause: PausePoint, decision: Decision, tools: ToolRegistry): CheckedDecision {
   const fail = (message: string): CheckedDecision => ({ ok: false, message });

@@ -1,9 +1,9 @@
-import type { MessageDraft, Settlement, SettleResult, StoragePort } from '../engine/ports.ts';
+import Dexie from 'dexie';
+import type { MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/ports.ts';
 import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { PausepointDb } from './db.ts';
-import { conversationMessages } from './messages-repo.ts';
 import { numberDrafts } from './number-drafts.ts';
-import { pausePointsOf } from './pause-points-repo.ts';
+import { pausePointsOf, pausePointsOfCalls, pendingPausePointsOf } from './pause-points-repo.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -42,18 +42,43 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  listMessages(conversationId: string): Promise<Message[]> {
-    return this.#run(() => conversationMessages(this.db, conversationId).toArray());
+  listMessages(conversationId: string, fromSeq = 0): Promise<Message[]> {
+    return this.#run(() => this.#messagesFrom(conversationId, fromSeq));
   }
 
-  appendMessages(conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
+  appendMessages(conversationId: string, drafts: MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]> {
     return this.#run(() =>
-      this.db.transaction('rw', [this.db.conversations, this.db.messages], () => this.#append(conversationId, drafts)),
+      this.db.transaction('rw', [this.db.conversations, this.db.messages], () => this.#append(conversationId, drafts, update)),
     );
   }
 
-  async putMessage(message: Message): Promise<void> {
-    await this.#run(() => this.db.messages.put(message));
+  /** A read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the three reads agree. */
+  loadStep(conversationId: string, fromSeq: number): Promise<StepRecords> {
+    const { conversations, pausePoints, messages } = this.db;
+    return this.#run(() =>
+      this.db.transaction('r', [conversations, pausePoints, messages], async () => {
+        const conversation = await conversations.get(conversationId);
+        const pending = await pendingPausePointsOf(this.db, conversationId);
+        const tail = await this.#messagesFrom(conversationId, fromSeq);
+        return { conversation, pending, tail };
+      }),
+    );
+  }
+
+  async putMessage(message: Message, update?: (current: Conversation) => Conversation): Promise<void> {
+    if (!update) {
+      await this.#run(() => this.db.messages.put(message));
+      return;
+    }
+    const { conversations, messages } = this.db;
+    await this.#run(() =>
+      this.db.transaction('rw', [conversations, messages], async () => {
+        const current = await conversations.get(message.conversationId);
+        if (!current) throw new StorageError('not_found', `No conversation ${message.conversationId}.`);
+        await conversations.put(checkedUpdate(current, update));
+        await messages.put(message);
+      }),
+    );
   }
 
   getPausePoint(id: string): Promise<PausePoint | undefined> {
@@ -62,6 +87,14 @@ export class DexieStorage implements StoragePort {
 
   listPausePoints(conversationId: string): Promise<PausePoint[]> {
     return this.#run(() => pausePointsOf(this.db, conversationId));
+  }
+
+  listPendingPausePoints(conversationId: string): Promise<PausePoint[]> {
+    return this.#run(() => pendingPausePointsOf(this.db, conversationId));
+  }
+
+  listPausePointsOfCalls(conversationId: string, toolCallIds: readonly string[]): Promise<PausePoint[]> {
+    return this.#run(() => pausePointsOfCalls(this.db, conversationId, toolCallIds));
   }
 
   /** `add`, not `put`: a decided pause point is an audit record and is never overwritten by a new one. */
@@ -108,15 +141,23 @@ export class DexieStorage implements StoragePort {
     await this.#run(() => this.db.ledger.put(entry));
   }
 
+  /** Through the `[conversationId+seq]` index, so only this conversation's keys from `fromSeq` on are visited. */
+  #messagesFrom(conversationId: string, fromSeq: number): Promise<Message[]> {
+    return this.db.messages
+      .where('[conversationId+seq]')
+      .between([conversationId, fromSeq > 0 ? fromSeq : Dexie.minKey], [conversationId, Dexie.maxKey])
+      .toArray();
+  }
+
   /** The body of `appendMessages`; the caller holds a transaction over conversations and messages. */
-  async #append(conversationId: string, drafts: readonly MessageDraft[]): Promise<Message[]> {
+  async #append(conversationId: string, drafts: readonly MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]> {
     const current = await this.db.conversations.get(conversationId);
     if (!current) throw new StorageError('not_found', `No conversation ${conversationId}.`);
     if (drafts.length === 0) return [];
-    const { conversation, messages } = numberDrafts(current, drafts);
-    await this.db.conversations.put(conversation);
-    await this.db.messages.bulkAdd(messages);
-    return messages;
+    const numbered = numberDrafts(current, drafts);
+    await this.db.conversations.put(update ? checkedUpdate(numbered.conversation, update) : numbered.conversation);
+    await this.db.messages.bulkAdd(numbered.messages);
+    return numbered.messages;
   }
 
   async #run<T>(operation: () => Promise<T>): Promise<T> {
@@ -126,4 +167,13 @@ export class DexieStorage implements StoragePort {
       throw toStorageError(error);
     }
   }
+}
+
+/** An update written along with messages: it may not move the conversation or its numbering. */
+function checkedUpdate(current: Conversation, update: (current: Conversation) => Conversation): Conversation {
+  const next = update(current);
+  if (next.id !== current.id || next.nextSeq !== current.nextSeq) {
+    throw new StorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
+  }
+  return next;
 }

@@ -16,6 +16,24 @@ export async function pausePointsOf(db: PausepointDb, conversationId: string): P
   return found.sort(byCreation);
 }
 
+/**
+ * A conversation's pending pause points, oldest first. Through the `status`
+ * index: pending ones are few across all conversations, while a long
+ * conversation's decided ones pile up.
+ */
+export async function pendingPausePointsOf(db: PausepointDb, conversationId: string): Promise<PausePoint[]> {
+  // Filtered after reading rather than with a Dexie filter, which would walk a cursor instead of one getAll.
+  const found = await db.pausePoints.where('status').equals('pending').toArray();
+  return found.filter((p) => p.conversationId === conversationId).sort(byCreation);
+}
+
+/** A conversation's pause points (every status) of these tool calls, oldest first; through the `toolCallId` index. */
+export async function pausePointsOfCalls(db: PausepointDb, conversationId: string, toolCallIds: readonly string[]): Promise<PausePoint[]> {
+  if (toolCallIds.length === 0) return [];
+  const found = await db.pausePoints.where('toolCallId').anyOf([...toolCallIds]).toArray();
+  return found.filter((p) => p.conversationId === conversationId).sort(byCreation);
+}
+
 /** Every pending pause point across conversations, oldest first: the approvals inbox. */
 export async function pendingPausePoints(db: PausepointDb): Promise<PausePoint[]> {
   const found = await db.pausePoints.where('status').equals('pending').toArray();

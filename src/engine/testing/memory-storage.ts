@@ -1,4 +1,4 @@
-import type { MessageDraft, Settlement, SettleResult, StoragePort } from '../ports.ts';
+import type { MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../ports.ts';
 import type { Conversation, LedgerEntry, Message, PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
 import { MemoryStorageError } from './memory-storage-error.ts';
@@ -40,17 +40,29 @@ export class MemoryStorage implements StoragePort {
     return next;
   }
 
-  async listMessages(conversationId: string): Promise<Message[]> {
-    return copyRecord(this.#timelines.get(conversationId) ?? []);
+  /** Copies only the messages asked for: a step's tail, not the whole history. */
+  async listMessages(conversationId: string, fromSeq = 0): Promise<Message[]> {
+    return this.#messagesFrom(conversationId, fromSeq);
   }
 
-  async appendMessages(conversationId: string, drafts: MessageDraft[]): Promise<Message[]> {
-    const messages = this.#append(conversationId, drafts);
-    return copyRecord(messages);
+  async appendMessages(conversationId: string, drafts: MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]> {
+    return copyRecord(this.#append(conversationId, drafts, update));
   }
 
-  async putMessage(message: Message): Promise<void> {
+  /** No `await` between the three reads: that is what makes them one snapshot here. */
+  async loadStep(conversationId: string, fromSeq: number): Promise<StepRecords> {
+    return {
+      conversation: copy(this.#conversations.get(conversationId)),
+      pending: this.#pausePointsWhere(conversationId, (p) => p.status === 'pending'),
+      tail: this.#messagesFrom(conversationId, fromSeq),
+    };
+  }
+
+  async putMessage(message: Message, update?: (current: Conversation) => Conversation): Promise<void> {
+    // Everything that can fail or throw before the first write, so a failure writes nothing.
+    const conversation = update ? this.#checkedUpdate(this.#requireConversation(message.conversationId), update) : undefined;
     const stored = copyRecord(message);
+    if (conversation) this.#conversations.set(conversation.id, conversation);
     const previous = this.#messages.get(message.id);
     this.#messages.set(stored.id, stored);
     // The usual case (streamed text, final status) keeps the message's place: replace it there.
@@ -71,14 +83,16 @@ export class MemoryStorage implements StoragePort {
   }
 
   async listPausePoints(conversationId: string): Promise<PausePoint[]> {
-    const ids = this.#pausePointIds.get(conversationId);
-    if (!ids) return [];
-    const found: PausePoint[] = [];
-    for (const id of ids) {
-      const pausePoint = this.#pausePoints.get(id);
-      if (pausePoint) found.push(pausePoint);
-    }
-    return copyRecord(found.sort(byCreation));
+    return this.#pausePointsWhere(conversationId, () => true);
+  }
+
+  async listPendingPausePoints(conversationId: string): Promise<PausePoint[]> {
+    return this.#pausePointsWhere(conversationId, (p) => p.status === 'pending');
+  }
+
+  async listPausePointsOfCalls(conversationId: string, toolCallIds: readonly string[]): Promise<PausePoint[]> {
+    const wanted = new Set(toolCallIds);
+    return this.#pausePointsWhere(conversationId, (p) => wanted.has(p.toolCallId));
   }
 
   async createPausePoint(pausePoint: PausePoint): Promise<void> {
@@ -126,12 +140,37 @@ export class MemoryStorage implements StoragePort {
     return conversation;
   }
 
+  /** An update written along with messages: it may not move the conversation or its numbering. Returns a stored copy. */
+  #checkedUpdate(current: Conversation, update: (current: Conversation) => Conversation): Conversation {
+    const next = copyRecord(update(copyRecord(current)));
+    if (next.id !== current.id || next.nextSeq !== current.nextSeq) {
+      throw new MemoryStorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
+    }
+    return next;
+  }
+
+  #messagesFrom(conversationId: string, fromSeq: number): Message[] {
+    const timeline = this.#timelines.get(conversationId) ?? [];
+    return copyRecord(fromSeq > 0 ? timeline.slice(firstAtOrAfter(timeline, fromSeq)) : timeline);
+  }
+
+  /** Copies only the matches, oldest first. */
+  #pausePointsWhere(conversationId: string, matches: (pausePoint: PausePoint) => boolean): PausePoint[] {
+    const found: PausePoint[] = [];
+    for (const id of this.#pausePointIds.get(conversationId) ?? []) {
+      const pausePoint = this.#pausePoints.get(id);
+      if (pausePoint && matches(pausePoint)) found.push(pausePoint);
+    }
+    return copyRecord(found.sort(byCreation));
+  }
+
   /**
-   * Numbers and stores drafts; returns the stored objects (callers clone them).
-   * Everything that can fail is checked before the first write, so a failure writes nothing.
+   * Numbers and stores drafts, and applies `update` to the conversation;
+   * returns the stored objects (callers clone them). Everything that can fail
+   * or throw runs before the first write, so a failure writes nothing.
    * The numbering rule is src/storage/number-drafts.ts's, repeated here.
    */
-  #append(conversationId: string, drafts: readonly MessageDraft[]): Message[] {
+  #append(conversationId: string, drafts: readonly MessageDraft[], update?: (current: Conversation) => Conversation): Message[] {
     const conversation = this.#requireConversation(conversationId);
     if (drafts.length === 0) return [];
     const ids = new Set<string>();
@@ -150,7 +189,8 @@ export class MemoryStorage implements StoragePort {
       updatedAt = Math.max(updatedAt, draft.createdAt);
       return { ...copyRecord(draft), seq: seq++ };
     });
-    this.#conversations.set(conversationId, { ...conversation, nextSeq: seq, updatedAt });
+    const numbered: Conversation = { ...conversation, nextSeq: seq, updatedAt };
+    this.#conversations.set(conversationId, update ? this.#checkedUpdate(numbered, update) : numbered);
     for (const message of messages) {
       this.#messages.set(message.id, message);
       this.#link(message);
@@ -192,6 +232,19 @@ function compareKeys(a: string, b: string): number {
 
 function compareMessages(a: Message, b: Message): number {
   return a.seq - b.seq || compareKeys(a.id, b.id);
+}
+
+/** The first index whose message has `seq >= fromSeq` (binary search). */
+function firstAtOrAfter(timeline: readonly Message[], fromSeq: number): number {
+  let low = 0;
+  let high = timeline.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const at = timeline[middle];
+    if (at && at.seq < fromSeq) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The first index whose message does not sort before `message` (binary search). */

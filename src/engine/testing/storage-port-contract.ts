@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MessageDraft, Settlement, StoragePort } from '../ports.ts';
-import type { PausePoint } from '../records/index.ts';
+import type { MessageDraft, Settlement, StepRecords, StoragePort } from '../ports.ts';
+import type { Conversation, PausePoint } from '../records/index.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
 
 export interface StorageUnderTest {
@@ -146,6 +146,69 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
         expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 4 });
       });
 
+      it('listMessages from a seq returns that seq and the ones after it, of that conversation only', async () => {
+        await storage.putConversation(makeConversation({ id: 'c2', nextSeq: 3 }));
+        for (let i = 0; i < 6; i++) await storage.appendMessages('c1', [userDraft('c1', `m${i}`)]);
+        await storage.appendMessages('c2', [userDraft('c2', 'other')]);
+        expect((await storage.listMessages('c1', 5)).map((m) => [m.id, m.seq])).toEqual([
+          ['m2', 5],
+          ['m3', 6],
+          ['m4', 7],
+          ['m5', 8],
+        ]);
+        expect((await storage.listMessages('c1', 0)).map((m) => m.seq)).toEqual([3, 4, 5, 6, 7, 8]);
+        expect(await storage.listMessages('c1', 9)).toEqual([]);
+        expect(await storage.listMessages('nobody', 1)).toEqual([]);
+      });
+
+      it('appendMessages with an update writes the messages and the updated conversation together', async () => {
+        const seen: number[] = [];
+        const appended = await storage.appendMessages('c1', [userDraft('c1', 'm1', 'a', 2_000)], (c) => {
+          seen.push(c.nextSeq, c.updatedAt);
+          return { ...c, turns: c.turns + 1, state: { kind: 'running', owner: 'tab-A', since: 2_000 } };
+        });
+        expect(seen).toEqual([4, 2_000]);
+        expect(appended.map((m) => [m.id, m.seq])).toEqual([['m1', 3]]);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 4, updatedAt: 2_000, turns: 1, state: { kind: 'running', owner: 'tab-A' } });
+        expect(await storage.listMessages('c1')).toEqual(appended);
+      });
+
+      it('appendMessages with an update that throws writes nothing, even when it mutated what it was given', async () => {
+        const boom = new Error('boom');
+        await expect(
+          storage.appendMessages('c1', [userDraft('c1', 'm1'), userDraft('c1', 'm2')], (c) => {
+            c.title = 'half-done';
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        expect(await storage.listMessages('c1')).toEqual([]);
+        expect(await storage.getConversation('c1')).toEqual(makeConversation({ id: 'c1', nextSeq: 3, updatedAt: 1_000 }));
+      });
+
+      it('an update while appending may change neither the id nor nextSeq', async () => {
+        await expect(storage.appendMessages('c1', [userDraft('c1', 'm1')], (c) => ({ ...c, id: 'c2' }))).rejects.toMatchObject(storageError('invalid'));
+        await expect(storage.appendMessages('c1', [userDraft('c1', 'm1')], (c) => ({ ...c, nextSeq: 3 }))).rejects.toMatchObject(storageError('invalid'));
+        expect(await storage.getConversation('c2')).toBeUndefined();
+        expect(await storage.listMessages('c1')).toEqual([]);
+        expect(await storage.getConversation('c1')).toMatchObject({ nextSeq: 3 });
+      });
+
+      it('appending nothing with an update writes nothing, the update included', async () => {
+        const update = vi.fn((c: Conversation) => ({ ...c, title: 'changed' }));
+        expect(await storage.appendMessages('c1', [], update)).toEqual([]);
+        expect(await storage.getConversation('c1')).toMatchObject({ title: 'A conversation', nextSeq: 3 });
+      });
+
+      it('concurrent appends with updates each see the other’s write (no lost update)', async () => {
+        const bump = (c: Conversation) => ({ ...c, turns: c.turns + 1 });
+        await Promise.all([
+          storage.appendMessages('c1', [userDraft('c1', 'a')], bump),
+          storage.appendMessages('c1', [userDraft('c1', 'b')], bump),
+          storage.appendMessages('c1', [userDraft('c1', 'c')], bump),
+        ]);
+        expect(await storage.getConversation('c1')).toMatchObject({ turns: 3, nextSeq: 6 });
+      });
+
       it('putMessage replaces a stored message in place', async () => {
         const [first] = await storage.appendMessages('c1', [userDraft('c1', 'm1'), userDraft('c1', 'm2')]);
         await storage.putMessage({ ...first!, content: 'edited' });
@@ -153,6 +216,35 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
           ['m1', 'edited'],
           ['m2', 'm2'],
         ]);
+      });
+
+      it('putMessage with an update writes the message and the updated conversation together', async () => {
+        const [first] = await storage.appendMessages('c1', [userDraft('c1', 'm1')]);
+        await storage.putMessage({ ...first!, content: 'final' }, (c) => ({ ...c, state: { kind: 'idle' }, title: 'Done' }));
+        expect(await storage.listMessages('c1')).toMatchObject([{ id: 'm1', content: 'final' }]);
+        expect(await storage.getConversation('c1')).toMatchObject({ title: 'Done', state: { kind: 'idle' }, nextSeq: 4 });
+      });
+
+      it('putMessage with an update that throws, or that moves the numbering, writes nothing', async () => {
+        const [first] = await storage.appendMessages('c1', [userDraft('c1', 'm1')]);
+        const before = await storage.getConversation('c1');
+        const boom = new Error('boom');
+        await expect(
+          storage.putMessage({ ...first!, content: 'lost' }, (c) => {
+            c.title = 'half-done';
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        await expect(storage.putMessage({ ...first!, content: 'lost' }, (c) => ({ ...c, nextSeq: 0 }))).rejects.toMatchObject(storageError('invalid'));
+        expect(await storage.listMessages('c1')).toMatchObject([{ id: 'm1', content: 'm1' }]);
+        expect(await storage.getConversation('c1')).toEqual(before);
+      });
+
+      it('putMessage with an update of a missing conversation rejects with not_found and writes nothing', async () => {
+        const [first] = await storage.appendMessages('c1', [userDraft('c1', 'm1')]);
+        await expect(storage.putMessage({ ...first!, conversationId: 'gone', content: 'lost' }, (c) => c)).rejects.toMatchObject(storageError('not_found'));
+        expect(await storage.listMessages('c1')).toMatchObject([{ id: 'm1', content: 'm1' }]);
+        expect(await storage.listMessages('gone')).toEqual([]);
       });
     });
 
@@ -171,6 +263,36 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
         expect((await storage.listPausePoints('c1')).map((p) => p.id)).toEqual(['p0', 'p1', 'p2', 'p3']);
         expect(await storage.getPausePoint('p1')).toEqual(makePausePoint({ id: 'p1' }));
         expect(await storage.getPausePoint('nope')).toBeUndefined();
+      });
+
+      it('lists a conversation’s pending pause points only, oldest first', async () => {
+        await storage.putConversation(makeConversation({ id: 'c2' }));
+        await storage.createPausePoint(makePausePoint({ id: 'p0', createdAt: 100 }));
+        await storage.createPausePoint(makePausePoint({ id: 'p3', createdAt: 9_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'p2', createdAt: 9_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'gone', createdAt: 50, status: 'expired', expiredReason: 'abandoned', resolvedAt: 60 }));
+        await storage.createPausePoint(makePausePoint({ id: 'other', conversationId: 'c2' }));
+        await storage.settlePausePoint('p1', (p) => resolve(p, []));
+        expect((await storage.listPendingPausePoints('c1')).map((p) => p.id)).toEqual(['p0', 'p2', 'p3']);
+        expect((await storage.listPendingPausePoints('c2')).map((p) => p.id)).toEqual(['other']);
+        expect(await storage.listPendingPausePoints('nobody')).toEqual([]);
+      });
+
+      it('lists the pause points of given tool calls, any status, of that conversation only, oldest first', async () => {
+        await storage.putConversation(makeConversation({ id: 'c2' }));
+        await storage.settlePausePoint('p1', (p) => resolve(p, []));
+        await storage.createPausePoint(makePausePoint({ id: 'p0', toolCallId: 'call_1', origin: 'unknown_outcome', createdAt: 100 }));
+        await storage.createPausePoint(makePausePoint({ id: 'p2', toolCallId: 'call_2', createdAt: 2_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'p3', toolCallId: 'call_3', createdAt: 3_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'other', conversationId: 'c2', toolCallId: 'call_2' }));
+        expect((await storage.listPausePointsOfCalls('c1', ['call_1', 'call_3'])).map((p) => [p.id, p.status])).toEqual([
+          ['p0', 'pending'],
+          ['p1', 'resolved'],
+          ['p3', 'pending'],
+        ]);
+        expect((await storage.listPausePointsOfCalls('c2', ['call_2'])).map((p) => p.id)).toEqual(['other']);
+        expect(await storage.listPausePointsOfCalls('c1', ['call_9'])).toEqual([]);
+        expect(await storage.listPausePointsOfCalls('c1', [])).toEqual([]);
       });
 
       it('creating a pause point whose id exists is a conflict and never overwrites it', async () => {
@@ -246,6 +368,80 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
           ok: false,
           reason: 'already_decided',
           pausePoint: { status: 'expired' },
+        });
+      });
+    });
+
+    describe('loadStep', () => {
+      beforeEach(async () => {
+        await storage.putConversation(makeConversation({ id: 'c1', nextSeq: 0 }));
+        await storage.putConversation(makeConversation({ id: 'c2', nextSeq: 0 }));
+      });
+
+      it('reads the conversation, its pending pause points and its messages from a seq on', async () => {
+        await storage.appendMessages('c1', [userDraft('c1', 'm0'), userDraft('c1', 'm1'), userDraft('c1', 'm2')]);
+        await storage.appendMessages('c2', [userDraft('c2', 'other')]);
+        await storage.createPausePoint(makePausePoint({ id: 'late', createdAt: 3_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'early', createdAt: 2_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'decided', createdAt: 1_000, status: 'resolved', resolution: 'approve', resolvedAt: 1_100 }));
+        await storage.createPausePoint(makePausePoint({ id: 'elsewhere', conversationId: 'c2' }));
+
+        const step = await storage.loadStep('c1', 1);
+        expect(step.conversation).toEqual(await storage.getConversation('c1'));
+        expect(step.pending.map((p) => p.id)).toEqual(['early', 'late']);
+        expect(step.tail.map((m) => [m.id, m.seq])).toEqual([
+          ['m1', 1],
+          ['m2', 2],
+        ]);
+        expect((await storage.loadStep('c1', 0)).tail.map((m) => m.id)).toEqual(['m0', 'm1', 'm2']);
+        expect((await storage.loadStep('c1', 3)).tail).toEqual([]);
+      });
+
+      it('reads an unknown conversation as nothing', async () => {
+        expect(await storage.loadStep('nobody', 0)).toEqual({ conversation: undefined, pending: [], tail: [] });
+      });
+
+      it('is one snapshot: never half of an append with its update', async () => {
+        const bump = (c: Conversation) => ({ ...c, turns: c.turns + 1 });
+        const appends: Promise<unknown>[] = [];
+        const steps: Promise<StepRecords>[] = [];
+        for (let i = 0; i < 8; i++) {
+          steps.push(storage.loadStep('c1', 0));
+          appends.push(storage.appendMessages('c1', [userDraft('c1', `m${i}`)], bump));
+        }
+        await Promise.all(appends);
+        for (const step of await Promise.all(steps)) {
+          expect(step.conversation?.turns).toBe(step.tail.length);
+          expect(step.conversation?.nextSeq).toBe(step.tail.length);
+        }
+      });
+
+      it('is one snapshot: never half of a settlement', async () => {
+        await storage.createPausePoint(makePausePoint({ id: 'p1' }));
+        const steps = [storage.loadStep('c1', 0)];
+        const settling = storage.settlePausePoint('p1', (p) => resolve(p, [userDraft('c1', 'decision')]));
+        steps.push(storage.loadStep('c1', 0));
+        await settling;
+        steps.push(storage.loadStep('c1', 0));
+        for (const step of await Promise.all(steps)) {
+          const decided = step.tail.some((m) => m.id === 'decision');
+          expect(step.pending.map((p) => p.id)).toEqual(decided ? [] : ['p1']);
+          expect(step.conversation?.nextSeq).toBe(decided ? 1 : 0);
+        }
+        expect((await storage.loadStep('c1', 0)).tail.map((m) => m.id)).toEqual(['decision']);
+      });
+
+      it('returns copies: mutating them does not change storage', async () => {
+        await storage.appendMessages('c1', [userDraft('c1', 'm0')]);
+        await storage.createPausePoint(makePausePoint());
+        const step = await storage.loadStep('c1', 0);
+        step.conversation!.title = 'mutated';
+        step.pending[0]!.status = 'expired';
+        step.tail[0]!.content = 'mutated';
+        expect(await storage.loadStep('c1', 0)).toMatchObject({
+          conversation: { title: 'A conversation' },
+          pending: [{ id: 'p1', status: 'pending' }],
+          tail: [{ id: 'm0', content: 'm0' }],
         });
       });
     });

@@ -1,0 +1,83 @@
+import type { StepRecords, StoragePort } from './ports.ts';
+import type { Conversation, Message, PausePoint } from './records/index.ts';
+
+/** How many conversations keep a cached history: the ones this tab ran last. */
+export const HISTORY_CACHE_CONVERSATIONS = 8;
+
+export interface LoadedStep {
+  conversation: Conversation | undefined;
+  pending: PausePoint[];
+  /** The conversation's whole stored history, ordered by `seq`. Shared with the cache: never mutate it. */
+  history: readonly Message[];
+}
+
+/**
+ * A loop step's read of storage, with a conversation's history re-read only
+ * where it can have changed. Only an optimisation: what it returns is what a
+ * full read in the same transaction would return.
+ *
+ * What this relies on (the StoragePort's message rules): messages are only
+ * appended, each `seq` handed out in the transaction that writes it, and only
+ * an assistant message that is still `streaming` is ever rewritten. So the
+ * cache keeps a conversation's messages up to (not including) its first
+ * streaming one, and each step reads again, in the same transaction as the
+ * conversation and its pending pause points, everything from the last kept
+ * message on — whoever wrote it: this run, a decision from another tab,
+ * another tab's run while this one was not holding the conversation.
+ *
+ * The last kept message is read again on purpose: if another message (or
+ * none) holds its place now — the conversation was deleted, then restored from
+ * an older backup or another device's copy under the same id — the cache
+ * describes some other history and is dropped for a full read. If it is there, the same message id
+ * at the same place means the same history before it, since messages are
+ * only ever appended after everything they follow.
+ *
+ * Bounded: the histories of the HISTORY_CACHE_CONVERSATIONS conversations
+ * used last, dropped oldest first.
+ */
+export class HistoryCache {
+  /** Per conversation, stored messages that can no longer change; Map order is use order. */
+  readonly #settled = new Map<string, readonly Message[]>();
+
+  constructor(
+    private readonly storage: StoragePort,
+    private readonly capacity = HISTORY_CACHE_CONVERSATIONS,
+  ) {}
+
+  async load(conversationId: string): Promise<LoadedStep> {
+    const kept = this.#settled.get(conversationId) ?? [];
+    const boundary = kept.at(-1);
+    if (boundary) {
+      const step = await this.storage.loadStep(conversationId, boundary.seq);
+      if (step.tail[0]?.id === boundary.id) return this.#remember(conversationId, step, kept.slice(0, -1).concat(step.tail));
+      this.#settled.delete(conversationId);
+      if (!step.conversation) return this.#remember(conversationId, step, []);
+    }
+    const step = await this.storage.loadStep(conversationId, 0);
+    return this.#remember(conversationId, step, step.tail);
+  }
+
+  forget(conversationId: string): void {
+    this.#settled.delete(conversationId);
+  }
+
+  /** How many conversations have a cached history (for tests of the bound). */
+  get size(): number {
+    return this.#settled.size;
+  }
+
+  #remember(conversationId: string, step: StepRecords, history: readonly Message[]): LoadedStep {
+    const { conversation, pending } = step;
+    this.#settled.delete(conversationId);
+    if (conversation) {
+      const streaming = history.findIndex((m) => m.role === 'assistant' && m.status === 'streaming');
+      const settled = streaming === -1 ? history : history.slice(0, streaming);
+      if (settled.length > 0) this.#settled.set(conversationId, settled);
+      for (const oldest of this.#settled.keys()) {
+        if (this.#settled.size <= this.capacity) break;
+        this.#settled.delete(oldest);
+      }
+    }
+    return { conversation, pending, history };
+  }
+}
