@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from './ports.ts';
+import { FakeClock } from './testing/fake-clock.ts';
 import { harness, say, state } from './testing/harness.ts';
 import { modelError } from './testing/scripted-model.ts';
 
@@ -102,5 +103,36 @@ describe('endpoint faults', () => {
     release();
     await h.engine.whenIdle();
     expect((await h.storage.listMessages(id)).map((m) => m.content)).toEqual(['first', 'done']);
+  });
+
+  it('stops while waiting to retry or waiting for the network', async () => {
+    const h = harness([{ fail: modelError('network', 'fetch failed') }]);
+    h.network.goOffline();
+    const { conversationId: id } = await h.engine.send(null, 'hello');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await state(h, id)).toMatchObject({ kind: 'waiting_for_network' });
+    expect(h.engine.stop(id)).toBe(true);
+    await h.engine.whenIdle();
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+    expect((await h.storage.listMessages(id)).at(-1)).toMatchObject({ role: 'notice', content: 'Stopped.' });
+
+    let wake!: () => void;
+    const slow = harness([{ fail: modelError('server', 'busy', 503) }], {
+      clock: Object.assign(new FakeClock(), {
+        sleep: (_ms: number, signal: AbortSignal) =>
+          new Promise<void>((resolve, reject) => {
+            wake = resolve;
+            signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+          }),
+      }),
+    });
+    const { conversationId: other } = await slow.engine.send(null, 'hello');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await state(slow, other)).toMatchObject({ kind: 'retrying', attempt: 1 });
+    expect(slow.engine.stop(other)).toBe(true);
+    await slow.engine.whenIdle();
+    expect(await state(slow, other)).toEqual({ kind: 'idle' });
+    expect(wake).toBeTypeOf('function');
+    expect(slow.model.requests).toHaveLength(1);
   });
 });

@@ -109,6 +109,23 @@ describe('per-call approval gates', () => {
   });
 });
 
+describe('call ids reused by the endpoint', () => {
+  it('never lets a new call inherit an earlier call\'s approval', async () => {
+    // Some compatible endpoints number calls call_0, call_1… afresh every turn.
+    const h = harness([{ calls: [transfer(500, 'bob', 'call_0')] }, { text: 'sent' }, { calls: [transfer(900, 'eve', 'call_0')] }]);
+    const id = await say(h, null, 'pay bob');
+    const [first] = await pending(h, id);
+    await h.engine.decide(first!.id, { type: 'approve' }, tab('tab-A'));
+    await h.engine.whenIdle();
+    await say(h, id, 'now pay eve');
+
+    expect(h.executions).toEqual([{ amount: 500, to: 'bob' }]);
+    const [second] = await pending(h, id);
+    expect(second).toMatchObject({ payload: { amount: 900, to: 'eve' }, status: 'pending' });
+    expect(second!.toolCallId).not.toBe('call_0');
+  });
+});
+
 describe('malformed calls', () => {
   it('turns invalid JSON, schema failures and unknown tools into results the model can correct', async () => {
     const h = harness([

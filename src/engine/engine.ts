@@ -247,7 +247,7 @@ export class Engine {
         if (error.kind === 'aborted' || signal.aborted) return this.#stopped(conversationId);
         if (error.kind === 'network' && !this.#options.network.isOnline()) {
           await this.#setState(conversationId, { kind: 'waiting_for_network', owner: this.#ctx.owner, since: clock.now() });
-          await this.#options.network.whenOnline(signal);
+          if (!(await settles(this.#options.network.whenOnline(signal)))) return this.#stopped(conversationId);
           continue;
         }
         attempt++;
@@ -260,7 +260,7 @@ export class Engine {
           retryAt: clock.now() + delay,
           reason: error.message,
         });
-        await clock.sleep(delay, signal);
+        if (!(await settles(clock.sleep(delay, signal)))) return this.#stopped(conversationId);
       }
     }
   }
@@ -334,6 +334,17 @@ export class Engine {
 
   async #setState(conversationId: string, state: ConversationState): Promise<void> {
     await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, state, updatedAt: this.#ctx.clock.now() }));
+  }
+}
+
+/** Waits for a wait that the user's Stop may abort: true when it finished, false when stopped. */
+async function settles(wait: Promise<void>): Promise<boolean> {
+  try {
+    await wait;
+    return true;
+  } catch (error) {
+    if (error instanceof ModelError && error.kind === 'aborted') return false;
+    throw error;
   }
 }
 

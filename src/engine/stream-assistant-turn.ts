@@ -1,8 +1,8 @@
 import { buildRequest } from './build-request.ts';
 import { STREAM_WRITE_INTERVAL_MS } from './engine-context.ts';
 import type { EngineContext } from './engine-context-type.ts';
-import type { ModelPort } from './ports.ts';
-import type { AssistantMessage, Conversation, ConversationState, Message } from './records/index.ts';
+import type { IdPort, ModelPort } from './ports.ts';
+import type { AssistantMessage, Conversation, ConversationState, Message, ToolCall } from './records/index.ts';
 
 export interface TurnStart {
   /** The conversation as this step read it. */
@@ -70,7 +70,7 @@ export async function streamAssistantTurn(
     const result = await model.complete({ messages: buildRequest(history), tools: ctx.tools.specs, signal, onText });
     streaming = false;
     await writing;
-    message = { ...message, content: result.content || text, toolCalls: result.toolCalls, status: 'complete' };
+    message = { ...message, content: result.content || text, toolCalls: uniqueCallIds(result.toolCalls, history, ctx.ids), status: 'complete' };
     const answered = message.toolCalls.length === 0;
     await storage.putMessage(message, answered ? (c) => ({ ...c, state: stateWhenAnswered, updatedAt: Math.max(c.updatedAt, clock.now()) }) : undefined);
     return message;
@@ -81,4 +81,21 @@ export async function streamAssistantTurn(
     await storage.putMessage({ ...message, content: text, status: 'interrupted' });
     throw error;
   }
+}
+
+/**
+ * Tool call ids key pause points and the execution ledger, so they must be
+ * unique within a conversation. Some compatible endpoints reuse ids across
+ * turns (`call_0` every time); a reused id would let a new call inherit an old
+ * call's approval or its "already ran" ledger entry. Such ids are replaced
+ * before anything is stored, and the model sees the replacements from then on.
+ */
+export function uniqueCallIds(calls: readonly ToolCall[], history: readonly Message[], ids: IdPort): ToolCall[] {
+  const used = new Set<string>();
+  for (const m of history) if (m.role === 'assistant') for (const call of m.toolCalls) used.add(call.id);
+  return calls.map((call) => {
+    const id = call.id && !used.has(call.id) ? call.id : `call_${ids.uuid()}`;
+    used.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
 }
