@@ -39,5 +39,7 @@ export class PausepointDb extends Dexie {
       notes: 'id, updatedAt',
       settings: 'key',
     });
+    // Additive: lets each tab find conversations left running elsewhere without reading them all.
+    this.version(2).stores({ conversations: 'id, updatedAt, state.kind' });
   }
 }

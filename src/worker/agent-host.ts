@@ -1,6 +1,6 @@
 import { Engine } from '../engine/engine.ts';
 import { toWireError } from '../engine/errors.ts';
-import { isActive, type DecidedBy } from '../engine/records/index.ts';
+import { ACTIVE_STATES, type DecidedBy } from '../engine/records/index.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
 import { deleteConversation, renameConversation } from '../storage/conversations-repo.ts';
@@ -60,8 +60,8 @@ export class AgentHost {
   /** Recovers orphaned runs now, then keeps watching for new ones and for due expiries. */
   start(): void {
     void this.#sweep();
-    // Polling is enough here: a closed tab is noticed within seconds, and one
-    // read of the conversations table is cheap next to a live query per tab.
+    // Polling is enough here: a closed tab is noticed within seconds, and an
+    // indexed read of the active conversations only is cheap next to a live query per tab.
     setInterval(() => void this.#sweep(), 3_000);
     setInterval(() => void this.#expireDue(), EXPIRY_SWEEP_MS);
   }
@@ -92,9 +92,9 @@ export class AgentHost {
   }
 
   async #sweep(): Promise<void> {
-    const conversations = await this.db.conversations.toArray();
+    const conversations = await this.db.conversations.where('state.kind').anyOf([...ACTIVE_STATES]).toArray();
     for (const conversation of conversations) {
-      if (!isActive(conversation.state) || this.#watching.has(conversation.id)) continue;
+      if (this.#watching.has(conversation.id)) continue;
       this.#watching.add(conversation.id);
       this.engine
         .watch(conversation.id)
