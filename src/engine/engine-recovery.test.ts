@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StoragePort } from './ports.ts';
 import type { Message } from './records/index.ts';
-import { crashableStorage, SimulatedCrash } from './testing/crashable-storage.ts';
-import { harness, pending, state, tab, type Harness } from './testing/harness.ts';
+import { crashableStorage } from './testing/crashable-storage.ts';
+import { harness, pending, state, streamThenDie, tab, type Harness } from './testing/harness.ts';
 import type { ScriptedTurn } from './testing/scripted-model.ts';
-import type { ModelRequest } from './ports.ts';
 
 type CrashPoint = Parameters<typeof crashableStorage>[1];
 
@@ -44,17 +43,7 @@ describe('recovery after a tab dies mid-turn', () => {
     const { h, id } = await crashThenRecover(
       // The tab dies as it tries to store anything past the first streamed snapshot.
       (method, args) => method === 'putMessage' && String((args[0] as Message).content).includes('lost'),
-      (h) => [
-        (request: ModelRequest) => {
-          request.onText('Partial ');
-          h.clock.advance(1_000);
-          request.onText('text');
-          h.clock.advance(1_000);
-          request.onText(' lost');
-          throw new SimulatedCrash('tab closed mid-stream');
-        },
-        { text: 'Full answer.' },
-      ],
+      (h) => [streamThenDie(h, 'tab closed mid-stream'), { text: 'Full answer.' }],
     );
     const messages = await h.storage.listMessages(id);
     expect(messages.map((m) => [m.role, m.content, 'status' in m ? m.status : undefined])).toEqual([

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.ts';
 import type { ModelRequest, StepRecords, StoragePort } from './ports.ts';
 import type { Message } from './records/index.ts';
-import { crashableStorage, SimulatedCrash } from './testing/crashable-storage.ts';
-import { harness, pending, say, state, tab, type Harness } from './testing/harness.ts';
+import { crashableStorage } from './testing/crashable-storage.ts';
+import { harness, pending, say, state, streamThenDie, tab, type Harness } from './testing/harness.ts';
 
 /**
  * Each tab's engine keeps the histories it read (history-cache.ts). These
@@ -66,14 +66,7 @@ describe('one tab sees what other tabs wrote', () => {
   it('continues from another tab’s run, and closes the stream that tab left when it died', async () => {
     const h = harness([
       { text: 'First answer.' },
-      (request: ModelRequest) => {
-        request.onText('Partial ');
-        h.clock.advance(1_000);
-        request.onText('text');
-        h.clock.advance(1_000);
-        request.onText(' lost');
-        throw new SimulatedCrash('tab C closed mid-stream');
-      },
+      streamThenDie({ get clock() { return h.clock; } }, 'tab C closed mid-stream'),
       { text: 'Second answer.' },
     ]);
     const { id, stale } = await conversationCheckingEveryRequest(h);

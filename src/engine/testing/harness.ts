@@ -6,6 +6,7 @@ import type { DecidedBy } from '../records/index.ts';
 import { FakeClock, FakeNetwork, SequentialIds } from './fake-clock.ts';
 import { MemoryLocks } from './memory-locks.ts';
 import { MemoryStorage } from './memory-storage.ts';
+import { SimulatedCrash } from './crashable-storage.ts';
 import { ScriptedModel, type ScriptedTurn } from './scripted-model.ts';
 
 /** A side effect the tests can count: a payment that needs approval above 100. */
@@ -74,4 +75,19 @@ export async function pending(h: Harness, conversationId: string) {
 
 export async function state(h: Harness, conversationId: string) {
   return (await h.storage.getConversation(conversationId))?.state;
+}
+
+/**
+ * A model turn whose tab dies mid-stream: "Partial text" is stored by the
+ * throttled writer (time advances between pieces), " lost" never is.
+ */
+export function streamThenDie(h: Pick<Harness, 'clock'>, reason: string): ScriptedTurn {
+  return (request) => {
+    request.onText('Partial ');
+    h.clock.advance(1_000);
+    request.onText('text');
+    h.clock.advance(1_000);
+    request.onText(' lost');
+    throw new SimulatedCrash(reason);
+  };
 }
