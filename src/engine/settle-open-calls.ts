@@ -24,7 +24,11 @@ export async function settleOpenCalls(
 ): Promise<number> {
   const pauses = await ctx.storage.listPausePointsOfCalls(message.conversationId, open.map((call) => call.id));
   const byCall = new Map<string, PausePoint[]>();
-  for (const pause of pauses) byCall.set(pause.toolCallId, [...(byCall.get(pause.toolCallId) ?? []), pause]);
+  for (const pause of pauses) {
+    const list = byCall.get(pause.toolCallId);
+    if (list) list.push(pause);
+    else byCall.set(pause.toolCallId, [pause]);
+  }
 
   let waiting = 0;
   for (const call of open) {
