@@ -1,7 +1,15 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeLedgerEntry, makePausePoint, userDraft } from '../engine/testing/make-records.ts';
-import { createConversation, deleteConversation, liveConversations, renameConversation } from './conversations-repo.ts';
+import {
+  conversationsInStates,
+  createConversation,
+  deleteConversation,
+  liveConversation,
+  liveConversationPage,
+  liveConversations,
+  renameConversation,
+} from './conversations-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
 import { openTestDb } from './open-test-db.ts';
@@ -75,5 +83,44 @@ describe('conversations repository', () => {
       ['old', 300],
       ['new', 200],
     ]);
+  });
+
+  it('liveConversationPage reads the newest page and counts them all; with a filter, only matching titles', async () => {
+    for (let i = 0; i < 12; i++) await createConversation(db, { id: `c${i}`, title: i % 3 === 0 ? `Trip ${i}` : `Invoices ${i}`, now: i });
+
+    const page = await waitForEmission(liveConversationPage(db, { limit: 5 }), () => true);
+    expect(page.conversations.map((c) => c.id)).toEqual(['c11', 'c10', 'c9', 'c8', 'c7']);
+    expect(page.total).toBe(12);
+
+    const trips = await waitForEmission(liveConversationPage(db, { limit: 3, titleContains: '  tRIP ' }), () => true);
+    expect(trips.conversations.map((c) => c.title)).toEqual(['Trip 9', 'Trip 6', 'Trip 3']);
+    expect(trips.total).toBe(4);
+
+    const live = liveConversationPage(db, { limit: 2 });
+    const moved = waitForEmission(live, (p) => p.conversations[0]?.id === 'c0' && p.total === 13);
+    await createConversation(db, { id: 'c12', title: 'New', now: 1 });
+    await new DexieStorage(db).appendMessages('c0', [userDraft('c0', 'm1', 'hello', 300)]);
+    expect((await moved).conversations.map((c) => c.id)).toEqual(['c0', 'c11']);
+  });
+
+  it('liveConversation follows one record, and emits undefined once it is deleted', async () => {
+    await createConversation(db, { id: 'c1', title: 'Old', now: 100 });
+    const live = liveConversation(db, 'c1');
+    expect((await waitForEmission(live, (c) => c !== undefined))?.title).toBe('Old');
+    const renamed = waitForEmission(live, (c) => c?.title === 'New');
+    await renameConversation(db, 'c1', 'New');
+    await renamed;
+    const gone = waitForEmission(live, (c) => c === undefined);
+    await deleteConversation(db, 'c1');
+    expect(await gone).toBeUndefined();
+  });
+
+  it('conversationsInStates finds conversations by state kind through the index', async () => {
+    const storage = new DexieStorage(db);
+    await createConversation(db, { id: 'idle', title: 'Idle', now: 1 });
+    await storage.putConversation({ ...(await createConversation(db, { id: 'run', title: 'Run', now: 2 })), state: { kind: 'running', owner: 'tab-1', since: 2 } });
+    await storage.putConversation({ ...(await createConversation(db, { id: 'net', title: 'Net', now: 3 })), state: { kind: 'waiting_for_network', owner: 'tab-2', since: 3 } });
+    const found = await conversationsInStates(db, ['running', 'retrying', 'waiting_for_network']);
+    expect(found.map((c) => c.id).sort()).toEqual(['net', 'run']);
   });
 });

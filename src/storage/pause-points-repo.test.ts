@@ -4,7 +4,7 @@ import { makeConversation, makePausePoint } from '../engine/testing/make-records
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
 import { openTestDb } from './open-test-db.ts';
-import { countPending, livePausePoints, livePendingPausePoints } from './pause-points-repo.ts';
+import { countPending, livePausePoints, livePendingApprovals, livePendingPausePoints } from './pause-points-repo.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 describe('pause points repository', () => {
@@ -38,4 +38,21 @@ describe('pause points repository', () => {
     const ofC1 = await waitForEmission(livePausePoints(db, 'c1'), (list) => list.length === 2);
     expect(ofC1.map((p) => p.id)).toEqual(['done', 'late']);
   });
+
+  it('livePendingApprovals gives the pending cards with the titles of their own conversations only', async () => {
+    await storage.putConversation(makeConversation({ id: 'c1', title: 'Invoices' }));
+    await storage.putConversation(makeConversation({ id: 'c3', title: 'Not asked for' }));
+    await storage.createPausePoint(makePausePoint({ id: 'a', conversationId: 'c1', createdAt: 100 }));
+    await storage.createPausePoint(makePausePoint({ id: 'b', conversationId: 'gone', createdAt: 200 }));
+    const live = livePendingApprovals(db);
+
+    const first = await waitForEmission(live, (v) => v.pending.length === 2);
+    expect(first.pending.map((p) => p.id)).toEqual(['a', 'b']);
+    expect([...first.conversationTitles]).toEqual([['c1', 'Invoices']]);
+
+    const renamed = waitForEmission(live, (v) => v.conversationTitles.get('c1') === 'Q3 invoices');
+    await storage.putConversation(makeConversation({ id: 'c1', title: 'Q3 invoices' }));
+    await renamed;
+  });
 });
+

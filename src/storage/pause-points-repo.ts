@@ -44,6 +44,32 @@ export function livePendingPausePoints(db: PausepointDb): Observable<PausePoint[
   return liveQuery(() => pendingPausePoints(db));
 }
 
+/** The pending pause points, oldest first, and the title of each one's conversation. */
+export interface PendingApprovals {
+  pending: PausePoint[];
+  /** Conversation id → title, for the conversations of `pending` that still exist. */
+  conversationTitles: ReadonlyMap<string, string>;
+}
+
+/**
+ * What the approvals inbox shows, in one read: the pending pause points and only
+ * their own conversations (a `bulkGet` by key), never the whole conversations
+ * table, so the inbox opens as fast with a thousand conversations as with one.
+ */
+export function livePendingApprovals(db: PausepointDb): Observable<PendingApprovals> {
+  return liveQuery(() =>
+    db.transaction('r', [db.pausePoints, db.conversations], async (): Promise<PendingApprovals> => {
+      const pending = await pendingPausePoints(db);
+      const ids = [...new Set(pending.map((p) => p.conversationId))];
+      const conversationTitles = new Map<string, string>();
+      for (const conversation of await db.conversations.bulkGet(ids)) {
+        if (conversation) conversationTitles.set(conversation.id, conversation.title);
+      }
+      return { pending, conversationTitles };
+    }),
+  );
+}
+
 export function livePausePoints(db: PausepointDb, conversationId: string): Observable<PausePoint[]> {
   return liveQuery(() => pausePointsOf(db, conversationId));
 }

@@ -141,7 +141,7 @@ describe('App', () => {
     await db.conversations.put({ ...conversation, state: { kind: 'idle' } });
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull());
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
-    expect(sw.update).toHaveBeenCalledOnce();
+    await waitFor(() => expect(sw.update).toHaveBeenCalledOnce());
   });
 
   test('a turn another tab runs does not hold a new version back; a half-typed message does', async () => {
@@ -159,7 +159,7 @@ describe('App', () => {
 
     await fireEvent.input(box, { target: { value: '' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
-    expect(sw.update).toHaveBeenCalledOnce();
+    await waitFor(() => expect(sw.update).toHaveBeenCalledOnce());
   });
 
   test('Settings, loaded on demand, holds the backup panel', async () => {

@@ -1,9 +1,21 @@
 // @vitest-environment jsdom
-import { fireEvent, render, screen, within } from '@testing-library/svelte';
-import { describe, expect, test } from 'vitest';
+import 'fake-indexeddb/auto';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Conversation } from '../../engine/records/index.ts';
+import type { PausepointDb } from '../../storage/db.ts';
+import { openTestDb } from '../../storage/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
 import Sidebar from './Sidebar.svelte';
+
+let db: PausepointDb;
+let cleanup: () => Promise<void>;
+beforeEach(async () => {
+  ({ db, cleanup } = await openTestDb());
+});
+afterEach(async () => {
+  await cleanup();
+});
 
 const conversation = (id: string, title: string, updatedAt: number): Conversation => ({
   v: 1,
@@ -16,17 +28,22 @@ const conversation = (id: string, title: string, updatedAt: number): Conversatio
   nextSeq: 0,
 });
 
-function renderSidebar(conversations: Conversation[], pendingCount = 0) {
-  const fake = fakeContext();
-  render(Sidebar, { props: { conversations, pendingCount, route: { view: 'new' } }, context: fake.context });
+/** Stores the conversations, renders the sidebar over them and waits for the first of them to be listed. */
+async function renderSidebar(conversations: Conversation[], pendingCount = 0) {
+  await db.conversations.bulkPut(conversations);
+  const fake = fakeContext({ db });
+  render(Sidebar, { props: { pendingCount, route: { view: 'new' } }, context: fake.context });
+  const newest = conversations.toSorted((a, b) => b.updatedAt - a.updatedAt)[0];
+  if (newest) await screen.findByRole('link', { name: newest.title });
   return fake;
 }
 
+const listedTitles = () => within(screen.getByRole('list', { name: 'Conversations' })).getAllByRole('link').map((a) => a.textContent?.trim());
+
 describe('Sidebar', () => {
-  test('lists conversations as given (newest first) and shows the pending count on Approvals', () => {
-    renderSidebar([conversation('b', 'Trip to Oslo', 2), conversation('a', 'Invoices', 1)], 3);
-    const list = screen.getByRole('list', { name: 'Conversations' });
-    expect(within(list).getAllByRole('link').map((a) => a.textContent?.trim())).toEqual(['Trip to Oslo', 'Invoices']);
+  test('lists conversations newest first and shows the pending count on Approvals', async () => {
+    await renderSidebar([conversation('a', 'Invoices', 1), conversation('b', 'Trip to Oslo', 2)], 3);
+    expect(listedTitles()).toEqual(['Trip to Oslo', 'Invoices']);
     expect(screen.getByRole('link', { name: /Approvals/ }).textContent).toMatch(/3/);
     expect(screen.getByRole('button', { name: 'New chat' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Audit log' })).toBeTruthy();
@@ -34,14 +51,34 @@ describe('Sidebar', () => {
   });
 
   test('filters by title', async () => {
-    renderSidebar([conversation('b', 'Trip to Oslo', 2), conversation('a', 'Invoices', 1)]);
-    await fireEvent.input(screen.getByRole('searchbox', { name: 'Filter conversations' }), { target: { value: 'osl' } });
-    const list = screen.getByRole('list', { name: 'Conversations' });
-    expect(within(list).getAllByRole('link').map((a) => a.textContent?.trim())).toEqual(['Trip to Oslo']);
+    await renderSidebar([conversation('b', 'Trip to Oslo', 2), conversation('a', 'Invoices', 1)]);
+    const filter = screen.getByRole('searchbox', { name: 'Filter conversations' });
+    await fireEvent.input(filter, { target: { value: 'osl' } });
+    await waitFor(() => expect(listedTitles()).toEqual(['Trip to Oslo']));
+    await fireEvent.input(filter, { target: { value: 'nothing like it' } });
+    expect(await screen.findByText('No conversation matches.')).toBeTruthy();
+  });
+
+  test('lists the 50 most recent, and 50 more on request', async () => {
+    await renderSidebar(Array.from({ length: 120 }, (_, i) => conversation(`c${i}`, `Chat ${i}`, i)));
+    expect(listedTitles()).toHaveLength(50);
+    expect(listedTitles()[0]).toBe('Chat 119');
+    await fireEvent.click(screen.getByRole('button', { name: 'Show more conversations (70 more)' }));
+    await waitFor(() => expect(listedTitles()).toHaveLength(100));
+    expect(listedTitles()[99]).toBe('Chat 20');
+    await fireEvent.click(screen.getByRole('button', { name: 'Show more conversations (20 more)' }));
+    await waitFor(() => expect(listedTitles()).toHaveLength(120));
+    expect(screen.queryByRole('button', { name: /Show more conversations/ })).toBeNull();
+  });
+
+  test('a conversation written elsewhere shows up at the top', async () => {
+    await renderSidebar([conversation('a', 'Invoices', 1)]);
+    await db.conversations.put(conversation('b', 'Written by the worker', 5));
+    await waitFor(() => expect(listedTitles()).toEqual(['Written by the worker', 'Invoices']));
   });
 
   test('renames with Enter', async () => {
-    const { client } = renderSidebar([conversation('a', 'Invoices', 1)]);
+    const { client } = await renderSidebar([conversation('a', 'Invoices', 1)]);
     await fireEvent.click(screen.getByRole('button', { name: 'Rename Invoices' }));
     const input = screen.getByRole('textbox', { name: 'New title for Invoices' });
     await fireEvent.input(input, { target: { value: 'Q3 invoices' } });
@@ -50,7 +87,7 @@ describe('Sidebar', () => {
   });
 
   test('deletes only after confirmation', async () => {
-    const { client } = renderSidebar([conversation('a', 'Invoices', 1)]);
+    const { client } = await renderSidebar([conversation('a', 'Invoices', 1)]);
     await fireEvent.click(screen.getByRole('button', { name: 'Delete Invoices' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete “Invoices”?' });
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));

@@ -10,10 +10,13 @@ export interface StatusView {
 }
 
 /**
- * Whether some tab's worker drives this conversation's loop. The same states as
- * the engine's `ACTIVE_STATES`, kept here because importing that constant would
- * load the records' zod schemas into the page (a test checks the two agree).
+ * The state kinds in which some tab's worker drives a conversation's loop. The
+ * same as the engine's `ACTIVE_STATES`, kept here because importing that constant
+ * would load the records' zod schemas into the page (a test checks the two agree).
  */
+export const ACTIVE_KINDS = ['running', 'retrying', 'waiting_for_network'] as const;
+
+/** Whether some tab's worker drives this conversation's loop (its state is one of `ACTIVE_KINDS`). */
 export function isActive(state: ConversationState): boolean {
   return activeOwner(state) !== null;
 }

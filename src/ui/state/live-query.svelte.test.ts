@@ -69,6 +69,26 @@ describe('LiveQuery', () => {
     dispose();
   });
 
+  test('keepWhileLoading leaves the previous value on screen until the new source emits', () => {
+    const a = source<string>();
+    const b = source<string>();
+    const which = $state({ name: 'a' });
+    let query!: LiveQuery<string>;
+    const dispose = $effect.root(() => {
+      query = new LiveQuery(() => (which.name === 'a' ? a.observable : b.observable), '', { keepWhileLoading: true });
+    });
+    flushSync();
+    a.emit('from a');
+    which.name = 'b';
+    flushSync();
+    expect(query.current).toBe('from a');
+    expect(query.ready).toBe(false);
+    b.emit('from b');
+    expect(query.current).toBe('from b');
+    expect(query.ready).toBe(true);
+    dispose();
+  });
+
   test('a null source stays at the initial value; errors are kept', () => {
     const s = source<number>();
     const on = $state({ value: false });

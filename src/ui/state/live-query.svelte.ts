@@ -14,17 +14,22 @@ export interface Subscribable<T> {
  *
  * Values are kept with `$state.raw`: each emission replaces the collection
  * wholesale, and deep proxies over thousands of records would only cost time.
+ *
+ * With `keepWhileLoading`, a new source leaves the previous value in `current`
+ * (still with `ready` false) until it emits: for a list that is only narrowed or
+ * lengthened (a filter typed, "Show more"), where blanking it would throw away the
+ * reader's place for a moment.
  */
 export class LiveQuery<T> {
   #current: T = $state.raw() as T;
   #ready = $state(false);
   #error: unknown = $state.raw(undefined);
 
-  constructor(source: () => Subscribable<T> | null, initial: T) {
+  constructor(source: () => Subscribable<T> | null, initial: T, { keepWhileLoading = false }: { keepWhileLoading?: boolean } = {}) {
     this.#current = initial;
     $effect(() => {
       const observable = source();
-      this.#current = initial;
+      if (!keepWhileLoading || !observable) this.#current = initial;
       this.#ready = false;
       this.#error = undefined;
       if (!observable) return;
