@@ -1,3 +1,5 @@
+// @ts-expect-error fake-indexeddb's types are not reachable through its exports map
+import FDBTransaction from 'fake-indexeddb/lib/FDBTransaction';
 import type { StoragePort } from '../../src/engine/ports.ts';
 import { MemoryStorage } from '../../src/engine/testing/memory-storage.ts';
 import { warmUp } from './conversation-runner.ts';
@@ -20,6 +22,30 @@ interface Cost {
 /** Per turn, per method. */
 const costs = new Map<number, Map<Method, Cost>>();
 let currentTurn = 0;
+
+/**
+ * IndexedDB's work, counted inside fake-indexeddb: each request, and each
+ * transaction's start, is a task of its own there (as a round trip to the
+ * browser's database process is in Chromium), so these counts are the cost
+ * model fewer-writes work aims at.
+ */
+const idb = new Map<number, { transactions: number; requests: number }>();
+function countIdb(kind: 'transactions' | 'requests'): void {
+  const turn = idb.get(currentTurn) ?? { transactions: 0, requests: 0 };
+  turn[kind]++;
+  idb.set(currentTurn, turn);
+}
+const transaction = (FDBTransaction as { prototype: Record<string, (...args: unknown[]) => unknown> }).prototype;
+const execRequest = transaction._execRequestAsync!;
+const start = transaction._start!;
+transaction._execRequestAsync = function (this: unknown, ...args: unknown[]) {
+  countIdb('requests');
+  return execRequest.apply(this, args);
+};
+transaction._start = function (this: { _started: boolean }, ...args: unknown[]) {
+  if (!this._started) countIdb('transactions');
+  return start.apply(this, args);
+};
 
 function record(method: Method, ms: number): void {
   let turn = costs.get(currentTurn);
@@ -59,6 +85,13 @@ function report(turnMs: readonly number[], range: { from: number; to: number }):
   const storage = rows.reduce((sum, [, cost]) => sum + cost.ms, 0) / turns;
   const calls = rows.reduce((sum, [, cost]) => sum + cost.calls, 0) / turns;
   console.log(`\nturns ${range.from}–${range.to}: ${whole.toFixed(2)} ms/turn; ${calls.toFixed(0)} storage calls take ${storage.toFixed(2)} ms of it`);
+  let transactions = 0;
+  let requests = 0;
+  for (let turn = range.from; turn <= range.to; turn++) {
+    transactions += idb.get(turn)?.transactions ?? 0;
+    requests += idb.get(turn)?.requests ?? 0;
+  }
+  if (requests > 0) console.log(`  IndexedDB: ${(transactions / turns).toFixed(1)} transactions, ${(requests / turns).toFixed(1)} requests per turn`);
   for (const [method, cost] of rows) {
     const perTurn = cost.calls / turns;
     const ms = cost.ms / turns;

@@ -13,12 +13,18 @@ import { TURNS } from './scripted-turns.ts';
  */
 const RUNNERS: readonly RunnerFactory[] = [pausepointDexie, pausepointMemory, openAIAgents, aiSdk];
 
-const loadBefore = loadavg()[0] ?? 0;
-process.stderr.write(`Warming up (a ${WARM_UP_TURNS}-turn throwaway conversation per runner)…\n`);
-for (const factory of RUNNERS) await warmUp(factory);
+/** `node --expose-gc` (as `npm run bench:engine` starts it) lets each runner start on a collected heap. */
+const gc = (globalThis as { gc?: () => void }).gc;
+const collectGarbage = gc ?? (() => {});
 
+const loadBefore = loadavg()[0] ?? 0;
 const results = [];
 for (const factory of RUNNERS) {
+  // Each runner warms up right before it is timed, and the garbage of the runs before it
+  // (a peer's long histories included) is collected first, not during its early turns.
+  collectGarbage();
+  await warmUp(factory);
+  collectGarbage();
   const runner = await factory('measured');
   process.stderr.write(`${runner.name}: ${TURNS} turns…\n`);
   results.push(summarise(await timeTurns(runner, TURNS)));
@@ -29,6 +35,6 @@ const [dexie] = results;
 const loadAfter = loadavg()[0] ?? 0;
 console.log(`\n1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${cpus().length} cores (this bench adds about 1; more than that is other work, and noise).`);
 console.log(`\nOne conversation of ${TURNS} turns (user message → gated call → pause read back → approve → tool → answer), mean time per turn:`);
-console.log(`warm-up: ${WARM_UP_TURNS} turns not counted (a throwaway conversation per runner, in its own storage; the timed one starts empty).\n`);
+console.log(`warm-up: ${WARM_UP_TURNS} turns not counted (a throwaway conversation per runner, in its own storage, played right before it is timed; the timed one starts empty${gc ? ', on a collected heap' : ''}).\n`);
 console.log(formatTable(results));
 if (dexie) console.log(`\n${formatTargets(dexie)}`);

@@ -70,12 +70,15 @@ describe('per-call approval gates', () => {
     expect(pauses.map((p) => p.payload)).toEqual([{ amount: 200, to: 'b' }, { amount: 300, to: 'c' }]);
     expect(await state(h, id)).toEqual({ kind: 'paused', pending: 2 });
 
+    // Each decision moves the stored state with it, before any run: every tab shows the count at once.
     await h.engine.decide(pauses[0]!.id, { type: 'approve' }, tab('tab-A'));
+    expect(await state(h, id)).toEqual({ kind: 'paused', pending: 1 });
     await h.engine.whenIdle();
     expect(await state(h, id)).toEqual({ kind: 'paused', pending: 1 });
     expect(h.model.requests).toHaveLength(1);
 
     await h.engine.decide(pauses[1]!.id, { type: 'decline' }, tab('tab-A'));
+    expect(await state(h, id)).toMatchObject({ kind: 'running', owner: 'tab-A' });
     await h.engine.whenIdle();
     expect(h.executions).toEqual([{ amount: 10, to: 'a' }, { amount: 200, to: 'b' }]);
     expect(h.model.requests).toHaveLength(2);

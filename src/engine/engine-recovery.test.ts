@@ -31,11 +31,31 @@ async function crashThenRecover(crashAt: CrashPoint, turns: ScriptedTurn[] | ((h
 const isAppendOf = (role: Message['role']) => (method: keyof StoragePort, args: unknown[]) =>
   method === 'appendMessages' && (args[1] as { role: string }[])[0]?.role === role;
 
+/** The `n`th call of `method` (counting from 1). */
+const nthCallOf = (name: keyof StoragePort, n: number) => {
+  let calls = 0;
+  return (method: keyof StoragePort) => method === name && ++calls === n;
+};
+
+/** The first storage call after a tool's side effect: its ledger entry and result, stored together. */
+const afterTheSideEffect = (method: keyof StoragePort) => method === 'finishExecution';
+
 describe('recovery after a tab dies mid-turn', () => {
   it('before the model call: the turn is simply made', async () => {
-    const { h, id } = await crashThenRecover(isAppendOf('assistant'), [{ text: 'Hello from the recovered tab.' }]);
+    // `send` reads once; the run's own first read is the second.
+    const { h, id } = await crashThenRecover(nthCallOf('loadStep', 2), [{ text: 'Hello from the recovered tab.' }]);
     expect(h.model.requests).toHaveLength(1);
     expect((await h.storage.listMessages(id)).map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+  });
+
+  it('after the model answered, before its answer was stored: the question is asked again, and answered once', async () => {
+    const { h, id } = await crashThenRecover(isAppendOf('assistant'), [{ text: 'Lost with the tab.' }, { text: 'Hello from the recovered tab.' }]);
+    expect(h.model.requests).toHaveLength(2);
+    expect((await h.storage.listMessages(id)).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'pay bob 500'],
+      ['assistant', 'Hello from the recovered tab.'],
+    ]);
     expect(await state(h, id)).toEqual({ kind: 'idle' });
   });
 
@@ -57,7 +77,7 @@ describe('recovery after a tab dies mid-turn', () => {
   it('mid-execution: the call is not run again; the user is asked, and "Treat as done" never runs it', async () => {
     const started: string[] = [];
     const { h, id, tabB } = await crashThenRecover(
-      (method, args) => method === 'putLedgerEntry' && (args[0] as { status: string }).status === 'succeeded',
+      afterTheSideEffect,
       [{ calls: [{ name: 'transfer', args: { amount: 50, to: 'bob' }, id: 'call_1' }] }, { text: 'Noted.' }],
     );
     started.push(...h.executions.map((e) => e.to));
@@ -74,7 +94,7 @@ describe('recovery after a tab dies mid-turn', () => {
 
   it('mid-execution: "Run again" runs it exactly once more, by the user\'s choice', async () => {
     const { h, id, tabB } = await crashThenRecover(
-      (method, args) => method === 'putLedgerEntry' && (args[0] as { status: string }).status === 'succeeded',
+      afterTheSideEffect,
       [{ calls: [{ name: 'transfer', args: { amount: 50, to: 'bob' }, id: 'call_1' }] }, { text: 'Sent.' }],
     );
     const [question] = await pending(h, id);
@@ -85,11 +105,19 @@ describe('recovery after a tab dies mid-turn', () => {
     expect(await h.storage.getLedgerEntry(`${id}:call_1`)).toMatchObject({ status: 'succeeded', attempts: 2 });
   });
 
-  it('after execution, before the result is stored: the stored outcome is used, nothing runs twice', async () => {
-    const { h, id } = await crashThenRecover(isAppendOf('tool'), [
-      { calls: [{ name: 'transfer', args: { amount: 50, to: 'bob' }, id: 'call_1' }] },
-      { text: 'Sent.' },
-    ]);
+  it('a finished ledger entry without its result (stored apart by an earlier version): the stored outcome is used, nothing runs twice', async () => {
+    const h = harness([{ calls: [{ name: 'transfer', args: { amount: 50, to: 'bob' }, id: 'call_1' }] }, { text: 'Sent.' }]);
+    const tabA = h.openTab('tab-A', { storage: crashableStorage(h.storage, afterTheSideEffect) });
+    const id = await tabA.createConversation();
+    await tabA.send(id, 'pay bob 500');
+    await tabA.whenIdle();
+    // What an earlier version wrote first, before the result message it then failed to write.
+    const started = await h.storage.getLedgerEntry(`${id}:call_1`);
+    await h.storage.putLedgerEntry({ ...started!, status: 'succeeded', finishedAt: h.clock.now(), result: 'sent 50 to bob' });
+
+    const tabB = h.openTab('tab-B');
+    expect(await tabB.recover(id)).toBe(true);
+    await tabB.whenIdle();
     expect(h.executions).toHaveLength(1);
     const tool = (await h.storage.listMessages(id)).find((m) => m.role === 'tool');
     expect(tool).toMatchObject({ content: 'sent 50 to bob', outcome: 'done' });
@@ -98,7 +126,7 @@ describe('recovery after a tab dies mid-turn', () => {
 
   it('after an approval, mid-execution of the approved call: asks instead of re-running', async () => {
     const h = harness([{ calls: [{ name: 'transfer', args: { amount: 500, to: 'bob' }, id: 'call_1' }] }, { text: 'ok' }]);
-    const tabAStorage = crashableStorage(h.storage, (method, args) => method === 'putLedgerEntry' && (args[0] as { status: string }).status === 'succeeded');
+    const tabAStorage = crashableStorage(h.storage, afterTheSideEffect);
     const tabA = h.openTab('tab-A', { storage: tabAStorage });
     const { conversationId: id } = await tabA.send(null, 'pay');
     await tabA.whenIdle();

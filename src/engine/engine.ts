@@ -115,7 +115,7 @@ export class Engine {
         content: decisionMessage(resolved),
         decision: { pausePointId: pending.id },
       };
-      return { commit: true, pausePoint: resolved, messages: [message] };
+      return { commit: true, pausePoint: resolved, messages: [message], update: (c, stillPending) => this.#afterDecision(c, stillPending) };
     });
     if (!settled.ok) {
       if (settled.reason === 'already_decided') {
@@ -125,6 +125,19 @@ export class Engine {
     }
     this.#kick(settled.pausePoint.conversationId);
     return { outcome: 'decided' };
+  }
+
+  /**
+   * A paused conversation's state once a decision is stored, in its
+   * transaction: still paused (one fewer) or running in this tab, which starts
+   * the run right away. Like `send`, a tab that dies before its run starts
+   * leaves a run for another tab to recover.
+   */
+  #afterDecision(conversation: Conversation, stillPending: number): Conversation {
+    if (conversation.state.kind !== 'paused') return conversation;
+    const state: ConversationState =
+      stillPending > 0 ? { kind: 'paused', pending: stillPending } : { kind: 'running', owner: this.#ctx.owner, since: this.#ctx.clock.now() };
+    return { ...conversation, state };
   }
 
   /** Aborts this tab's run of the conversation. Returns false when this tab is not running it. */
@@ -238,9 +251,12 @@ export class Engine {
 
       steps++;
       try {
+        if (!runningHere) await this.#setState(conversationId, running);
         const model = await this.#options.model();
-        // Both states are written with the messages, in their transactions; the next step checks them.
-        await streamAssistantTurn(this.#ctx, model, { conversation, state: running, stateWhenAnswered: { kind: 'idle' } }, history, signal);
+        const answer = await streamAssistantTurn(this.#ctx, model, { conversation, stateWhenAnswered: { kind: 'idle' } }, history, signal);
+        // An answer without tool calls ends the run, its state written with it. Nothing
+        // else can have changed meanwhile: nothing was pending and this tab holds the lock.
+        if (answer.toolCalls.length === 0) return;
         attempt = 0;
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
@@ -292,8 +308,11 @@ export class Engine {
   }
 
   async #pause(conversationId: string): Promise<void> {
-    const pending = (await this.#ctx.storage.listPendingPausePoints(conversationId)).length;
-    await this.#setState(conversationId, { kind: 'paused', pending });
+    await this.#ctx.storage.updateConversationWithPending(conversationId, (c, pending) => ({
+      ...c,
+      state: { kind: 'paused', pending },
+      updatedAt: this.#ctx.clock.now(),
+    }));
   }
 
   async #stopped(conversationId: string): Promise<void> {

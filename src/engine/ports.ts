@@ -7,7 +7,18 @@ export type MessageDraft = Message extends infer M ? (M extends Message ? Omit<M
 /* ── storage ─────────────────────────────────────────────────────────────── */
 
 export type Settlement =
-  | { commit: true; pausePoint: PausePoint; messages: MessageDraft[] }
+  | {
+      commit: true;
+      pausePoint: PausePoint;
+      messages: MessageDraft[];
+      /**
+       * Transforms the pause point's conversation in the same transaction,
+       * after the messages are appended (same rules as `appendMessages`'s
+       * update). `stillPending` counts the conversation's pending pause points
+       * once this one is settled.
+       */
+      update?: (conversation: Conversation, stillPending: number) => Conversation;
+    }
   | { commit: false; reason: string };
 
 export type SettleResult =
@@ -24,6 +35,12 @@ export interface StepRecords {
   pending: PausePoint[];
   /** The conversation's messages with `seq >= fromSeq`, ordered by `seq`. */
   tail: Message[];
+}
+
+/** What `StoragePort.loadCalls` reads. */
+export interface CallRecords {
+  pausePoints: PausePoint[];
+  ledger: LedgerEntry[];
 }
 
 /**
@@ -45,6 +62,11 @@ export interface StoragePort {
   putConversation(conversation: Conversation): Promise<void>;
   /** Atomically reads, transforms and writes a conversation; returns the written record. */
   updateConversation(id: string, update: (current: Conversation) => Conversation): Promise<Conversation>;
+  /**
+   * `updateConversation` that also sees how many of the conversation's pause
+   * points are pending, counted in the same transaction (for the paused state).
+   */
+  updateConversationWithPending(id: string, update: (current: Conversation, pending: number) => Conversation): Promise<Conversation>;
 
   /** A conversation's messages with `seq >= fromSeq` (all by default), ordered by `seq`. */
   listMessages(conversationId: string, fromSeq?: number): Promise<Message[]>;
@@ -75,8 +97,12 @@ export interface StoragePort {
   listPausePoints(conversationId: string): Promise<PausePoint[]>;
   /** A conversation's pending pause points, oldest first, without reading the decided ones. */
   listPendingPausePoints(conversationId: string): Promise<PausePoint[]>;
-  /** A conversation's pause points (every status) that belong to these tool calls, oldest first. */
-  listPausePointsOfCalls(conversationId: string, toolCallIds: readonly string[]): Promise<PausePoint[]>;
+  /**
+   * What settling these tool calls of a conversation reads, in one
+   * transaction: their pause points (every status, oldest first) and their
+   * ledger entries.
+   */
+  loadCalls(conversationId: string, toolCallIds: readonly string[]): Promise<CallRecords>;
   createPausePoint(pausePoint: PausePoint): Promise<void>;
   /**
    * Compare-and-set: inside one transaction, reads the pause point and, only if
@@ -93,6 +119,12 @@ export interface StoragePort {
    */
   beginExecution(entry: LedgerEntry, reopen?: readonly LedgerEntry['status'][]): Promise<boolean>;
   putLedgerEntry(entry: LedgerEntry): Promise<void>;
+  /**
+   * Atomically writes a call's final ledger entry and appends the tool result
+   * the model will read: there is no moment at which a stored result lacks its
+   * ledger entry, or a finished entry lacks its result.
+   */
+  finishExecution(entry: LedgerEntry, result: MessageDraft): Promise<Message>;
 }
 
 /* ── model ───────────────────────────────────────────────────────────────── */

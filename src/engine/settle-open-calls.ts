@@ -1,7 +1,7 @@
 import type { EngineContext } from './engine-context-type.ts';
 import { parseApprovalMarker } from './marker.ts';
 import { parseCall } from './parse-call.ts';
-import type { PauseRequest, ToolDefinition } from './ports.ts';
+import type { MessageDraft, PauseRequest, ToolDefinition } from './ports.ts';
 import { ledgerId, type AssistantMessage, type LedgerEntry, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
 import { expiryReason } from './decision-message.ts';
 
@@ -22,18 +22,19 @@ export async function settleOpenCalls(
   open: readonly ToolCall[],
   signal: AbortSignal,
 ): Promise<number> {
-  const pauses = await ctx.storage.listPausePointsOfCalls(message.conversationId, open.map((call) => call.id));
+  const records = await ctx.storage.loadCalls(message.conversationId, open.map((call) => call.id));
   const byCall = new Map<string, PausePoint[]>();
-  for (const pause of pauses) {
+  for (const pause of records.pausePoints) {
     const list = byCall.get(pause.toolCallId);
     if (list) list.push(pause);
     else byCall.set(pause.toolCallId, [pause]);
   }
+  const ledger = new Map(records.ledger.map((entry) => [entry.toolCallId, entry]));
 
   let waiting = 0;
   for (const call of open) {
     if (signal.aborted) break;
-    const state = await settleCall(ctx, message, call, byCall.get(call.id) ?? [], signal);
+    const state = await settleCall(ctx, message, call, { pauses: byCall.get(call.id) ?? [], ledger: ledger.get(call.id) }, signal);
     if (state === 'waiting') waiting++;
   }
   return waiting;
@@ -43,7 +44,8 @@ async function settleCall(
   ctx: EngineContext,
   message: AssistantMessage,
   call: ToolCall,
-  pauses: readonly PausePoint[],
+  /** What storage held for this call when this step read it. */
+  { pauses, ledger }: { pauses: readonly PausePoint[]; ledger: LedgerEntry | undefined },
   signal: AbortSignal,
 ): Promise<CallState> {
   const result = (content: string, outcome: ToolOutcome) => writeResult(ctx, message, call, content, outcome);
@@ -53,7 +55,6 @@ async function settleCall(
   const { tool } = parsed;
   let args = parsed.args;
 
-  const ledger = await ctx.storage.getLedgerEntry(ledgerId(message.conversationId, call.id));
   const unknownPause = pauses.find((p) => p.origin === 'unknown_outcome');
   let reopen: LedgerEntry['status'][] = [];
 
@@ -61,7 +62,6 @@ async function settleCall(
     switch (ledger.status) {
       case 'succeeded':
       case 'failed':
-        // The tab died after the tool ran but before its result was stored.
         return finishFromLedger(ctx, message, call, ledger, pauses);
       case 'skipped':
         return result('Not run: the user chose to skip this call after an interruption.', 'skipped');
@@ -81,12 +81,12 @@ async function settleCall(
         if (unknownPause.status === 'pending') return 'waiting';
         const choice = unknownPause.status === 'resolved' ? unknownPause.resolution : 'Skip';
         if (choice === 'Treat as done') {
-          await ctx.storage.putLedgerEntry({ ...ledger, status: 'succeeded', finishedAt: ctx.clock.now(), result: null });
-          return result('The user confirmed this action completed before an interruption; its result was not recorded.', 'done');
+          const content = 'The user confirmed this action completed before an interruption; its result was not recorded.';
+          return finish(ctx, message, call, { ...ledger, status: 'succeeded', finishedAt: ctx.clock.now(), result: null }, content, 'done');
         }
         if (choice !== 'Run again') {
-          await ctx.storage.putLedgerEntry({ ...ledger, status: 'skipped', finishedAt: ctx.clock.now() });
-          return result('Not run: the user chose to skip this call after an interruption.', 'skipped');
+          const content = 'Not run: the user chose to skip this call after an interruption.';
+          return finish(ctx, message, call, { ...ledger, status: 'skipped', finishedAt: ctx.clock.now() }, content, 'skipped');
         }
         reopen = ['unknown'];
         args = ledger.args;
@@ -177,16 +177,29 @@ async function execute(
     content = `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
     outcome = 'failed';
   }
-  await ctx.storage.putLedgerEntry({
-    ...entry,
-    status: outcome === 'failed' ? 'failed' : 'succeeded',
-    finishedAt: ctx.clock.now(),
-    result: content,
-  });
-  await writeResult(ctx, message, call, content, outcome);
+  const finished: LedgerEntry = { ...entry, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
+  await finish(ctx, message, call, finished, content, outcome);
   return outcome === 'awaiting_approval' ? 'waiting' : 'settled';
 }
 
+/**
+ * A finished call is stored in one write: its ledger entry with the result the
+ * model reads, so a tab that dies after the tool ran either stored both (and
+ * nothing runs again) or neither (and the entry still says `started`).
+ */
+async function finish(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  entry: LedgerEntry,
+  content: string,
+  outcome: ToolOutcome,
+): Promise<CallState> {
+  await ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome));
+  return 'settled';
+}
+
+/** A ledger entry finished without its result stored next to it (written by an earlier version, which stored them apart). */
 async function finishFromLedger(
   ctx: EngineContext,
   message: AssistantMessage,
@@ -209,25 +222,27 @@ async function writeResult(
   content: string,
   outcome: ToolOutcome,
 ): Promise<CallState> {
-  await ctx.storage.appendMessages(message.conversationId, [
-    {
-      v: 1,
-      id: ctx.ids.uuid(),
-      conversationId: message.conversationId,
-      createdAt: ctx.clock.now(),
-      role: 'tool',
-      toolCallId: call.id,
-      toolName: call.name,
-      content,
-      outcome,
-    },
-  ]);
+  await ctx.storage.appendMessages(message.conversationId, [resultDraft(ctx, message, call, content, outcome)]);
   return 'settled';
+}
+
+function resultDraft(ctx: EngineContext, message: AssistantMessage, call: ToolCall, content: string, outcome: ToolOutcome): MessageDraft {
+  return {
+    v: 1,
+    id: ctx.ids.uuid(),
+    conversationId: message.conversationId,
+    createdAt: ctx.clock.now(),
+    role: 'tool',
+    toolCallId: call.id,
+    toolName: call.name,
+    content,
+    outcome,
+  };
 }
 
 /** `context.pause` for tools: idempotent per call, so a re-run finds the card it already made. */
 async function pauseForTool(ctx: EngineContext, message: AssistantMessage, call: ToolCall, request: PauseRequest): Promise<string> {
-  const existing = (await ctx.storage.listPausePointsOfCalls(message.conversationId, [call.id])).find(
+  const existing = (await ctx.storage.loadCalls(message.conversationId, [call.id])).pausePoints.find(
     (p) => p.toolCallId === call.id && p.origin === 'model',
   );
   if (existing) return existing.id;

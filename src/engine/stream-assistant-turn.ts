@@ -7,17 +7,17 @@ import type { AssistantMessage, Conversation, ConversationState, Message, ToolCa
 export interface TurnStart {
   /** The conversation as this step read it. */
   conversation: Conversation;
-  /** Written with the new assistant message, in its transaction. */
-  state: ConversationState;
   /** Written with the final message when the answer calls no tools (the run ends there), in its transaction. */
   stateWhenAnswered: ConversationState;
 }
 
 /**
- * One model call: the assistant message is stored before the first token and
- * its text is written as it streams (at most every STREAM_WRITE_INTERVAL_MS),
- * so a tab that dies mid-stream leaves its partial text behind. On failure the
- * partial text is kept and marked interrupted; the caller decides on retries.
+ * One model call. The assistant message is stored with its first text (the
+ * first snapshot, at most every STREAM_WRITE_INTERVAL_MS) or at its end if
+ * that comes first, so a tab that dies mid-stream leaves its partial text
+ * behind, and a tab that dies before any text leaves only the question, which
+ * the recovering tab asks again. On failure the partial text is kept and
+ * marked interrupted; the caller decides on retries.
  *
  * Once the message is final (complete or interrupted) it is never written
  * again, not even by a late `onText`: the history cache keeps final messages.
@@ -25,61 +25,104 @@ export interface TurnStart {
 export async function streamAssistantTurn(
   ctx: EngineContext,
   model: ModelPort,
-  { conversation, state, stateWhenAnswered }: TurnStart,
+  { conversation, stateWhenAnswered }: TurnStart,
   history: readonly Message[],
   signal: AbortSignal,
 ): Promise<AssistantMessage> {
-  const { storage, clock, ids } = ctx;
-  const conversationId = conversation.id;
-  // `turns` only moves here, under the conversation's lock, so the count this step read is current.
-  const [stored] = await storage.appendMessages(
-    conversationId,
-    [
-      {
-        v: 1,
-        id: ids.uuid(),
-        conversationId,
-        createdAt: clock.now(),
-        role: 'assistant',
-        content: '',
-        toolCalls: [],
-        turnIndex: conversation.turns,
-        status: 'streaming',
-      },
-    ],
-    (c) => ({ ...c, turns: c.turns + 1, state, updatedAt: Math.max(c.updatedAt, clock.now()) }),
-  );
-  let message = stored as AssistantMessage;
-
+  const { clock } = ctx;
+  const message = new StoredAnswer(ctx, conversation);
   let text = '';
   let streaming = true;
   let lastWrite = clock.now();
-  let writing: Promise<void> = Promise.resolve();
   const onText = (delta: string) => {
     if (!streaming) return;
     text += delta;
     const now = clock.now();
     if (now - lastWrite < STREAM_WRITE_INTERVAL_MS) return;
     lastWrite = now;
-    const snapshot: AssistantMessage = { ...message, content: text };
-    // Writes are chained so an older snapshot never lands after a newer one.
-    writing = writing.then(() => storage.putMessage(snapshot));
+    message.save(text);
   };
 
   try {
     const result = await model.complete({ messages: buildRequest(history), tools: ctx.tools.specs, signal, onText });
     streaming = false;
-    await writing;
-    message = { ...message, content: result.content || text, toolCalls: uniqueCallIds(result.toolCalls, history, ctx.ids), status: 'complete' };
-    const answered = message.toolCalls.length === 0;
-    await storage.putMessage(message, answered ? (c) => ({ ...c, state: stateWhenAnswered, updatedAt: Math.max(c.updatedAt, clock.now()) }) : undefined);
-    return message;
+    const toolCalls = uniqueCallIds(result.toolCalls, history, ctx.ids);
+    const answered = toolCalls.length === 0;
+    return await message.finish(result.content || text, toolCalls, answered ? (c) => ({ ...c, state: stateWhenAnswered }) : undefined);
   } catch (error) {
     streaming = false;
-    // A failed snapshot write does not matter: the final write below replaces it.
-    await writing.catch(() => undefined);
-    await storage.putMessage({ ...message, content: text, status: 'interrupted' });
+    await message.interrupt(text);
     throw error;
+  }
+}
+
+/**
+ * The assistant message of one model call as storage knows it: appended by
+ * its first write (counting the turn), replaced by later ones. Writes are
+ * chained so an older snapshot never lands after a newer one.
+ */
+class StoredAnswer {
+  readonly #ctx: EngineContext;
+  readonly #conversationId: string;
+  readonly #draft: Omit<AssistantMessage, 'seq'>;
+  #stored: AssistantMessage | undefined;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(ctx: EngineContext, conversation: Conversation) {
+    this.#ctx = ctx;
+    this.#conversationId = conversation.id;
+    // `turns` only moves with this message's first write, under the conversation's lock, so the count read is current.
+    this.#draft = {
+      v: 1,
+      id: ctx.ids.uuid(),
+      conversationId: conversation.id,
+      createdAt: ctx.clock.now(),
+      role: 'assistant',
+      content: '',
+      toolCalls: [],
+      turnIndex: conversation.turns,
+      status: 'streaming',
+    };
+  }
+
+  /** A streamed snapshot; a failed one does not matter, the final write replaces it. */
+  save(content: string): void {
+    this.#writing = this.#writing
+      .then(() => this.#write({ content, status: 'streaming' }, undefined))
+      .then(
+        () => undefined,
+        () => undefined,
+      );
+  }
+
+  async finish(content: string, toolCalls: ToolCall[], update: ((c: Conversation) => Conversation) | undefined): Promise<AssistantMessage> {
+    await this.#writing;
+    return this.#write({ content, toolCalls, status: 'complete' }, update);
+  }
+
+  /** Keeps whatever text came; a call that failed before its first write and with no text leaves nothing behind. */
+  async interrupt(content: string): Promise<void> {
+    await this.#writing;
+    if (!this.#stored && content === '') return;
+    await this.#write({ content, status: 'interrupted' }, undefined);
+  }
+
+  async #write(
+    change: Pick<AssistantMessage, 'content' | 'status'> & Partial<Pick<AssistantMessage, 'toolCalls'>>,
+    update: ((c: Conversation) => Conversation) | undefined,
+  ): Promise<AssistantMessage> {
+    const { storage, clock } = this.#ctx;
+    const touch = (c: Conversation) => {
+      const touched = { ...c, updatedAt: Math.max(c.updatedAt, clock.now()) };
+      return update ? update(touched) : touched;
+    };
+    if (this.#stored) {
+      const next: AssistantMessage = { ...this.#stored, ...change };
+      await storage.putMessage(next, update && touch);
+      return (this.#stored = next);
+    }
+    const [appended] = await storage.appendMessages(this.#conversationId, [{ ...this.#draft, ...change }], (c) => touch({ ...c, turns: c.turns + 1 }));
+    return (this.#stored = appended as AssistantMessage);
   }
 }
 

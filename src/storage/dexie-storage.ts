@@ -1,9 +1,9 @@
 import Dexie from 'dexie';
-import type { MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/ports.ts';
-import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/ports.ts';
+import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import type { PausepointDb } from './db.ts';
 import { numberDrafts } from './number-drafts.ts';
-import { pausePointsOf, pausePointsOfCalls, pendingPausePointsOf } from './pause-points-repo.ts';
+import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -42,6 +42,20 @@ export class DexieStorage implements StoragePort {
     );
   }
 
+  updateConversationWithPending(id: string, update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
+    const { conversations, pausePoints } = this.db;
+    return this.#run(() =>
+      this.db.transaction('rw', [conversations, pausePoints], async () => {
+        const current = await conversations.get(id);
+        if (!current) throw new StorageError('not_found', `No conversation ${id}.`);
+        const next = update(current, await this.#countPending(id));
+        if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
+        await conversations.put(next);
+        return next;
+      }),
+    );
+  }
+
   listMessages(conversationId: string, fromSeq = 0): Promise<Message[]> {
     return this.#run(() => this.#messagesFrom(conversationId, fromSeq));
   }
@@ -57,9 +71,12 @@ export class DexieStorage implements StoragePort {
     const { conversations, pausePoints, messages } = this.db;
     return this.#run(() =>
       this.db.transaction('r', [conversations, pausePoints, messages], async () => {
-        const conversation = await conversations.get(conversationId);
-        const pending = await pendingPausePointsOf(this.db, conversationId);
-        const tail = await this.#messagesFrom(conversationId, fromSeq);
+        // Asked for together: the transaction queues the three and runs them back to back.
+        const [conversation, pending, tail] = await Promise.all([
+          conversations.get(conversationId),
+          pendingPausePointsOf(this.db, conversationId),
+          this.#messagesFrom(conversationId, fromSeq),
+        ]);
         return { conversation, pending, tail };
       }),
     );
@@ -93,8 +110,25 @@ export class DexieStorage implements StoragePort {
     return this.#run(() => pendingPausePointsOf(this.db, conversationId));
   }
 
-  listPausePointsOfCalls(conversationId: string, toolCallIds: readonly string[]): Promise<PausePoint[]> {
-    return this.#run(() => pausePointsOfCalls(this.db, conversationId, toolCallIds));
+  /**
+   * One exact-key read per call on the `toolCallId` index, rather than `anyOf`,
+   * which walks a cursor: a request per step, where this is one per call.
+   */
+  loadCalls(conversationId: string, toolCallIds: readonly string[]): Promise<CallRecords> {
+    const { pausePoints, ledger } = this.db;
+    if (toolCallIds.length === 0) return Promise.resolve({ pausePoints: [], ledger: [] });
+    return this.#run(() =>
+      this.db.transaction('r', [pausePoints, ledger], async () => {
+        const [pauses, entries] = await Promise.all([
+          Promise.all(toolCallIds.map((id) => pausePoints.where('toolCallId').equals(id).toArray())),
+          ledger.bulkGet(toolCallIds.map((id) => ledgerId(conversationId, id))),
+        ]);
+        return {
+          pausePoints: pauses.flat().filter((p) => p.conversationId === conversationId).sort(byCreation),
+          ledger: entries.filter((entry) => entry !== undefined),
+        };
+      }),
+    );
   }
 
   /** `add`, not `put`: a decided pause point is an audit record and is never overwritten by a new one. */
@@ -116,7 +150,16 @@ export class DexieStorage implements StoragePort {
           throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
         }
         await pausePoints.put(settlement.pausePoint);
-        const appended = await this.#append(current.conversationId, settlement.messages);
+        const { conversationId } = current;
+        const { update } = settlement;
+        const stillPending = update ? await this.#countPending(conversationId) : 0;
+        const withPending = update && ((c: Conversation) => update(c, stillPending));
+        const appended = await this.#append(conversationId, settlement.messages, withPending);
+        if (withPending && appended.length === 0) {
+          const conversation = await conversations.get(conversationId);
+          if (!conversation) throw new StorageError('not_found', `No conversation ${conversationId}.`);
+          await conversations.put(checkedUpdate(conversation, withPending));
+        }
         return { ok: true, pausePoint: settlement.pausePoint, messages: appended };
       }),
     );
@@ -139,6 +182,25 @@ export class DexieStorage implements StoragePort {
 
   async putLedgerEntry(entry: LedgerEntry): Promise<void> {
     await this.#run(() => this.db.ledger.put(entry));
+  }
+
+  finishExecution(entry: LedgerEntry, result: MessageDraft): Promise<Message> {
+    const { conversations, messages, ledger } = this.db;
+    return this.#run(() =>
+      this.db.transaction('rw', [conversations, messages, ledger], async () => {
+        if (result.conversationId !== entry.conversationId) {
+          throw new StorageError('invalid', `The result of ledger entry ${entry.id} belongs to conversation ${result.conversationId}.`);
+        }
+        const [appended] = await this.#append(entry.conversationId, [result]);
+        await ledger.put(entry);
+        return appended!;
+      }),
+    );
+  }
+
+  /** Reads only pending pause points (through the `status` index): few, however long the history. */
+  async #countPending(conversationId: string): Promise<number> {
+    return (await pendingPausePointsOf(this.db, conversationId)).length;
   }
 
   /** Through the `[conversationId+seq]` index, so only this conversation's keys from `fromSeq` on are visited. */

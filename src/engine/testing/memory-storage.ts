@@ -1,5 +1,5 @@
-import type { MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../ports.ts';
-import type { Conversation, LedgerEntry, Message, PausePoint } from '../records/index.ts';
+import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../ports.ts';
+import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
 import { MemoryStorageError } from './memory-storage-error.ts';
 
@@ -38,6 +38,11 @@ export class MemoryStorage implements StoragePort {
     if (next.id !== id) throw new MemoryStorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
     this.#conversations.set(id, copyRecord(next));
     return next;
+  }
+
+  async updateConversationWithPending(id: string, update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
+    const pending = this.#countPending(id);
+    return this.updateConversation(id, (current) => update(current, pending));
   }
 
   /** Copies only the messages asked for: a step's tail, not the whole history. */
@@ -90,9 +95,14 @@ export class MemoryStorage implements StoragePort {
     return this.#pausePointsWhere(conversationId, (p) => p.status === 'pending');
   }
 
-  async listPausePointsOfCalls(conversationId: string, toolCallIds: readonly string[]): Promise<PausePoint[]> {
+  async loadCalls(conversationId: string, toolCallIds: readonly string[]): Promise<CallRecords> {
     const wanted = new Set(toolCallIds);
-    return this.#pausePointsWhere(conversationId, (p) => wanted.has(p.toolCallId));
+    const ledger: LedgerEntry[] = [];
+    for (const id of wanted) {
+      const entry = this.#ledger.get(ledgerId(conversationId, id));
+      if (entry) ledger.push(copyRecord(entry));
+    }
+    return { pausePoints: this.#pausePointsWhere(conversationId, (p) => wanted.has(p.toolCallId)), ledger };
   }
 
   async createPausePoint(pausePoint: PausePoint): Promise<void> {
@@ -112,9 +122,16 @@ export class MemoryStorage implements StoragePort {
       throw new MemoryStorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
     }
     const pausePoint = copyRecord(settlement.pausePoint);
+    const { conversationId } = current;
+    const { update } = settlement;
+    const stillPending = this.#countPending(conversationId) - (pausePoint.status === 'pending' ? 0 : 1);
+    const withPending = update && ((c: Conversation) => update(c, stillPending));
     // Appending first: it is the step that can fail, and a failure must leave the pause point pending.
-    const messages = this.#append(current.conversationId, settlement.messages);
-    this.#pausePointIds.get(current.conversationId)?.delete(id);
+    const messages = this.#append(conversationId, settlement.messages, withPending);
+    if (withPending && messages.length === 0) {
+      this.#conversations.set(conversationId, this.#checkedUpdate(this.#requireConversation(conversationId), withPending));
+    }
+    this.#pausePointIds.get(conversationId)?.delete(id);
     this.#storePausePoint(pausePoint);
     return { ok: true, pausePoint: settlement.pausePoint, messages: copyRecord(messages) };
   }
@@ -132,6 +149,21 @@ export class MemoryStorage implements StoragePort {
 
   async putLedgerEntry(entry: LedgerEntry): Promise<void> {
     this.#ledger.set(entry.id, copyRecord(entry));
+  }
+
+  async finishExecution(entry: LedgerEntry, result: MessageDraft): Promise<Message> {
+    if (result.conversationId !== entry.conversationId) {
+      throw new MemoryStorageError('invalid', `The result of ledger entry ${entry.id} belongs to conversation ${result.conversationId}.`);
+    }
+    const [appended] = this.#append(entry.conversationId, [result]);
+    this.#ledger.set(entry.id, copyRecord(entry));
+    return copyRecord(appended!);
+  }
+
+  #countPending(conversationId: string): number {
+    let pending = 0;
+    for (const id of this.#pausePointIds.get(conversationId) ?? []) if (this.#pausePoints.get(id)?.status === 'pending') pending++;
+    return pending;
   }
 
   #requireConversation(id: string): Conversation {

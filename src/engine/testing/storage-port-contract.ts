@@ -278,21 +278,26 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
         expect(await storage.listPendingPausePoints('nobody')).toEqual([]);
       });
 
-      it('lists the pause points of given tool calls, any status, of that conversation only, oldest first', async () => {
+      it('loadCalls reads the pause points (any status, this conversation, oldest first) and ledger entries of given calls', async () => {
         await storage.putConversation(makeConversation({ id: 'c2' }));
         await storage.settlePausePoint('p1', (p) => resolve(p, []));
         await storage.createPausePoint(makePausePoint({ id: 'p0', toolCallId: 'call_1', origin: 'unknown_outcome', createdAt: 100 }));
         await storage.createPausePoint(makePausePoint({ id: 'p2', toolCallId: 'call_2', createdAt: 2_000 }));
         await storage.createPausePoint(makePausePoint({ id: 'p3', toolCallId: 'call_3', createdAt: 3_000 }));
         await storage.createPausePoint(makePausePoint({ id: 'other', conversationId: 'c2', toolCallId: 'call_2' }));
-        expect((await storage.listPausePointsOfCalls('c1', ['call_1', 'call_3'])).map((p) => [p.id, p.status])).toEqual([
+        await storage.putLedgerEntry(makeLedgerEntry());
+        await storage.putLedgerEntry(makeLedgerEntry({ id: 'c2:call_3', conversationId: 'c2', toolCallId: 'call_3' }));
+
+        const calls = await storage.loadCalls('c1', ['call_1', 'call_3']);
+        expect(calls.pausePoints.map((p) => [p.id, p.status])).toEqual([
           ['p0', 'pending'],
           ['p1', 'resolved'],
           ['p3', 'pending'],
         ]);
-        expect((await storage.listPausePointsOfCalls('c2', ['call_2'])).map((p) => p.id)).toEqual(['other']);
-        expect(await storage.listPausePointsOfCalls('c1', ['call_9'])).toEqual([]);
-        expect(await storage.listPausePointsOfCalls('c1', [])).toEqual([]);
+        expect(calls.ledger).toEqual([makeLedgerEntry()]);
+        expect((await storage.loadCalls('c2', ['call_2'])).pausePoints.map((p) => p.id)).toEqual(['other']);
+        expect(await storage.loadCalls('c1', ['call_9'])).toEqual({ pausePoints: [], ledger: [] });
+        expect(await storage.loadCalls('c1', [])).toEqual({ pausePoints: [], ledger: [] });
       });
 
       it('creating a pause point whose id exists is a conflict and never overwrites it', async () => {
@@ -360,6 +365,52 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
         expect(b).toMatchObject({ ok: false, reason: 'already_decided', pausePoint: { status: 'resolved', resolution: 'approve' } });
         expect(second).not.toHaveBeenCalled();
         expect((await storage.listMessages('c1')).map((m) => m.id)).toEqual(['first']);
+      });
+
+      it('a settlement’s conversation update is written with it and sees how many are still pending', async () => {
+        await storage.createPausePoint(makePausePoint({ id: 'p2', toolCallId: 'call_2' }));
+        const seen: number[] = [];
+        const update = (c: Conversation, stillPending: number): Conversation => {
+          seen.push(stillPending);
+          return { ...c, state: stillPending > 0 ? { kind: 'paused', pending: stillPending } : { kind: 'idle' } };
+        };
+        await storage.settlePausePoint('p1', (p) => ({ ...resolve(p, [userDraft('c1', 'd1')]), update }));
+        expect(await storage.getConversation('c1')).toMatchObject({ state: { kind: 'paused', pending: 1 }, nextSeq: 3 });
+        // With no messages the update is still written.
+        await storage.settlePausePoint('p2', (p) => ({ ...resolve(p, []), update }));
+        expect(seen).toEqual([1, 0]);
+        expect(await storage.getConversation('c1')).toMatchObject({ state: { kind: 'idle' }, nextSeq: 3 });
+      });
+
+      it('a settlement whose conversation update throws or moves the numbering writes nothing', async () => {
+        const boom = new Error('boom');
+        await expect(
+          storage.settlePausePoint('p1', (p) => ({
+            ...resolve(p, [userDraft('c1', 'd1')]),
+            update: () => {
+              throw boom;
+            },
+          })),
+        ).rejects.toBe(boom);
+        await expect(
+          storage.settlePausePoint('p1', (p) => ({ ...resolve(p, []), update: (c) => ({ ...c, nextSeq: 99 }) })),
+        ).rejects.toMatchObject(storageError('invalid'));
+        expect(await storage.getPausePoint('p1')).toMatchObject({ status: 'pending' });
+        expect(await storage.listMessages('c1')).toEqual([]);
+        expect(await storage.getConversation('c1')).toEqual(makeConversation({ id: 'c1', nextSeq: 2 }));
+      });
+
+      it('updateConversationWithPending counts the conversation’s pending pause points in its transaction', async () => {
+        await storage.putConversation(makeConversation({ id: 'c2' }));
+        await storage.createPausePoint(makePausePoint({ id: 'p2', toolCallId: 'call_2' }));
+        await storage.createPausePoint(makePausePoint({ id: 'p3', toolCallId: 'call_3', status: 'resolved', resolution: 'approve', resolvedAt: 2_000 }));
+        await storage.createPausePoint(makePausePoint({ id: 'other', conversationId: 'c2' }));
+        const written = await storage.updateConversationWithPending('c1', (c, pending) => ({ ...c, state: { kind: 'paused', pending } }));
+        expect(written.state).toEqual({ kind: 'paused', pending: 2 });
+        expect(await storage.getConversation('c1')).toEqual(written);
+        await expect(storage.updateConversationWithPending('missing', (c) => c)).rejects.toMatchObject(storageError('not_found'));
+        await expect(storage.updateConversationWithPending('c1', (c) => ({ ...c, id: 'c9' }))).rejects.toMatchObject(storageError('invalid'));
+        expect(await storage.getConversation('c9')).toBeUndefined();
       });
 
       it('an expired pause point cannot be settled', async () => {
@@ -464,6 +515,30 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
         expect(await storage.beginExecution(makeLedgerEntry({ attempts: 2 }), ['failed', 'unknown'])).toBe(true);
         expect(await storage.getLedgerEntry('c1:call_1')).toMatchObject({ status: 'started', attempts: 2 });
         expect(await storage.beginExecution(makeLedgerEntry({ attempts: 3 }), ['failed', 'unknown'])).toBe(false);
+      });
+
+      it('finishExecution writes the final entry and appends the result together', async () => {
+        await storage.putConversation(makeConversation({ id: 'c1', nextSeq: 4 }));
+        await storage.beginExecution(makeLedgerEntry());
+        const done = makeLedgerEntry({ status: 'succeeded', finishedAt: 3_500, result: 'Sent.' });
+        const result: MessageDraft = { v: 1, id: 'r1', conversationId: 'c1', createdAt: 3_500, role: 'tool', toolCallId: 'call_1', toolName: 'send_invoice', content: 'Sent.', outcome: 'done' };
+        expect(await storage.finishExecution(done, result)).toMatchObject({ id: 'r1', seq: 4 });
+        expect(await storage.getLedgerEntry('c1:call_1')).toEqual(done);
+        expect(await storage.listMessages('c1')).toMatchObject([{ id: 'r1', seq: 4, content: 'Sent.' }]);
+      });
+
+      it('finishExecution whose result cannot be stored writes neither', async () => {
+        await storage.putConversation(makeConversation({ id: 'c1' }));
+        await storage.beginExecution(makeLedgerEntry());
+        await storage.appendMessages('c1', [userDraft('c1', 'taken')]);
+        const done = makeLedgerEntry({ status: 'succeeded', finishedAt: 3_500, result: 'Sent.' });
+        await expect(storage.finishExecution(done, userDraft('c1', 'taken'))).rejects.toMatchObject(storageError('conflict'));
+        await expect(storage.finishExecution(done, userDraft('c2', 'r2'))).rejects.toMatchObject(storageError('invalid'));
+        await expect(storage.finishExecution({ ...done, conversationId: 'gone' }, userDraft('gone', 'r3'))).rejects.toMatchObject(
+          storageError('not_found'),
+        );
+        expect(await storage.getLedgerEntry('c1:call_1')).toEqual(makeLedgerEntry());
+        expect((await storage.listMessages('c1')).map((m) => m.id)).toEqual(['taken']);
       });
 
       it('putLedgerEntry replaces the entry', async () => {
