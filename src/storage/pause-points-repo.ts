@@ -27,13 +27,6 @@ export async function pendingPausePointsOf(db: PausepointDb, conversationId: str
   return found.filter((p) => p.conversationId === conversationId).sort(byCreation);
 }
 
-/** A conversation's pause points (every status) of these tool calls, oldest first; through the `toolCallId` index. */
-export async function pausePointsOfCalls(db: PausepointDb, conversationId: string, toolCallIds: readonly string[]): Promise<PausePoint[]> {
-  if (toolCallIds.length === 0) return [];
-  const found = await db.pausePoints.where('toolCallId').anyOf([...toolCallIds]).toArray();
-  return found.filter((p) => p.conversationId === conversationId).sort(byCreation);
-}
-
 /** Every pending pause point across conversations, oldest first: the approvals inbox. */
 export async function pendingPausePoints(db: PausepointDb): Promise<PausePoint[]> {
   const found = await db.pausePoints.where('status').equals('pending').toArray();
