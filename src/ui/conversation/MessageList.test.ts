@@ -93,4 +93,16 @@ describe('MessageList', () => {
     expect(screen.getByText('First paragraph.')).toBe(firstBlock);
     expect(screen.getByText('Second paragraph grows')).toBeTruthy();
   });
+
+  test('a long list shows its newest rows first and the older ones over the next frames, in order', async () => {
+    const messages = Array.from({ length: 60 }, (_, seq) => user(seq, `row ${seq}`));
+    renderList(messages);
+    const shown = () => [...document.querySelectorAll('.message-item')].map((li) => li.textContent?.replace('You:', '').trim());
+    expect(shown()).toHaveLength(12);
+    expect(shown().at(-1)).toBe('row 59');
+    expect(shown()[0]).toBe('row 48');
+    await vi.waitFor(() => expect(shown()).toHaveLength(60));
+    expect(shown()).toEqual(messages.map((m) => m.content));
+  });
 });
+
