@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { PausePoint } from '../../engine/records/index.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
@@ -135,7 +135,7 @@ describe('ApprovalCard — data entry', () => {
 });
 
 describe('ApprovalCard — after the decision', () => {
-  test('a decided card shows the outcome, the time and who decided, without buttons', () => {
+  test('a decided card shows the outcome, the time and who decided, without buttons', async () => {
     renderCard(
       pausePoint({
         status: 'resolved',
@@ -149,6 +149,10 @@ describe('ApprovalCard — after the decision', () => {
     expect(screen.getByText(/Not now/)).toBeTruthy();
     expect(screen.getByText(/in this tab/)).toBeTruthy();
     expect(screen.queryAllByRole('button')).toHaveLength(0);
+    const time = document.querySelector('time');
+    expect(time?.getAttribute('datetime')).toBe(new Date(1_700_000_100_000).toISOString());
+    // Written in the reader's locale once the first frame is painted.
+    await vi.waitFor(() => expect(time?.textContent).toBe(new Date(1_700_000_100_000).toLocaleString()));
   });
 
   test('a choice decided on another device names it', () => {
