@@ -16,9 +16,11 @@ import { waitForApproval } from './wait-for-approval.ts';
 const NEW_TITLE = 'New chat';
 
 /**
- * The agent loop. Every step starts by reading stored records and decides what
- * to do from them alone, so a run that stopped anywhere — paused, crashed,
- * closed with its tab — continues from the same records in any tab.
+ * The agent loop. Every step decides what to do from stored records alone: it
+ * reads them, or, when nothing but the step before can have written since,
+ * goes on from what that step wrote (`#carry`). So a run that stopped
+ * anywhere — paused, crashed, closed with its tab — continues from the same
+ * records in any tab.
  */
 export class Engine {
   readonly #options: EngineOptions;
@@ -221,10 +223,13 @@ export class Engine {
     const { clock } = this.#ctx;
     let steps = 0;
     let attempt = 0;
+    // What the next step would read, when that can only be what this step wrote (see `#carry`).
+    let carried: Step | undefined;
     for (;;) {
-      // One transaction: the conversation, its pending pause points, and its history (re-read where it can have changed).
-      const { conversation, pending, history } = await this.#history.load(conversationId);
-      if (!conversation) return;
+      const step = carried ?? (await this.#read(conversationId));
+      carried = undefined;
+      if (!step) return;
+      const { pending, history } = step;
       const expired = pending.filter((pause) => pause.expiresAt !== null && pause.expiresAt <= clock.now());
       if (expired.length > 0) {
         for (const pause of expired) await this.#expire(pause, 'timeout');
@@ -232,20 +237,21 @@ export class Engine {
       }
       if (await this.#closeOrphanedStream(history)) continue;
       // The state this tab wrote is only written again when it changes.
-      const runningHere = conversation.state.kind === 'running' && conversation.state.owner === this.#ctx.owner;
-      const running: ConversationState = runningHere ? conversation.state : { kind: 'running', owner: this.#ctx.owner, since: clock.now() };
+      const runningHere = step.state.kind === 'running' && step.state.owner === this.#ctx.owner;
+      const running: ConversationState = runningHere ? step.state : { kind: 'running', owner: this.#ctx.owner, since: clock.now() };
 
       const last = lastAssistant(history);
       const open = last ? openCalls(last, history) : [];
       if (last && open.length > 0) {
         if (!runningHere) await this.#setState(conversationId, running);
-        const waiting = await settleOpenCalls(this.#ctx, last, open, signal);
+        const settled = await settleOpenCalls(this.#ctx, last, open, signal);
         if (signal.aborted) return this.#stopped(conversationId);
-        if (waiting > 0) return this.#pause(conversationId);
+        if (settled.waiting > 0) return this.#pause(conversationId);
+        carried = this.#carry(step, { state: running, turns: step.turns, wrote: settled.results });
         continue;
       }
-      if (pending.length > 0) return this.#changeState(conversation, { kind: 'paused', pending: pending.length });
-      if (!needsModel(history)) return this.#changeState(conversation, { kind: 'idle' });
+      if (pending.length > 0) return this.#changeState(conversationId, step.state, { kind: 'paused', pending: pending.length });
+      if (!needsModel(history)) return this.#changeState(conversationId, step.state, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
 
@@ -253,11 +259,12 @@ export class Engine {
       try {
         if (!runningHere) await this.#setState(conversationId, running);
         const model = await this.#options.model();
-        const answer = await streamAssistantTurn(this.#ctx, model, { conversation, stateWhenAnswered: { kind: 'idle' } }, history, signal);
-        // An answer without tool calls ends the run, its state written with it. Nothing
-        // else can have changed meanwhile: nothing was pending and this tab holds the lock.
+        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' } } as const;
+        const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal);
+        // An answer without tool calls ends the run, its state written with it.
         if (answer.toolCalls.length === 0) return;
         attempt = 0;
+        carried = this.#carry(step, { state: running, turns: step.turns + 1, wrote: [answer] });
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
         if (error.kind === 'aborted' || signal.aborted) return this.#stopped(conversationId);
@@ -279,6 +286,24 @@ export class Engine {
         if (!(await settles(clock.sleep(delay, signal)))) return this.#stopped(conversationId);
       }
     }
+  }
+
+  /** A step's read: one transaction, with the history re-read only where it can have changed. */
+  async #read(conversationId: string): Promise<Step | undefined> {
+    const { conversation, pending, history } = await this.#history.load(conversationId);
+    return conversation && { state: conversation.state, turns: conversation.turns, pending, history };
+  }
+
+  /**
+   * The next step without reading it back, when nothing but this step can
+   * have written since its read: nothing was pending then, so no decision can
+   * have been stored since, and this tab holds the conversation, so no other
+   * run or message can have been either. (A Stop, or deleting the
+   * conversation, aborts this run's signal, which each step checks.)
+   */
+  #carry(step: Step, { state, turns, wrote }: { state: ConversationState; turns: number; wrote: readonly Message[] }): Step | undefined {
+    if (step.pending.length > 0) return undefined;
+    return { state, turns, pending: [], history: [...step.history, ...wrote] };
   }
 
   /**
@@ -345,15 +370,25 @@ export class Engine {
   }
 
   /** Writes `state` unless this step read it already (only the lock holder moves these states). */
-  async #changeState(conversation: Conversation, state: { kind: 'idle' } | { kind: 'paused'; pending: number }): Promise<void> {
-    const current = conversation.state;
+  async #changeState(conversationId: string, current: ConversationState, state: { kind: 'idle' } | { kind: 'paused'; pending: number }): Promise<void> {
     const same = current.kind === state.kind && (current.kind !== 'paused' || (state.kind === 'paused' && current.pending === state.pending));
-    if (!same) await this.#setState(conversation.id, state);
+    if (!same) await this.#setState(conversationId, state);
   }
 
   async #setState(conversationId: string, state: ConversationState): Promise<void> {
     await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, state, updatedAt: this.#ctx.clock.now() }));
   }
+}
+
+/** What one step of the loop decides from. */
+interface Step {
+  state: ConversationState;
+  /** How many model calls the conversation has had: the next answer's `turnIndex`. */
+  turns: number;
+  /** Pending pause points, oldest first. */
+  pending: PausePoint[];
+  /** The whole stored history, ordered by `seq`; shared with the history cache, never mutated. */
+  history: readonly Message[];
 }
 
 /** Waits for a wait that the user's Stop may abort: true when it finished, false when stopped. */

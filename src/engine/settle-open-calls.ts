@@ -2,26 +2,33 @@ import type { EngineContext } from './engine-context-type.ts';
 import { parseApprovalMarker } from './marker.ts';
 import { parseCall } from './parse-call.ts';
 import type { MessageDraft, PauseRequest, ToolDefinition } from './ports.ts';
-import { ledgerId, type AssistantMessage, type LedgerEntry, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
+import { ledgerId, type AssistantMessage, type LedgerEntry, type Message, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
 import { expiryReason } from './decision-message.ts';
 
 export const UNKNOWN_OUTCOME_OPTIONS = ['Run again', 'Treat as done', 'Skip'] as const;
 
-type CallState = 'settled' | 'waiting';
+/** A call waits for a person, or is settled with the result stored for it. */
+type CallState = 'waiting' | Message;
+
+export interface Settled {
+  /** How many calls still wait for a person. */
+  waiting: number;
+  /** The results stored by this pass, in the order they were stored. */
+  results: Message[];
+}
 
 /**
  * Brings every open call of the last assistant message as far as it can go:
  * invalid calls get an error result, ungated calls run, gated calls pause (or,
  * once decided, run with the final arguments or report the refusal), and calls
- * a dead tab left mid-execution ask the user what happened. Returns how many
- * calls still wait for a person.
+ * a dead tab left mid-execution ask the user what happened.
  */
 export async function settleOpenCalls(
   ctx: EngineContext,
   message: AssistantMessage,
   open: readonly ToolCall[],
   signal: AbortSignal,
-): Promise<number> {
+): Promise<Settled> {
   const records = await ctx.storage.loadCalls(message.conversationId, open.map((call) => call.id));
   const byCall = new Map<string, PausePoint[]>();
   for (const pause of records.pausePoints) {
@@ -31,13 +38,14 @@ export async function settleOpenCalls(
   }
   const ledger = new Map(records.ledger.map((entry) => [entry.toolCallId, entry]));
 
-  let waiting = 0;
+  const settled: Settled = { waiting: 0, results: [] };
   for (const call of open) {
     if (signal.aborted) break;
     const state = await settleCall(ctx, message, call, { pauses: byCall.get(call.id) ?? [], ledger: ledger.get(call.id) }, signal);
-    if (state === 'waiting') waiting++;
+    if (state === 'waiting') settled.waiting++;
+    else settled.results.push(state);
   }
-  return waiting;
+  return settled;
 }
 
 async function settleCall(
@@ -178,8 +186,8 @@ async function execute(
     outcome = 'failed';
   }
   const finished: LedgerEntry = { ...entry, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
-  await finish(ctx, message, call, finished, content, outcome);
-  return outcome === 'awaiting_approval' ? 'waiting' : 'settled';
+  const stored = await finish(ctx, message, call, finished, content, outcome);
+  return outcome === 'awaiting_approval' ? 'waiting' : stored;
 }
 
 /**
@@ -194,9 +202,8 @@ async function finish(
   entry: LedgerEntry,
   content: string,
   outcome: ToolOutcome,
-): Promise<CallState> {
-  await ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome));
-  return 'settled';
+): Promise<Message> {
+  return ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome));
 }
 
 /** A ledger entry finished without its result stored next to it (written by an earlier version, which stored them apart). */
@@ -210,9 +217,9 @@ async function finishFromLedger(
   const content = ledger.result ?? 'The tool ran; its result was not recorded.';
   const marker = parseApprovalMarker(content);
   const outcome: ToolOutcome = ledger.status === 'failed' ? 'failed' : marker ? 'awaiting_approval' : 'done';
-  await writeResult(ctx, message, call, content, outcome);
+  const stored = await writeResult(ctx, message, call, content, outcome);
   const stillPending = marker !== null && pauses.some((p) => p.id === marker && p.status === 'pending');
-  return stillPending ? 'waiting' : 'settled';
+  return stillPending ? 'waiting' : stored;
 }
 
 async function writeResult(
@@ -221,9 +228,9 @@ async function writeResult(
   call: ToolCall,
   content: string,
   outcome: ToolOutcome,
-): Promise<CallState> {
-  await ctx.storage.appendMessages(message.conversationId, [resultDraft(ctx, message, call, content, outcome)]);
-  return 'settled';
+): Promise<Message> {
+  const [stored] = await ctx.storage.appendMessages(message.conversationId, [resultDraft(ctx, message, call, content, outcome)]);
+  return stored!;
 }
 
 function resultDraft(ctx: EngineContext, message: AssistantMessage, call: ToolCall, content: string, outcome: ToolOutcome): MessageDraft {

@@ -5,8 +5,9 @@ import type { IdPort, ModelPort } from './ports.ts';
 import type { AssistantMessage, Conversation, ConversationState, Message, ToolCall } from './records/index.ts';
 
 export interface TurnStart {
-  /** The conversation as this step read it. */
-  conversation: Conversation;
+  conversationId: string;
+  /** The answer's place among the conversation's model calls (its `turns` before this one). */
+  turnIndex: number;
   /** Written with the final message when the answer calls no tools (the run ends there), in its transaction. */
   stateWhenAnswered: ConversationState;
 }
@@ -25,12 +26,12 @@ export interface TurnStart {
 export async function streamAssistantTurn(
   ctx: EngineContext,
   model: ModelPort,
-  { conversation, stateWhenAnswered }: TurnStart,
+  { conversationId, turnIndex, stateWhenAnswered }: TurnStart,
   history: readonly Message[],
   signal: AbortSignal,
 ): Promise<AssistantMessage> {
   const { clock } = ctx;
-  const message = new StoredAnswer(ctx, conversation);
+  const message = new StoredAnswer(ctx, conversationId, turnIndex);
   let text = '';
   let streaming = true;
   let lastWrite = clock.now();
@@ -68,19 +69,19 @@ class StoredAnswer {
   #stored: AssistantMessage | undefined;
   #writing: Promise<void> = Promise.resolve();
 
-  constructor(ctx: EngineContext, conversation: Conversation) {
+  constructor(ctx: EngineContext, conversationId: string, turnIndex: number) {
     this.#ctx = ctx;
-    this.#conversationId = conversation.id;
-    // `turns` only moves with this message's first write, under the conversation's lock, so the count read is current.
+    this.#conversationId = conversationId;
+    // `turns` only moves with this message's first write, under the conversation's lock, so the caller's count is current.
     this.#draft = {
       v: 1,
       id: ctx.ids.uuid(),
-      conversationId: conversation.id,
+      conversationId,
       createdAt: ctx.clock.now(),
       role: 'assistant',
       content: '',
       toolCalls: [],
-      turnIndex: conversation.turns,
+      turnIndex,
       status: 'streaming',
     };
   }

@@ -73,7 +73,7 @@ export class AgentHost {
       case 'decide':
         return this.engine.decide(intent.pausePointId, intent.decision, await this.#decidedBy);
       case 'stop':
-        if (!this.engine.stop(intent.conversationId)) this.#stops.postMessage(intent.conversationId);
+        this.#stopEverywhere(intent.conversationId);
         return null;
       case 'retry':
         return this.engine.retry(intent.conversationId);
@@ -83,12 +83,18 @@ export class AgentHost {
         await renameConversation(this.db, intent.conversationId, intent.title);
         return null;
       case 'deleteConversation':
-        this.engine.stop(intent.conversationId);
+        // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
+        this.#stopEverywhere(intent.conversationId);
         await deleteConversation(this.db, intent.conversationId);
         return null;
       case 'listModels':
         return modelFor(intent).listModels();
     }
+  }
+
+  /** Stops the conversation's run in this tab, or asks the other tabs to (only one runs it). */
+  #stopEverywhere(conversationId: string): void {
+    if (!this.engine.stop(conversationId)) this.#stops.postMessage(conversationId);
   }
 
   async #sweep(): Promise<void> {
