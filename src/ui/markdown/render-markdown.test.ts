@@ -2,7 +2,7 @@
 import { render } from '@testing-library/svelte';
 import { describe, expect, test, vi } from 'vitest';
 import Markdown from './Markdown.svelte';
-import { renderMarkdown, renderMarkdownBlocks } from './render-markdown.ts';
+import { MarkdownBlocks, renderMarkdown, renderMarkdownBlocks } from './render-markdown.ts';
 
 function dom(html: string): HTMLElement {
   const div = document.createElement('div');
@@ -71,6 +71,77 @@ describe('renderMarkdown', () => {
     expect(first).toHaveLength(2);
     expect(second[0]).toBe(first[0]);
     expect(second[1]).not.toBe(first[1]);
+  });
+});
+
+describe('MarkdownBlocks (a text that grows at its end)', () => {
+  // Markdown whose blocks change shape as text arrives: fences and an html comment
+  // open across blank lines, a paragraph that becomes a setext heading or a table,
+  // a tight list that turns loose, indented code after a paragraph (a continuation,
+  // not code), lazy blockquote lines, nested lists, raw html blocks and injections.
+  const TRICKY = [
+    'Intro with **bold\nacross lines** and `code`.',
+    'Title\n=====',
+    '```js\nconst a = 1;\n\n\nconsole.log(a);\n```',
+    '~~~\nunclosed tilde fence\n\n# not a heading',
+    '~~~',
+    '- one\n- two\n\n- three (now loose)\n  continued\n\n      indented code in the item\n- four\n  1. nested\n  2. list',
+    'para\n    not code: a lazy continuation\n\n    but this is code\n\n    and still code',
+    '| a | b |\n| --- | :-: |\n| 1 | 2 |\n| 3 | <img src=x onerror=alert(1)> |\nafter the table',
+    'header line\n| x | y |\n| - | - |\n| 5 | 6 |',
+    '> quote\nlazy line\n> - list in quote\n\n> another quote',
+    '<div onclick="alert(1)">\n*html block*\n</div>',
+    '<!-- a comment\n\nthat spans blank lines -->',
+    '<script>window.pwned = 1</script>',
+    '1. first\n2. second\n\n10. ten',
+    '***\n\n[a link](javascript:alert(1)) and [ok](https://example.com) and https://auto.example',
+    'Trailing paragraph without a newline',
+  ].join('\n\n');
+
+  function streamThrough(text: string, chunk: (i: number) => number): void {
+    const blocks = new MarkdownBlocks();
+    for (let end = 0; end < text.length; ) {
+      end = Math.min(text.length, end + chunk(end));
+      const prefix = text.slice(0, end);
+      expect(blocks.render(prefix), `after ${end} characters`).toEqual(renderMarkdownBlocks(prefix));
+    }
+  }
+
+  test('equals a whole render after every character of tricky markdown', () => {
+    streamThrough(TRICKY, () => 1);
+  });
+
+  test('equals a whole render when the text arrives in uneven chunks', () => {
+    let seed = 7;
+    streamThrough(TRICKY.repeat(3), () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return 1 + (seed % 40);
+    });
+  });
+
+  test('link reference definitions reach back into earlier blocks, and still render the same', () => {
+    streamThrough('See [the docs][d] first.\n\nMore text.\n\n[d]: https://example.com/docs "Docs"\n\nEnd.', () => 3);
+  });
+
+  test('windows line endings, and a text that is replaced rather than extended', () => {
+    const blocks = new MarkdownBlocks();
+    expect(blocks.render('a\r\n\r\n- b\r\n- c')).toEqual(renderMarkdownBlocks('a\n\n- b\n- c'));
+    expect(blocks.render('A new text.\n\nIts second block.')).toEqual(renderMarkdownBlocks('A new text.\n\nIts second block.'));
+    expect(blocks.render('')).toEqual([]);
+  });
+
+  test('settled blocks keep their html strings, so the page does not touch them', () => {
+    const blocks = new MarkdownBlocks();
+    const first = blocks.render('One.\n\nTwo.\n\nThree.\n\nFour is growi');
+    const second = blocks.render('One.\n\nTwo.\n\nThree.\n\nFour is growing');
+    expect(second.slice(0, 3)).toEqual(first.slice(0, 3));
+    expect(second[0]).toBe(first[0]);
+    expect(second[3]).toBe('<p>Four is growing</p>\n');
+  });
+
+  test('sanitises every block it renders', () => {
+    const html = new MarkdownBlocks().render(TRICKY).join('');
+    expect(html).not.toMatch(/<(script|img|div|iframe)|onclick|onerror|javascript:/i);
   });
 });
 

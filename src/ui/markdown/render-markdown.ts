@@ -102,6 +102,67 @@ export function renderMarkdownBlocks(source: string): string[] {
   return blocks;
 }
 
+/**
+ * How many of the last blocks are lexed again on each update. Appended text
+ * changes the last block (a paragraph that turns into a heading or a table, an
+ * open code fence), and while the last block's first line is still being written
+ * it may turn out to belong to the block before it: after `1. a` and a blank line,
+ * a block `1` is a paragraph until a `.` makes it the list's next item. A block
+ * whose first line is complete, with another block after it, can no longer
+ * change, so two open blocks are enough (a test shows one is not).
+ */
+const OPEN_BLOCKS = 2;
+
+/**
+ * Renders one text that grows at its end (a message as it streams) without
+ * lexing all of it on every update: the blocks before the last `OPEN_BLOCKS`
+ * are settled — their source and sanitised HTML kept — and each update lexes
+ * only the text after them. The result always equals `renderMarkdownBlocks` of
+ * the same text (a test streams tricky markdown through both). Two cases fall
+ * back to lexing the whole text: a text that is not the previous one extended,
+ * and link reference definitions (`[id]: url`), which reach back into earlier
+ * blocks. Every block still goes through DOMPurify.
+ */
+export class MarkdownBlocks {
+  /** The start of the text whose blocks are settled. */
+  #settled = '';
+  /** Their sanitised HTML, one entry per block. */
+  #settledHtml: string[] = [];
+
+  render(text: string): string[] {
+    const source = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+    if (!source.startsWith(this.#settled)) this.#forget();
+    const rest = source.slice(this.#settled.length);
+    const tokens = marked.lexer(rest);
+    if (Object.keys(tokens.links).length > 0) {
+      this.#forget();
+      return renderMarkdownBlocks(source);
+    }
+    let open = tokens.length;
+    for (let blocks = 0; open > 0 && blocks < OPEN_BLOCKS; ) {
+      open--;
+      if (tokens[open]!.type !== 'space') blocks++;
+    }
+    const settling = tokens.slice(0, open);
+    const settlingSource = settling.map((token) => token.raw).join('');
+    // Blocks settle only where their sources are known to tile the text exactly.
+    if (rest.startsWith(settlingSource)) {
+      for (const token of settling) if (token.type !== 'space') this.#settledHtml.push(renderBlock(token, tokens.links));
+      this.#settled += settlingSource;
+    } else {
+      open = 0;
+    }
+    const html = [...this.#settledHtml];
+    for (const token of tokens.slice(open)) if (token.type !== 'space') html.push(renderBlock(token, tokens.links));
+    return html;
+  }
+
+  #forget(): void {
+    this.#settled = '';
+    this.#settledHtml = [];
+  }
+}
+
 /** Sanitised HTML for the whole of `source`. */
 export function renderMarkdown(source: string): string {
   return renderMarkdownBlocks(source).join('');
