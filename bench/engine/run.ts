@@ -17,6 +17,15 @@ const RUNNERS: readonly RunnerFactory[] = [pausepointDexie, pausepointMemory, op
 const gc = (globalThis as { gc?: () => void }).gc;
 const collectGarbage = gc ?? (() => {});
 
+/**
+ * A second of nothing before each timed run, so V8's background threads
+ * (optimising compiles queued by the warm-up, concurrent sweeping) finish
+ * their work then rather than during the first timed turns. A person never
+ * sends turns back to back anyway.
+ */
+const SETTLE_MS = 1_000;
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
 const loadBefore = loadavg()[0] ?? 0;
 const results = [];
 for (const factory of RUNNERS) {
@@ -25,6 +34,7 @@ for (const factory of RUNNERS) {
   collectGarbage();
   await warmUp(factory);
   collectGarbage();
+  await settle();
   const runner = await factory('measured');
   process.stderr.write(`${runner.name}: ${TURNS} turns…\n`);
   results.push(summarise(await timeTurns(runner, TURNS)));
@@ -35,6 +45,6 @@ const [dexie] = results;
 const loadAfter = loadavg()[0] ?? 0;
 console.log(`\n1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${cpus().length} cores (this bench adds about 1; more than that is other work, and noise).`);
 console.log(`\nOne conversation of ${TURNS} turns (user message → gated call → pause read back → approve → tool → answer), mean time per turn:`);
-console.log(`warm-up: ${WARM_UP_TURNS} turns not counted (a throwaway conversation per runner, in its own storage, played right before it is timed; the timed one starts empty${gc ? ', on a collected heap' : ''}).\n`);
+console.log(`warm-up: ${WARM_UP_TURNS} turns not counted (a throwaway conversation per runner, in its own storage, played right before it is timed; the timed one starts empty${gc ? ', on a collected heap' : ''}, after ${SETTLE_MS} ms idle).\n`);
 console.log(formatTable(results));
 if (dexie) console.log(`\n${formatTargets(dexie)}`);
