@@ -73,14 +73,18 @@ const marked = new Marked({
 const blockCache = new Map<string, string>();
 const CACHE_LIMIT = 2000;
 
+function sanitisedBlock(token: Token, links: TokensList['links']): string {
+  const tokens = Object.assign([token], { links }) as TokensList;
+  return purify().sanitize(marked.parser(tokens), PURIFY_CONFIG);
+}
+
 function renderBlock(token: Token, links: TokensList['links']): string {
   const cacheable = Object.keys(links).length === 0;
   if (cacheable) {
     const hit = blockCache.get(token.raw);
     if (hit !== undefined) return hit;
   }
-  const tokens = Object.assign([token], { links }) as TokensList;
-  const html = purify().sanitize(marked.parser(tokens), PURIFY_CONFIG);
+  const html = sanitisedBlock(token, links);
   if (cacheable) {
     if (blockCache.size >= CACHE_LIMIT) {
       const oldest = blockCache.keys().next().value;
@@ -128,6 +132,12 @@ export class MarkdownBlocks {
   #settled = '';
   /** Their sanitised HTML, one entry per block. */
   #settledHtml: string[] = [];
+  /**
+   * The open blocks' HTML by source, from the last update: the block before the
+   * last one is usually unchanged. Kept here rather than in the shared cache,
+   * which each half-written last block would only fill with dead entries.
+   */
+  #openHtml = new Map<string, string>();
 
   render(text: string): string[] {
     const source = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
@@ -147,19 +157,29 @@ export class MarkdownBlocks {
     const settlingSource = settling.map((token) => token.raw).join('');
     // Blocks settle only where their sources are known to tile the text exactly.
     if (rest.startsWith(settlingSource)) {
-      for (const token of settling) if (token.type !== 'space') this.#settledHtml.push(renderBlock(token, tokens.links));
+      for (const token of settling) {
+        if (token.type !== 'space') this.#settledHtml.push(this.#openHtml.get(token.raw) ?? renderBlock(token, tokens.links));
+      }
       this.#settled += settlingSource;
     } else {
       open = 0;
     }
     const html = [...this.#settledHtml];
-    for (const token of tokens.slice(open)) if (token.type !== 'space') html.push(renderBlock(token, tokens.links));
+    const openHtml = new Map<string, string>();
+    for (const token of tokens.slice(open)) {
+      if (token.type === 'space') continue;
+      const block = this.#openHtml.get(token.raw) ?? sanitisedBlock(token, tokens.links);
+      openHtml.set(token.raw, block);
+      html.push(block);
+    }
+    this.#openHtml = openHtml;
     return html;
   }
 
   #forget(): void {
     this.#settled = '';
     this.#settledHtml = [];
+    this.#openHtml = new Map();
   }
 }
 
