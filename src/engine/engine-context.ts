@@ -18,8 +18,8 @@ export interface EngineOptions {
   expiryMs?: () => number | null;
   /** Told about every new pause point (notifications, badge). */
   onPause?: (pausePoint: PausePoint) => void;
-  /** Told about failures of background runs that could not be stored as state. */
-  onError?: (error: unknown) => void;
+  /** Told about every failure of a background run: an `UnrecordedFailure` when not even its error state could be stored. */
+  onError?: (error: unknown, conversationId: string) => void;
 }
 
 export const DEFAULT_MAX_STEPS = 16;

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest } from './ports.ts';
+import type { ModelRequest, StoragePort } from './ports.ts';
 import { FakeClock } from './testing/fake-clock.ts';
 import { harness, say, state } from './testing/harness.ts';
 import { modelError } from './testing/scripted-model.ts';
+
+/** The storage a tab sees, with some methods replaced. */
+function overriding(storage: StoragePort, overrides: Partial<StoragePort>): StoragePort {
+  return new Proxy(storage, {
+    get(target, key, receiver) {
+      const own = (overrides as Record<PropertyKey, unknown>)[key];
+      if (own !== undefined) return own;
+      const value: unknown = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 
 describe('endpoint faults', () => {
   it('stops with an error naming the key on 401, and Retry tries again', async () => {
@@ -135,5 +147,61 @@ describe('endpoint faults', () => {
     expect(await state(slow, other)).toEqual({ kind: 'idle' });
     expect(wake).toBeTypeOf('function');
     expect(slow.model.requests).toHaveLength(1);
+  });
+
+  it('passes on a failure whose error state cannot be stored either, with the words the state would have had', async () => {
+    const failures: [unknown, string][] = [];
+    const h = harness([{ text: 'never stored' }], { onError: (error, id) => failures.push([error, id]) });
+    const id = await h.engine.createConversation();
+    const full = Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' });
+    // The question fits; nothing after it does.
+    const storage = h.storage;
+    const tab = h.openTab('tab-A', {
+      storage: overriding(storage, {
+        appendMessages: async (...args: Parameters<typeof storage.appendMessages>) => {
+          if (args[1][0]?.role !== 'user') throw full;
+          return storage.appendMessages(...args);
+        },
+        updateConversation: async () => {
+          throw full;
+        },
+      }),
+    });
+    await tab.send(id, 'hello');
+    await tab.whenIdle();
+    expect(failures).toHaveLength(1);
+    const [error, conversationId] = failures[0]!;
+    expect(conversationId).toBe(id);
+    expect(error).toMatchObject({ name: 'UnrecordedFailure', conversationId: id, message: expect.stringMatching(/^The browser ran out of storage space/), cause: full });
+    expect((await h.storage.listMessages(id)).map((m) => m.content)).toEqual(['hello']);
+  });
+
+  it('ends quietly when the conversation is deleted under its run', async () => {
+    const failures: unknown[] = [];
+    let deleted = false;
+    const h = harness([(request) => {
+      deleted = true;
+      request.onText('');
+      return Promise.resolve({ content: 'too late', toolCalls: [], finishReason: 'stop' });
+    }], { onError: (error) => failures.push(error) });
+    const id = await h.engine.createConversation();
+    const storage = h.storage;
+    const gone = { name: 'StorageError', code: 'not_found', message: 'No conversation.' };
+    const tab = h.openTab('tab-A', {
+      storage: overriding(storage, {
+        getConversation: async (conversationId: string) => (deleted ? undefined : storage.getConversation(conversationId)),
+        appendMessages: async (...args: Parameters<typeof storage.appendMessages>) => {
+          if (deleted) throw Object.assign(new Error(gone.message), gone);
+          return storage.appendMessages(...args);
+        },
+        updateConversation: async (...args: Parameters<typeof storage.updateConversation>) => {
+          if (deleted) throw Object.assign(new Error(gone.message), gone);
+          return storage.updateConversation(...args);
+        },
+      }),
+    });
+    await tab.send(id, 'hello');
+    await tab.whenIdle();
+    expect(failures).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import type { DecideResult, Decision } from './decision.ts';
 import { decisionMessage, expiryReason } from './decision-message.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-context.ts';
 import type { EngineContext } from './engine-context-type.ts';
-import { CallerError, ModelError } from './errors.ts';
+import { CallerError, ModelError, UnrecordedFailure } from './errors.ts';
 import { HistoryCache } from './history-cache.ts';
 import type { MessageDraft } from './ports.ts';
 import { isActive, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
@@ -200,7 +200,7 @@ export class Engine {
     const previous = this.#runs.get(conversationId) ?? Promise.resolve();
     const next = previous
       .then(() => this.run(conversationId))
-      .catch((error: unknown) => this.#options.onError?.(error))
+      .catch((error: unknown) => this.#options.onError?.(error, conversationId))
       .finally(() => {
         if (this.#runs.get(conversationId) === next) this.#runs.delete(conversationId);
       });
@@ -359,7 +359,10 @@ export class Engine {
     try {
       await this.#setState(conversationId, { kind: 'error', code: quota ? 'storage' : 'internal', message, retryable: true });
     } catch {
-      // Storage itself is failing (or the tab is going away): rethrow the original cause below.
+      // Deleted under the run: there is nothing left to fail, and no one to tell.
+      if ((await this.#ctx.storage.getConversation(conversationId).catch(() => null)) === undefined) return;
+      // Storage itself is failing (or the tab is going away): no tab can show the error state.
+      throw new UnrecordedFailure(conversationId, message, { cause: error });
     }
     throw error;
   }

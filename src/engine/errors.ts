@@ -34,6 +34,22 @@ export class CallerError extends Error {
   }
 }
 
+/**
+ * A run failed and its error state could not be stored either (storage full
+ * or failing): no tab will show it unless the host passes this on. The message
+ * is the one the error state would have shown.
+ */
+export class UnrecordedFailure extends Error {
+  override readonly name = 'UnrecordedFailure';
+  constructor(
+    readonly conversationId: string,
+    message: string,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 export interface WireError {
   name: string;
   message: string;

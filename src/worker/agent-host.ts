@@ -1,5 +1,5 @@
 import { Engine } from '../engine/engine.ts';
-import { toWireError } from '../engine/errors.ts';
+import { toWireError, UnrecordedFailure } from '../engine/errors.ts';
 import { ACTIVE_STATES, type DecidedBy } from '../engine/records/index.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
@@ -49,7 +49,10 @@ export class AgentHost {
       owner: tabId,
       expiryMs: () => (expiryMinutes === null ? null : expiryMinutes * MINUTE),
       onPause: (p) => this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title }),
-      onError: (error) => console.error('Pausepoint: a background run failed', error),
+      onError: (error, conversationId) => {
+        console.error('Pausepoint: a background run failed', error);
+        if (error instanceof UnrecordedFailure) this.emit({ type: 'run_failed', conversationId, message: error.message });
+      },
     });
     this.#decidedBy = deviceId(db).then((id) => ({ tabId, deviceId: id, label: deviceLabel(navigator.userAgent) }));
     this.#stops.onmessage = (event: MessageEvent<unknown>) => {

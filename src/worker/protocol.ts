@@ -34,9 +34,11 @@ export const Response = z.discriminatedUnion('ok', [
 ]);
 export type Response = z.infer<typeof Response>;
 
-/** Unprompted news from the worker, for notifications and the app badge. */
+/** Unprompted news from the worker, for notifications, the app badge, and failures no record could hold. */
 export const WorkerEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), tabId: z.string() }),
   z.object({ type: z.literal('approval_requested'), pausePointId: z.string(), conversationId: z.string(), title: z.string() }),
+  /** A run failed and not even its error state could be stored (storage full): shown as an alert instead. */
+  z.object({ type: z.literal('run_failed'), conversationId: z.string(), message: z.string() }),
 ]);
 export type WorkerEvent = z.infer<typeof WorkerEvent>;

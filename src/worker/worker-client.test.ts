@@ -9,6 +9,8 @@ const samples: unknown[] = [
   { type: 'approval_requested', pausePointId: 'p', conversationId: 'c', title: 'T' },
   { type: 'approval_requested', pausePointId: 'p', conversationId: 'c', title: 7 },
   { type: 'approval_requested', pausePointId: 'p', conversationId: 'c', title: 'T', extra: true },
+  { type: 'run_failed', conversationId: 'c', message: 'The browser ran out of storage space.' },
+  { type: 'run_failed', conversationId: 'c' },
   { type: 'other' },
   { id: 1, ok: true, value: { conversationId: 'c' } },
   { id: 1, ok: true },

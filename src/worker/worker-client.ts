@@ -132,6 +132,9 @@ export function readWorkerEvent(data: unknown): WorkerEvent | null {
   if (data.type === 'approval_requested' && isString(data.pausePointId) && isString(data.conversationId) && isString(data.title)) {
     return { type: 'approval_requested', pausePointId: data.pausePointId, conversationId: data.conversationId, title: data.title };
   }
+  if (data.type === 'run_failed' && isString(data.conversationId) && isString(data.message)) {
+    return { type: 'run_failed', conversationId: data.conversationId, message: data.message };
+  }
   return null;
 }
 
