@@ -7,7 +7,6 @@ import {
   deleteConversation,
   liveConversation,
   liveConversationPage,
-  liveConversations,
   renameConversation,
 } from './conversations-repo.ts';
 import type { PausepointDb } from './db.ts';
@@ -68,18 +67,18 @@ describe('conversations repository', () => {
     expect(await deleteConversation(db, 'c1')).toBe(false);
   });
 
-  it('liveConversations emits newest first and again after a write', async () => {
+  it('liveConversationPage emits newest first and again after a write from any tab or worker', async () => {
     await createConversation(db, { id: 'old', title: 'Old', now: 100 });
     await createConversation(db, { id: 'new', title: 'New', now: 200 });
-    const live = liveConversations(db);
+    const live = liveConversationPage(db, { limit: 10 });
 
-    const first = await waitForEmission(live, (list) => list.length === 2);
-    expect(first.map((c) => c.id)).toEqual(['new', 'old']);
+    const first = await waitForEmission(live, (page) => page.conversations.length === 2);
+    expect(first.conversations.map((c) => c.id)).toEqual(['new', 'old']);
 
     const storage = new DexieStorage(db);
-    const updated = waitForEmission(live, (list) => list[0]?.id === 'old');
+    const updated = waitForEmission(live, (page) => page.conversations[0]?.id === 'old');
     await storage.appendMessages('old', [userDraft('old', 'm1', 'hello', 300)]);
-    expect((await updated).map((c) => [c.id, c.updatedAt])).toEqual([
+    expect((await updated).conversations.map((c) => [c.id, c.updatedAt])).toEqual([
       ['old', 300],
       ['new', 200],
     ]);

@@ -64,11 +64,6 @@ export async function deleteConversation(db: PausepointDb, id: string): Promise<
   }
 }
 
-/** Every conversation, most recently active first, re-emitted on every write from any tab or worker. */
-export function liveConversations(db: PausepointDb): Observable<Conversation[]> {
-  return liveQuery(() => db.conversations.orderBy('updatedAt').reverse().toArray());
-}
-
 /** One conversation, or undefined once it is gone; re-emitted when that record changes. */
 export function liveConversation(db: PausepointDb, id: string): Observable<Conversation | undefined> {
   return liveQuery(() => db.conversations.get(id));
