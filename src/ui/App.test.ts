@@ -111,6 +111,26 @@ describe('App', () => {
     await waitFor(() => expect(document.querySelector('[aria-live="polite"][aria-atomic="true"]')?.textContent).toBe('Approval needed: New card'));
   });
 
+  test('a run that failed where no record could hold it is shown in its conversation until the user acts', async () => {
+    await saveSettings(db, DEMO);
+    await db.conversations.put({ ...conversation, state: { kind: 'running', owner: 'tab-1', since: 1 } });
+    await db.messages.bulkPut(messages.slice(0, 1));
+    window.location.hash = '#/c/c1';
+    const client = renderApp();
+    const list = await screen.findByRole('region', { name: 'Messages' });
+    expect(await within(list).findByText('Agent is thinking…')).toBeTruthy();
+
+    client.emit({ type: 'run_failed', conversationId: 'other', message: 'Not this one.' });
+    client.emit({ type: 'run_failed', conversationId: 'c1', message: 'The browser ran out of storage space for Pausepoint.' });
+    const alert = await screen.findByText('The browser ran out of storage space for Pausepoint.');
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect(screen.queryByText('Not this one.')).toBeNull();
+
+    await fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(client.stop).toHaveBeenCalledWith('c1');
+    await waitFor(() => expect(screen.queryByText('The browser ran out of storage space for Pausepoint.')).toBeNull());
+  });
+
   test('the Approvals inbox lists pending cards across conversations and links to each', async () => {
     await saveSettings(db, { provider: 'demo', baseUrl: 'https://demo.pausepoint.invalid/v1', apiKey: '', model: 'pausepoint-demo' });
     await db.conversations.put(conversation);

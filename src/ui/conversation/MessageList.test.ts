@@ -24,15 +24,28 @@ const assistant = (seq: number, content: string, extra: Partial<Extract<Message,
   ...extra,
 });
 
-function renderList(messages: Message[], pauses = [pausePoint()].slice(0, 0), active = false, more: { hasEarlier?: boolean; focusCardId?: string } = {}) {
+function renderList(
+  messages: Message[],
+  pauses = [pausePoint()].slice(0, 0),
+  active = false,
+  more: { hasEarlier?: boolean; focusCardId?: string; thinking?: boolean } = {},
+) {
   const fake = fakeContext();
   const onShowEarlier = vi.fn();
-  const props = { messages, pauses, active, focusCardId: more.focusCardId ?? null, hasEarlier: more.hasEarlier ?? false, onShowEarlier };
+  const props = { messages, pauses, active, focusCardId: more.focusCardId ?? null, hasEarlier: more.hasEarlier ?? false, thinking: more.thinking ?? false, onShowEarlier };
   const view = render(MessageList, { props, context: fake.context });
   return { ...fake, ...view, onShowEarlier };
 }
 
 describe('MessageList', () => {
+  test('shows that the agent is thinking until its answer has text, and says so to screen readers', async () => {
+    const { rerender } = renderList([user(0, 'Hi')], undefined, true, { thinking: true });
+    const messages = screen.getByRole('region', { name: 'Messages' });
+    expect(within(messages).getByText('Agent is thinking…')).toBeTruthy();
+    await rerender({ thinking: false, messages: [user(0, 'Hi'), assistant(1, 'Hello', { status: 'streaming' })] });
+    expect(within(messages).queryByText('Agent is thinking…')).toBeNull();
+  });
+
   test('renders user text as text and assistant text as sanitised markdown', () => {
     renderList([user(0, '<b>not bold</b>'), assistant(1, '**bold** <script>x()</script>')]);
     expect(screen.getByText('<b>not bold</b>')).toBeTruthy();
