@@ -67,3 +67,19 @@ export async function warmUp(factory: RunnerFactory, turns = WARM_UP_TURNS): Pro
   for (let turn = 1; turn <= turns; turn++) await runner.playTurn(turn);
   await runner.finish(turns);
 }
+
+/** One timing per turn from several runs of the same runner: each turn's median over the runs. */
+export function medianPerTurn(runs: readonly TurnTimings[]): TurnTimings {
+  const [first] = runs;
+  if (!first) throw new Error('medianPerTurn needs at least one run.');
+  const median = (pick: (run: TurnTimings) => number[], turn: number) => {
+    const values = runs.map((run) => pick(run)[turn] ?? Number.NaN).sort((a, b) => a - b);
+    const middle = values.length >> 1;
+    return values.length % 2 === 1 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+  };
+  return {
+    name: first.name,
+    perTurn: first.perTurn.map((_, turn) => median((run) => run.perTurn, turn)),
+    cpuPerTurn: first.cpuPerTurn.map((_, turn) => median((run) => run.cpuPerTurn, turn)),
+  };
+}

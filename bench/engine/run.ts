@@ -1,5 +1,5 @@
 import { cpus, loadavg } from 'node:os';
-import { timeTurns, warmUp, WARM_UP_TURNS, type RunnerFactory } from './conversation-runner.ts';
+import { medianPerTurn, timeTurns, warmUp, WARM_UP_TURNS, type RunnerFactory, type TurnTimings } from './conversation-runner.ts';
 import { formatTable, formatTargets, summarise } from './print-table.ts';
 import { aiSdk } from './run-ai-sdk.ts';
 import { openAIAgents } from './run-openai-agents.ts';
@@ -13,31 +13,36 @@ import { TURNS } from './scripted-turns.ts';
  */
 const RUNNERS: readonly RunnerFactory[] = [pausepointDexie, pausepointMemory, openAIAgents, aiSdk];
 
-/** `node --expose-gc` (as `npm run bench:engine` starts it) lets each runner start on a collected heap. */
-const gc = (globalThis as { gc?: () => void }).gc;
-const collectGarbage = gc ?? (() => {});
-
 /**
- * A second of nothing before each timed run, so V8's background threads
- * (optimising compiles queued by the warm-up, concurrent sweeping) finish
- * their work then rather than during the first timed turns. A person never
- * sends turns back to back anyway.
+ * A second of nothing before each runner's timed runs, so V8's background
+ * threads (optimising compiles queued by the warm-up, concurrent sweeping)
+ * finish their work then rather than during the first timed turns. A person
+ * never sends turns back to back anyway.
  */
 const SETTLE_MS = 1_000;
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
+/**
+ * Timed runs per runner, each a new conversation on fresh storage. On a shared
+ * two-core machine one run's means move by a third from one run to the next;
+ * each turn is reported as its median over the runs, which a stray GC pause or
+ * a neighbour's burst in one run does not move.
+ */
+const RUNS = 3;
+
 const loadBefore = loadavg()[0] ?? 0;
 const results = [];
 for (const factory of RUNNERS) {
-  // Each runner warms up right before it is timed, and the garbage of the runs before it
-  // (a peer's long histories included) is collected first, not during its early turns.
-  collectGarbage();
+  // Each runner warms up right before it is timed: no other runner's garbage or compiles in its first turns.
   await warmUp(factory);
-  collectGarbage();
   await settle();
-  const runner = await factory('measured');
-  process.stderr.write(`${runner.name}: ${TURNS} turns…\n`);
-  results.push(summarise(await timeTurns(runner, TURNS)));
+  const runs: TurnTimings[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const runner = await factory(`measured-${run}`);
+    process.stderr.write(`${runner.name}: ${TURNS} turns, run ${run} of ${RUNS}…\n`);
+    runs.push(await timeTurns(runner, TURNS));
+  }
+  results.push(summarise(medianPerTurn(runs)));
 }
 
 const [dexie] = results;
@@ -45,6 +50,7 @@ const [dexie] = results;
 const loadAfter = loadavg()[0] ?? 0;
 console.log(`\n1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${cpus().length} cores (this bench adds about 1; more than that is other work, and noise).`);
 console.log(`\nOne conversation of ${TURNS} turns (user message → gated call → pause read back → approve → tool → answer), mean time per turn:`);
-console.log(`warm-up: ${WARM_UP_TURNS} turns not counted (a throwaway conversation per runner, in its own storage, played right before it is timed; the timed one starts empty${gc ? ', on a collected heap' : ''}, after ${SETTLE_MS} ms idle).\n`);
+console.log(`warm-up: ${WARM_UP_TURNS} turns not counted (a throwaway conversation per runner, in its own storage, played right before it is timed, then ${SETTLE_MS} ms idle).`);
+console.log(`${RUNS} timed runs per runner, each a new conversation on fresh storage; each turn's time is its median over the runs, and each figure the mean of those over its turns.\n`);
 console.log(formatTable(results));
 if (dexie) console.log(`\n${formatTargets(dexie)}`);
