@@ -107,6 +107,14 @@ describe('endpoint faults', () => {
     expect(messages.find((m) => m.role === 'assistant')).toMatchObject({ content: 'Thinking', status: 'interrupted' });
   });
 
+  it('refuses a message to a conversation that does not exist, and stores nothing', async () => {
+    const h = harness([{ text: 'never asked' }]);
+    await expect(h.engine.send('gone', 'hello')).rejects.toMatchObject({ name: 'CallerError', code: 'not_found' });
+    await h.engine.whenIdle();
+    expect(h.model.requests).toHaveLength(0);
+    expect(await h.storage.listMessages('gone')).toEqual([]);
+  });
+
   it('refuses a second message while a turn runs, losing nothing', async () => {
     let release!: () => void;
     const h = harness([() => new Promise((resolve) => (release = () => resolve({ content: 'done', toolCalls: [], finishReason: 'stop' })))]);

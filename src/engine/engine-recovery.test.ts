@@ -31,19 +31,13 @@ async function crashThenRecover(crashAt: CrashPoint, turns: ScriptedTurn[] | ((h
 const isAppendOf = (role: Message['role']) => (method: keyof StoragePort, args: unknown[]) =>
   method === 'appendMessages' && (args[1] as { role: string }[])[0]?.role === role;
 
-/** The `n`th call of `method` (counting from 1). */
-const nthCallOf = (name: keyof StoragePort, n: number) => {
-  let calls = 0;
-  return (method: keyof StoragePort) => method === name && ++calls === n;
-};
-
 /** The first storage call after a tool's side effect: its ledger entry and result, stored together. */
 const afterTheSideEffect = (method: keyof StoragePort) => method === 'finishExecution';
 
 describe('recovery after a tab dies mid-turn', () => {
   it('before the model call: the turn is simply made', async () => {
-    // `send` reads once; the run's own first read is the second.
-    const { h, id } = await crashThenRecover(nthCallOf('loadStep', 2), [{ text: 'Hello from the recovered tab.' }]);
+    // The message is stored; the tab dies as its run makes its first read.
+    const { h, id } = await crashThenRecover((method) => method === 'loadStep', [{ text: 'Hello from the recovered tab.' }]);
     expect(h.model.requests).toHaveLength(1);
     expect((await h.storage.listMessages(id)).map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(await state(h, id)).toEqual({ kind: 'idle' });

@@ -2,9 +2,9 @@ import type { DecideResult, Decision } from './decision.ts';
 import { decisionMessage, expiryReason } from './decision-message.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-context.ts';
 import type { EngineContext } from './engine-context-type.ts';
-import { CallerError, ModelError, UnrecordedFailure } from './errors.ts';
+import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
 import { HistoryCache } from './history-cache.ts';
-import type { MessageDraft } from './ports.ts';
+import type { CallRecords, MessageDraft } from './ports.ts';
 import { isActive, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
 import { retryDelay } from './retry-policy.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
@@ -71,18 +71,20 @@ export class Engine {
     const id = conversationId ?? (await this.createConversation());
     const { storage, clock, ids } = this.#ctx;
     const attempt = await this.#options.locks.ifAvailable(lockName(id), async () => {
-      // The loop's own read: one transaction, and the run that follows finds the history cached.
-      const { conversation, pending } = await this.#history.load(id);
-      if (!conversation) throw new CallerError('not_found', 'That conversation no longer exists.');
-      for (const pause of pending) await this.#expire(pause, 'abandoned');
+      for (const pause of await storage.listPendingPausePoints(id)) await this.#expire(pause, 'abandoned');
       // Marked running with the message, in its transaction: a tab that dies
       // before its run starts leaves a run for another tab to recover, not an
       // unanswered question. The run that follows finds the state already set.
-      await storage.appendMessages(id, [{ v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text }], (c) => ({
-        ...c,
-        title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
-        state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
-      }));
+      const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text };
+      await storage
+        .appendMessages(id, [message], (c) => ({
+          ...c,
+          title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
+          state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
+        }))
+        .catch((error: unknown) => {
+          throw isNotFound(error) ? new CallerError('not_found', 'That conversation no longer exists.') : error;
+        });
     });
     if (!attempt.acquired) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
     this.#kick(id);
@@ -244,9 +246,9 @@ export class Engine {
       const open = last ? openCalls(last, history) : [];
       if (last && open.length > 0) {
         if (!runningHere) await this.#setState(conversationId, running);
-        const settled = await settleOpenCalls(this.#ctx, last, open, signal);
+        const settled = await settleOpenCalls(this.#ctx, last, open, signal, step.calls);
         if (signal.aborted) return this.#stopped(conversationId);
-        if (settled.waiting > 0) return this.#pause(conversationId);
+        if (settled.waiting > 0) return this.#pause(conversationId, settled.questions);
         carried = this.#carry(step, { state: running, turns: step.turns, wrote: settled.results });
         continue;
       }
@@ -264,7 +266,8 @@ export class Engine {
         // An answer without tool calls ends the run, its state written with it.
         if (answer.toolCalls.length === 0) return;
         attempt = 0;
-        carried = this.#carry(step, { state: running, turns: step.turns + 1, wrote: [answer] });
+        // Its calls have ids no stored call had (uniqueCallIds), so nothing is stored for them yet.
+        carried = this.#carry(step, { state: running, turns: step.turns + 1, wrote: [answer], calls: NO_RECORDS });
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
         if (error.kind === 'aborted' || signal.aborted) return this.#stopped(conversationId);
@@ -301,9 +304,10 @@ export class Engine {
    * run or message can have been either. (A Stop, or deleting the
    * conversation, aborts this run's signal, which each step checks.)
    */
-  #carry(step: Step, { state, turns, wrote }: { state: ConversationState; turns: number; wrote: readonly Message[] }): Step | undefined {
+  #carry(step: Step, next: { state: ConversationState; turns: number; wrote: readonly Message[]; calls?: CallRecords }): Step | undefined {
     if (step.pending.length > 0) return undefined;
-    return { state, turns, pending: [], history: [...step.history, ...wrote] };
+    const { state, turns, wrote, calls } = next;
+    return { state, turns, pending: [], history: [...step.history, ...wrote], ...(calls ? { calls } : {}) };
   }
 
   /**
@@ -332,12 +336,14 @@ export class Engine {
     });
   }
 
-  async #pause(conversationId: string): Promise<void> {
-    await this.#ctx.storage.updateConversationWithPending(conversationId, (c, pending) => ({
+  /** Pauses the run: the gates' new questions and the paused state, in one transaction; then tells the host. */
+  async #pause(conversationId: string, questions: readonly PausePoint[]): Promise<void> {
+    await this.#ctx.storage.pauseConversation(conversationId, questions, (c, pending) => ({
       ...c,
       state: { kind: 'paused', pending },
       updatedAt: this.#ctx.clock.now(),
     }));
+    for (const question of questions) this.#ctx.onPause(question);
   }
 
   async #stopped(conversationId: string): Promise<void> {
@@ -392,7 +398,11 @@ interface Step {
   pending: PausePoint[];
   /** The whole stored history, ordered by `seq`; shared with the history cache, never mutated. */
   history: readonly Message[];
+  /** The stored records of the last answer's open calls, when known without reading them. */
+  calls?: CallRecords;
 }
+
+const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };
 
 /** Waits for a wait that the user's Stop may abort: true when it finished, false when stopped. */
 async function settles(wait: Promise<void>): Promise<boolean> {

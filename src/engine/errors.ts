@@ -50,6 +50,11 @@ export class UnrecordedFailure extends Error {
   }
 }
 
+/** Storage's "no such record" (both implementations throw `{ name: 'StorageError', code }`; the engine may not import them). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof Error && error.name === 'StorageError' && (error as { code?: unknown }).code === 'not_found';
+}
+
 export interface WireError {
   name: string;
   message: string;

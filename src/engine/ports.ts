@@ -63,10 +63,16 @@ export interface StoragePort {
   /** Atomically reads, transforms and writes a conversation; returns the written record. */
   updateConversation(id: string, update: (current: Conversation) => Conversation): Promise<Conversation>;
   /**
-   * `updateConversation` that also sees how many of the conversation's pause
-   * points are pending, counted in the same transaction (for the paused state).
+   * Atomically adds new pause points to a conversation (an id that exists is
+   * a conflict, and nothing is written) and transforms the conversation,
+   * which sees how many of its pause points are pending, the new ones
+   * included: how a run pauses.
    */
-  updateConversationWithPending(id: string, update: (current: Conversation, pending: number) => Conversation): Promise<Conversation>;
+  pauseConversation(
+    id: string,
+    added: readonly PausePoint[],
+    update: (current: Conversation, pending: number) => Conversation,
+  ): Promise<Conversation>;
 
   /** A conversation's messages with `seq >= fromSeq` (all by default), ordered by `seq`. */
   listMessages(conversationId: string, fromSeq?: number): Promise<Message[]>;

@@ -1,7 +1,7 @@
 import type { EngineContext } from './engine-context-type.ts';
 import { parseApprovalMarker } from './marker.ts';
 import { parseCall } from './parse-call.ts';
-import type { MessageDraft, PauseRequest, ToolDefinition } from './ports.ts';
+import type { CallRecords, MessageDraft, PauseRequest, ToolDefinition } from './ports.ts';
 import { ledgerId, type AssistantMessage, type LedgerEntry, type Message, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
 import { expiryReason } from './decision-message.ts';
 
@@ -15,6 +15,12 @@ export interface Settled {
   waiting: number;
   /** The results stored by this pass, in the order they were stored. */
   results: Message[];
+  /**
+   * Gates' questions, not stored yet: the caller stores them with the paused
+   * state, in one transaction. (Until then a gated call has neither a result
+   * nor a pause point, so a run that dies first asks its gate again.)
+   */
+  questions: PausePoint[];
 }
 
 /**
@@ -28,8 +34,10 @@ export async function settleOpenCalls(
   message: AssistantMessage,
   open: readonly ToolCall[],
   signal: AbortSignal,
+  /** The calls' stored records when the caller knows them without reading (calls it has just stored: none). */
+  known?: CallRecords,
 ): Promise<Settled> {
-  const records = await ctx.storage.loadCalls(message.conversationId, open.map((call) => call.id));
+  const records = known ?? (await ctx.storage.loadCalls(message.conversationId, open.map((call) => call.id)));
   const byCall = new Map<string, PausePoint[]>();
   for (const pause of records.pausePoints) {
     const list = byCall.get(pause.toolCallId);
@@ -38,10 +46,11 @@ export async function settleOpenCalls(
   }
   const ledger = new Map(records.ledger.map((entry) => [entry.toolCallId, entry]));
 
-  const settled: Settled = { waiting: 0, results: [] };
+  const settled: Settled = { waiting: 0, results: [], questions: [] };
   for (const call of open) {
     if (signal.aborted) break;
-    const state = await settleCall(ctx, message, call, { pauses: byCall.get(call.id) ?? [], ledger: ledger.get(call.id) }, signal);
+    const stored = { pauses: byCall.get(call.id) ?? [], ledger: ledger.get(call.id) };
+    const state = await settleCall(ctx, message, call, stored, (question) => settled.questions.push(question), signal);
     if (state === 'waiting') settled.waiting++;
     else settled.results.push(state);
   }
@@ -54,6 +63,7 @@ async function settleCall(
   call: ToolCall,
   /** What storage held for this call when this step read it. */
   { pauses, ledger }: { pauses: readonly PausePoint[]; ledger: LedgerEntry | undefined },
+  ask: (question: PausePoint) => void,
   signal: AbortSignal,
 ): Promise<CallState> {
   const result = (content: string, outcome: ToolOutcome) => writeResult(ctx, message, call, content, outcome);
@@ -109,7 +119,7 @@ async function settleCall(
     if (!gatePause) {
       const question = tool.gate(args);
       if (question) {
-        await createPause(ctx, message, call, { ...question, options: null, payload: args, kind: 'approval' }, 'gate');
+        ask(pausePointFor(ctx, message, call, { ...question, options: null, payload: args, kind: 'approval' }, 'gate'));
         return 'waiting';
       }
     } else if (gatePause.status === 'pending') {
@@ -278,9 +288,22 @@ async function createPause(
   request: PauseRequest,
   origin: PausePoint['origin'],
 ): Promise<string> {
+  const pause = pausePointFor(ctx, message, call, request, origin);
+  await ctx.storage.createPausePoint(pause);
+  ctx.onPause(pause);
+  return pause.id;
+}
+
+function pausePointFor(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  request: PauseRequest,
+  origin: PausePoint['origin'],
+): PausePoint {
   const now = ctx.clock.now();
   const expiry = ctx.expiryMs();
-  const pause: PausePoint = {
+  return {
     v: 1,
     id: ctx.ids.uuid(),
     conversationId: message.conversationId,
@@ -299,7 +322,4 @@ async function createPause(
     toolName: call.name,
     expiresAt: expiry === null ? null : now + expiry,
   };
-  await ctx.storage.createPausePoint(pause);
-  ctx.onPause(pause);
-  return pause.id;
 }

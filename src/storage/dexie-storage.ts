@@ -42,11 +42,15 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  updateConversationWithPending(id: string, update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
+  pauseConversation(id: string, added: readonly PausePoint[], update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
     const { conversations, pausePoints } = this.db;
     return this.#run(() =>
       this.db.transaction('rw', [conversations, pausePoints], async () => {
-        const current = await conversations.get(id);
+        if (added.some((pausePoint) => pausePoint.conversationId !== id)) {
+          throw new StorageError('invalid', `A pause point added to conversation ${id} belongs to another one.`);
+        }
+        // `add`, as in createPausePoint: an existing pause point is never overwritten.
+        const [current] = await Promise.all([conversations.get(id), added.length > 0 ? pausePoints.bulkAdd([...added]) : undefined]);
         if (!current) throw new StorageError('not_found', `No conversation ${id}.`);
         const next = update(current, await this.#countPending(id));
         if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);

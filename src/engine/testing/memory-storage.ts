@@ -40,9 +40,21 @@ export class MemoryStorage implements StoragePort {
     return next;
   }
 
-  async updateConversationWithPending(id: string, update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
-    const pending = this.#countPending(id);
-    return this.updateConversation(id, (current) => update(current, pending));
+  async pauseConversation(id: string, added: readonly PausePoint[], update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
+    // Everything that can fail or throw before the first write, so a failure writes nothing.
+    const current = this.#requireConversation(id);
+    const ids = new Set<string>();
+    for (const pausePoint of added) {
+      if (pausePoint.conversationId !== id) throw new MemoryStorageError('invalid', `A pause point added to conversation ${id} belongs to another one.`);
+      if (this.#pausePoints.has(pausePoint.id) || ids.has(pausePoint.id)) throw new MemoryStorageError('conflict', `A pause point ${pausePoint.id} already exists.`);
+      ids.add(pausePoint.id);
+    }
+    const pending = this.#countPending(id) + added.filter((p) => p.status === 'pending').length;
+    const next = update(copyRecord(current), pending);
+    if (next.id !== id) throw new MemoryStorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
+    for (const pausePoint of added) this.#storePausePoint(copyRecord(pausePoint));
+    this.#conversations.set(id, copyRecord(next));
+    return next;
   }
 
   /** Copies only the messages asked for: a step's tail, not the whole history. */

@@ -400,17 +400,35 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
         expect(await storage.getConversation('c1')).toEqual(makeConversation({ id: 'c1', nextSeq: 2 }));
       });
 
-      it('updateConversationWithPending counts the conversation’s pending pause points in its transaction', async () => {
+      it('pauseConversation adds new pause points and writes the state counting them with the pending ones', async () => {
         await storage.putConversation(makeConversation({ id: 'c2' }));
-        await storage.createPausePoint(makePausePoint({ id: 'p2', toolCallId: 'call_2' }));
         await storage.createPausePoint(makePausePoint({ id: 'p3', toolCallId: 'call_3', status: 'resolved', resolution: 'approve', resolvedAt: 2_000 }));
         await storage.createPausePoint(makePausePoint({ id: 'other', conversationId: 'c2' }));
-        const written = await storage.updateConversationWithPending('c1', (c, pending) => ({ ...c, state: { kind: 'paused', pending } }));
-        expect(written.state).toEqual({ kind: 'paused', pending: 2 });
+        const added = [makePausePoint({ id: 'p4', toolCallId: 'call_4' }), makePausePoint({ id: 'p5', toolCallId: 'call_5' })];
+        const written = await storage.pauseConversation('c1', added, (c, pending) => ({ ...c, state: { kind: 'paused', pending } }));
+        expect(written.state).toEqual({ kind: 'paused', pending: 3 });
         expect(await storage.getConversation('c1')).toEqual(written);
-        await expect(storage.updateConversationWithPending('missing', (c) => c)).rejects.toMatchObject(storageError('not_found'));
-        await expect(storage.updateConversationWithPending('c1', (c) => ({ ...c, id: 'c9' }))).rejects.toMatchObject(storageError('invalid'));
-        expect(await storage.getConversation('c9')).toBeUndefined();
+        expect((await storage.listPendingPausePoints('c1')).map((p) => p.id)).toEqual(['p1', 'p4', 'p5']);
+        // With nothing new it only counts.
+        expect((await storage.pauseConversation('c2', [], (c, pending) => ({ ...c, turns: pending }))).turns).toBe(1);
+      });
+
+      it('pauseConversation writes nothing when a pause point exists, belongs elsewhere, or the update fails', async () => {
+        const before = await storage.getConversation('c1');
+        const paused = (c: Conversation, pending: number): Conversation => ({ ...c, state: { kind: 'paused', pending } });
+        await expect(storage.pauseConversation('c1', [makePausePoint({ id: 'new' }), makePausePoint({ id: 'p1' })], paused)).rejects.toMatchObject(storageError('conflict'));
+        await expect(storage.pauseConversation('c1', [makePausePoint({ id: 'new', conversationId: 'c2' })], paused)).rejects.toMatchObject(storageError('invalid'));
+        await expect(storage.pauseConversation('missing', [], paused)).rejects.toMatchObject(storageError('not_found'));
+        await expect(storage.pauseConversation('c1', [makePausePoint({ id: 'new' })], (c) => ({ ...c, id: 'c9' }))).rejects.toMatchObject(storageError('invalid'));
+        const boom = new Error('boom');
+        await expect(
+          storage.pauseConversation('c1', [makePausePoint({ id: 'new' })], () => {
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+        expect(await storage.getPausePoint('new')).toBeUndefined();
+        expect(await storage.getPausePoint('p1')).toEqual(makePausePoint({ id: 'p1' }));
+        expect(await storage.getConversation('c1')).toEqual(before);
       });
 
       it('an expired pause point cannot be settled', async () => {
