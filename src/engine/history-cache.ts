@@ -49,12 +49,12 @@ export class HistoryCache {
     const boundary = kept.at(-1);
     if (boundary) {
       const step = await this.storage.loadStep(conversationId, boundary.seq);
-      if (step.tail[0]?.id === boundary.id) return this.#remember(conversationId, step, kept.slice(0, -1).concat(step.tail));
+      if (step.tail[0]?.id === boundary.id) return this.#remember(conversationId, step, kept.slice(0, -1).concat(step.tail), kept.length - 1);
       this.#settled.delete(conversationId);
-      if (!step.conversation) return this.#remember(conversationId, step, []);
+      if (!step.conversation) return this.#remember(conversationId, step, [], 0);
     }
     const step = await this.storage.loadStep(conversationId, 0);
-    return this.#remember(conversationId, step, step.tail);
+    return this.#remember(conversationId, step, step.tail, 0);
   }
 
   forget(conversationId: string): void {
@@ -66,11 +66,16 @@ export class HistoryCache {
     return this.#settled.size;
   }
 
-  #remember(conversationId: string, step: StepRecords, history: readonly Message[]): LoadedStep {
+  /** `fresh`: where the messages read by this step start (the kept ones before it hold no streaming message). */
+  #remember(conversationId: string, step: StepRecords, history: readonly Message[], fresh: number): LoadedStep {
     const { conversation, pending } = step;
     this.#settled.delete(conversationId);
     if (conversation) {
-      const streaming = history.findIndex((m) => m.role === 'assistant' && m.status === 'streaming');
+      let streaming = -1;
+      for (let i = fresh; i < history.length && streaming === -1; i++) {
+        const m = history[i];
+        if (m?.role === 'assistant' && m.status === 'streaming') streaming = i;
+      }
       const settled = streaming === -1 ? history : history.slice(0, streaming);
       if (settled.length > 0) this.#settled.set(conversationId, settled);
       for (const oldest of this.#settled.keys()) {

@@ -195,8 +195,7 @@ export class DexieStorage implements StoragePort {
         if (result.conversationId !== entry.conversationId) {
           throw new StorageError('invalid', `The result of ledger entry ${entry.id} belongs to conversation ${result.conversationId}.`);
         }
-        const [appended] = await this.#append(entry.conversationId, [result]);
-        await ledger.put(entry);
+        const [[appended]] = await Promise.all([this.#append(entry.conversationId, [result]), ledger.put(entry)]);
         return appended!;
       }),
     );
@@ -221,8 +220,9 @@ export class DexieStorage implements StoragePort {
     if (!current) throw new StorageError('not_found', `No conversation ${conversationId}.`);
     if (drafts.length === 0) return [];
     const numbered = numberDrafts(current, drafts);
-    await this.db.conversations.put(update ? checkedUpdate(numbered.conversation, update) : numbered.conversation);
-    await this.db.messages.bulkAdd(numbered.messages);
+    const conversation = update ? checkedUpdate(numbered.conversation, update) : numbered.conversation;
+    // Queued together: one wait instead of two (a failure of either still aborts the whole transaction).
+    await Promise.all([this.db.conversations.put(conversation), this.db.messages.bulkAdd(numbered.messages)]);
     return numbered.messages;
   }
 
