@@ -1,17 +1,15 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
-import { openTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/open-test-db.ts';
 import { ConversationExplanations } from './conversation-explanations.ts';
 import { SCENARIO, seedAuditDb } from './testing/seed-audit-db.ts';
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
+useTestDb((fresh) => (db = fresh));
 beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
   await seedAuditDb(db);
 });
-afterEach(async () => cleanup());
 
 describe('ConversationExplanations', () => {
   it('reads a conversation once and keeps only the messages that explain pause points', async () => {

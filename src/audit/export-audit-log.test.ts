@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../engine/records/message.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import { openTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/open-test-db.ts';
 import { deviceId } from '../storage/settings-repo.ts';
 import { APP_VERSION } from './app-version.ts';
 import { AuditLogFile, type AuditEntry } from './audit-entry.ts';
@@ -17,13 +17,11 @@ const schema: unknown = JSON.parse(readFileSync(new URL('../../docs/audit-log.sc
 const EXPORTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0);
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
 
+useTestDb((fresh) => (db = fresh));
 beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
   await seedAuditDb(db);
 });
-afterEach(async () => cleanup());
 
 async function exportText(filters = {}, pageSize = 3): Promise<{ text: string; chunks: string[]; progress: ExportProgress[] }> {
   const chunks: string[] = [];

@@ -1,13 +1,12 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { PausePoint } from '../engine/records/pause-point.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import { openTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/open-test-db.ts';
 import { matchesFilters, type AuditFilters } from './audit-filters.ts';
 import { scanPausePoints, type ScanOrder } from './pause-point-query.ts';
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
 let all: PausePoint[];
 
 /** 300 pause points whose createdAt values repeat in runs (up to 7 per tick), so pages split ties. */
@@ -37,12 +36,11 @@ function records(): PausePoint[] {
   return out;
 }
 
+useTestDb((fresh) => (db = fresh));
 beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
   all = records();
   await db.pausePoints.bulkPut(all);
 });
-afterEach(async () => cleanup());
 
 async function collect(filters: AuditFilters, order: ScanOrder, pageSize: number) {
   const scan = await scanPausePoints(db, filters, { order, pageSize });

@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
-import { openTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/open-test-db.ts';
 import { BackupError, type BackupErrorCode } from './backup-error.ts';
 import { createBackup } from './create-backup.ts';
 import { describeRestore } from './describe-restore.ts';
@@ -18,13 +18,7 @@ const FIXTURES = join(import.meta.dirname, '../../tests/fixtures/backup');
 const read = (...path: string[]) => readFileSync(join(FIXTURES, ...path), 'utf8');
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTestDb((fresh) => (db = fresh));
 
 describe('backup format v1 sample', () => {
   const sample = read('v1-sample.json');

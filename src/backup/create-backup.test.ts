@@ -1,18 +1,12 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
-import { openTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/open-test-db.ts';
 import { createBackup, type BackupProgress } from './create-backup.ts';
 import { SEED_API_KEY, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTestDb((fresh) => (db = fresh));
 
 const NOW = Date.UTC(2026, 0, 31, 12, 0, 0);
 

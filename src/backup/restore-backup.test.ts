@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
-import { openTestDb } from '../storage/open-test-db.ts';
+import { openTestDb, useTestDb } from '../storage/open-test-db.ts';
 import { StorageError } from '../storage/storage-error.ts';
 import { BackupError } from './backup-error.ts';
 import { createBackup } from './create-backup.ts';
@@ -11,13 +11,7 @@ import { databaseSnapshot } from './testing/database-snapshot.ts';
 import { SEED_API_KEY, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTestDb((fresh) => (db = fresh));
 
 async function backupText(): Promise<string> {
   return (await createBackup(db)).blob.text();
@@ -62,12 +56,13 @@ describe('restoreBackup: round trip', () => {
     await seedDatabase(db);
     const before = await databaseSnapshot(db);
     const text = await backupText();
-    await cleanup();
-    ({ db, cleanup } = await openTestDb());
+    // Another browser: a database of its own.
+    const other = await openTestDb();
+    onTestFinished(other.cleanup);
 
-    const result = await restoreBackup(db, text);
+    const result = await restoreBackup(other.db, text);
 
-    const after = await databaseSnapshot(db);
+    const after = await databaseSnapshot(other.db);
     const { settings: settingsBefore, ...dataBefore } = before;
     const { settings: settingsAfter, ...dataAfter } = after;
     expect(dataAfter).toEqual(dataBefore);

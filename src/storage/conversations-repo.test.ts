@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeLedgerEntry, makePausePoint, userDraft } from '../engine/testing/make-records.ts';
 import {
   conversationsInStates,
@@ -11,18 +11,12 @@ import {
 } from './conversations-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
-import { openTestDb } from './open-test-db.ts';
+import { useTestDb } from './open-test-db.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 describe('conversations repository', () => {
   let db: PausepointDb;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ db, cleanup } = await openTestDb());
-  });
-  afterEach(async () => {
-    await cleanup();
-  });
+  useTestDb((fresh) => (db = fresh));
 
   it('creates an idle conversation at seq 0', async () => {
     const created = await createConversation(db, { id: 'c1', title: 'Invoices', now: 100 });

@@ -1,10 +1,10 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeConversation, userDraft } from '../engine/testing/make-records.ts';
 import { describeStoragePort } from '../engine/testing/storage-port-contract.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
-import { openTestDb } from './open-test-db.ts';
+import { openTestDb, useTestDb } from './open-test-db.ts';
 import { StorageError } from './storage-error.ts';
 
 describeStoragePort('DexieStorage', async () => {
@@ -14,13 +14,9 @@ describeStoragePort('DexieStorage', async () => {
 
 describe('DexieStorage when the browser is out of space', () => {
   let db: PausepointDb;
-  let cleanup: () => Promise<void>;
+  useTestDb((fresh) => (db = fresh));
   beforeEach(async () => {
-    ({ db, cleanup } = await openTestDb());
     await db.conversations.put(makeConversation({ id: 'c1', nextSeq: 0 }));
-  });
-  afterEach(async () => {
-    await cleanup();
   });
 
   /** Makes the n-th message write of the transaction fail the way a full disk does. */

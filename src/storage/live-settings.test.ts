@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PausepointDb } from './db.ts';
 import { liveSettings, wellFormedSettings } from './live-settings.ts';
-import { openTestDb } from './open-test-db.ts';
+import { useTestDb } from './open-test-db.ts';
 import { saveSettings, settingsFromRow } from './settings-repo.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
@@ -46,13 +46,7 @@ const rows: [string, unknown][] = [
 
 describe('liveSettings', () => {
   let db: PausepointDb;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ db, cleanup } = await openTestDb());
-  });
-  afterEach(async () => {
-    await cleanup();
-  });
+  useTestDb((fresh) => (db = fresh));
 
   it.each(rows)('%s: the quick check agrees with the schema, or defers to it', (_case, value) => {
     const quick = wellFormedSettings(value);

@@ -1,12 +1,12 @@
 import 'fake-indexeddb/auto';
 import type { DBCore } from 'dexie';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Message } from '../engine/records/index.ts';
 import { makeConversation, userDraft } from '../engine/testing/make-records.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
 import { liveMessages, liveTail } from './messages-repo.ts';
-import { openTestDb } from './open-test-db.ts';
+import { useTestDb } from './open-test-db.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 /** Counts the message rows IndexedDB hands back, whichever way Dexie asks for them. */
@@ -56,15 +56,11 @@ async function countMessageReads(db: PausepointDb): Promise<{ rows: number }> {
 describe('messages repository', () => {
   let db: PausepointDb;
   let storage: DexieStorage;
-  let cleanup: () => Promise<void>;
+  useTestDb((fresh) => (db = fresh));
   beforeEach(async () => {
-    ({ db, cleanup } = await openTestDb());
     storage = new DexieStorage(db);
     await storage.putConversation(makeConversation({ id: 'c1' }));
     await storage.putConversation(makeConversation({ id: 'c2' }));
-  });
-  afterEach(async () => {
-    await cleanup();
   });
 
   it('liveMessages follows appends and in-place updates, in seq order', async () => {

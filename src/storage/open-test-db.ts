@@ -1,4 +1,5 @@
 import Dexie from 'dexie';
+import { afterEach, beforeEach } from 'vitest';
 import { PausepointDb } from './db.ts';
 
 /**
@@ -16,4 +17,22 @@ export async function openTestDb(): Promise<{ db: PausepointDb; cleanup(): Promi
       await Dexie.delete(name);
     },
   };
+}
+
+/**
+ * A fresh database for each test of the file (or `describe` block) that calls
+ * it, removed after the test: `let db; useTestDb((fresh) => (db = fresh));`.
+ * Hooks registered after it run with the database open.
+ */
+export function useTestDb(onOpen: (db: PausepointDb) => void): void {
+  let cleanup: (() => Promise<void>) | undefined;
+  beforeEach(async () => {
+    const opened = await openTestDb();
+    cleanup = opened.cleanup;
+    onOpen(opened.db);
+  });
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
 }

@@ -1,24 +1,20 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeConversation, makePausePoint } from '../engine/testing/make-records.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
-import { openTestDb } from './open-test-db.ts';
+import { useTestDb } from './open-test-db.ts';
 import { countPending, livePausePoints, livePendingApprovals, livePendingPausePoints } from './pause-points-repo.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 describe('pause points repository', () => {
   let db: PausepointDb;
   let storage: DexieStorage;
-  let cleanup: () => Promise<void>;
+  useTestDb((fresh) => (db = fresh));
   beforeEach(async () => {
-    ({ db, cleanup } = await openTestDb());
     storage = new DexieStorage(db);
     await storage.putConversation(makeConversation({ id: 'c1' }));
     await storage.putConversation(makeConversation({ id: 'c2' }));
-  });
-  afterEach(async () => {
-    await cleanup();
   });
 
   it('pending pause points are listed across conversations oldest first, counted, and drop out once decided', async () => {

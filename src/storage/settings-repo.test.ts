@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PausepointDb } from './db.ts';
-import { openTestDb } from './open-test-db.ts';
+import { useTestDb } from './open-test-db.ts';
 import { liveSettings } from './live-settings.ts';
 import { deviceId, readSettings, saveSettings, type CorruptSettingsReport } from './settings-repo.ts';
 import { StorageError } from './storage-error.ts';
@@ -11,13 +11,7 @@ const OLLAMA = { provider: 'ollama', baseUrl: 'http://localhost:11434/v1', apiKe
 
 describe('settings repository', () => {
   let db: PausepointDb;
-  let cleanup: () => Promise<void>;
-  beforeEach(async () => {
-    ({ db, cleanup } = await openTestDb());
-  });
-  afterEach(async () => {
-    await cleanup();
-  });
+  useTestDb((fresh) => (db = fresh));
 
   it('reads undefined before the first save', async () => {
     expect(await readSettings(db)).toBeUndefined();

@@ -7,7 +7,7 @@ import { checkJsonSchema } from '../../audit/testing/json-schema-check.ts';
 import { CANARY_API_KEY, SCENARIO, seedAuditDb } from '../../audit/testing/seed-audit-db.ts';
 import type { PausePoint } from '../../engine/records/pause-point.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { openTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/open-test-db.ts';
 import AuditLog from './AuditLog.svelte';
 
 // Raw imports: under jsdom, import.meta.url is not a file URL.
@@ -17,11 +17,10 @@ import tampered from '../../audit/fixtures/tampered-entry-v1.json?raw';
 const schema: unknown = JSON.parse(schemaText);
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
 let downloads: { blob: Blob; name: string }[];
 
+useTestDb((fresh) => (db = fresh));
 beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
   await seedAuditDb(db);
   downloads = [];
   const blobs = new Map<string, Blob>();
@@ -37,7 +36,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.restoreAllMocks();
-  await cleanup();
 });
 
 /** The entries' titles in order (a CSS query: role queries over hundreds of rows are slow in jsdom). */

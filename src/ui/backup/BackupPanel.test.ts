@@ -5,19 +5,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseSnapshot } from '../../backup/testing/database-snapshot.ts';
 import { SEED_API_KEY, seedDatabase } from '../../backup/testing/seed-database.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { openTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/open-test-db.ts';
 import BackupPanel from './BackupPanel.svelte';
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
 let downloads: { blob: Blob; name: string }[];
 
 function stubStorage(storage: Partial<StorageManager> | undefined) {
   Object.defineProperty(navigator, 'storage', { value: storage, configurable: true });
 }
 
+useTestDb((fresh) => (db = fresh));
 beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
   downloads = [];
   const blobs = new Map<string, Blob>();
   URL.createObjectURL = vi.fn((blob: Blob) => {
@@ -34,7 +33,6 @@ beforeEach(async () => {
 afterEach(async () => {
   vi.restoreAllMocks();
   stubStorage(undefined);
-  await cleanup();
 });
 
 function chooseFile(text: string, name = 'pausepoint-backup.json') {

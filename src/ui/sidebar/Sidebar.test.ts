@@ -1,21 +1,15 @@
 // @vitest-environment jsdom
 import 'fake-indexeddb/auto';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Conversation } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { openTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
 import Sidebar from './Sidebar.svelte';
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
-beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
-});
-afterEach(async () => {
-  await cleanup();
-});
+useTestDb((fresh) => (db = fresh));
 
 const conversation = (id: string, title: string, updatedAt: number): Conversation => ({
   v: 1,

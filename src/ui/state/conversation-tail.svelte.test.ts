@@ -1,16 +1,15 @@
 // @vitest-environment jsdom
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Message } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { openTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/open-test-db.ts';
 import { ConversationTail, TAIL_PAGE } from './conversation-tail.svelte.ts';
 
 let db: PausepointDb;
-let cleanup: () => Promise<void>;
 
+useTestDb((fresh) => (db = fresh));
 beforeEach(async () => {
-  ({ db, cleanup } = await openTestDb());
   const messages: Message[] = Array.from({ length: 450 }, (_, seq) => ({
     v: 1,
     id: `m${seq}`,
@@ -21,9 +20,6 @@ beforeEach(async () => {
     content: `message ${seq}`,
   }));
   await db.messages.bulkAdd(messages);
-});
-afterEach(async () => {
-  await cleanup();
 });
 
 function follow(conversationId: string | null) {
