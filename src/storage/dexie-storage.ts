@@ -4,6 +4,7 @@ import { ledgerId, type Conversation, type LedgerEntry, type Message, type Pause
 import type { PausepointDb } from './db.ts';
 import { numberDrafts } from './number-drafts.ts';
 import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
+import { readOnly } from './read-only.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -70,18 +71,17 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  /** A read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the three reads agree. */
+  /** One read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the three reads agree. */
   loadStep(conversationId: string, fromSeq: number): Promise<StepRecords> {
-    const { conversations, pausePoints, messages } = this.db;
     return this.#run(() =>
-      this.db.transaction('r', [conversations, pausePoints, messages], async () => {
-        // Asked for together: the transaction queues the three and runs them back to back.
-        const [conversation, pending, tail] = await Promise.all([
-          conversations.get(conversationId),
-          pendingPausePointsOf(this.db, conversationId),
-          this.#messagesFrom(conversationId, fromSeq),
-        ]);
-        return { conversation, pending, tail };
+      readOnly(this.db, ['conversations', 'pausePoints', 'messages'], (transaction) => {
+        const conversation = transaction.objectStore('conversations').get(conversationId) as IDBRequest<Conversation | undefined>;
+        const pending = pendingRequest(transaction);
+        const tail = transaction
+          .objectStore('messages')
+          .index('[conversationId+seq]')
+          .getAll(IDBKeyRange.bound([conversationId, fromSeq > 0 ? fromSeq : Dexie.minKey], [conversationId, Dexie.maxKey])) as IDBRequest<Message[]>;
+        return () => ({ conversation: conversation.result, pending: pendingOf(pending.result, conversationId), tail: tail.result });
       }),
     );
   }
@@ -111,26 +111,27 @@ export class DexieStorage implements StoragePort {
   }
 
   listPendingPausePoints(conversationId: string): Promise<PausePoint[]> {
-    return this.#run(() => pendingPausePointsOf(this.db, conversationId));
+    return this.#run(() =>
+      readOnly(this.db, ['pausePoints'], (transaction) => {
+        const pending = pendingRequest(transaction);
+        return () => pendingOf(pending.result, conversationId);
+      }),
+    );
   }
 
-  /**
-   * One exact-key read per call on the `toolCallId` index, rather than `anyOf`,
-   * which walks a cursor: a request per step, where this is one per call.
-   */
+  /** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in one transaction. */
   loadCalls(conversationId: string, toolCallIds: readonly string[]): Promise<CallRecords> {
-    const { pausePoints, ledger } = this.db;
     if (toolCallIds.length === 0) return Promise.resolve({ pausePoints: [], ledger: [] });
     return this.#run(() =>
-      this.db.transaction('r', [pausePoints, ledger], async () => {
-        const [pauses, entries] = await Promise.all([
-          Promise.all(toolCallIds.map((id) => pausePoints.where('toolCallId').equals(id).toArray())),
-          ledger.bulkGet(toolCallIds.map((id) => ledgerId(conversationId, id))),
-        ]);
-        return {
-          pausePoints: pauses.flat().filter((p) => p.conversationId === conversationId).sort(byCreation),
-          ledger: entries.filter((entry) => entry !== undefined),
-        };
+      readOnly(this.db, ['pausePoints', 'ledger'], (transaction) => {
+        const byCall = transaction.objectStore('pausePoints').index('toolCallId');
+        const ledger = transaction.objectStore('ledger');
+        const pauses = toolCallIds.map((id) => byCall.getAll(id) as IDBRequest<PausePoint[]>);
+        const entries = toolCallIds.map((id) => ledger.get(ledgerId(conversationId, id)) as IDBRequest<LedgerEntry | undefined>);
+        return () => ({
+          pausePoints: pauses.flatMap((request) => request.result.filter((p) => p.conversationId === conversationId)).sort(byCreation),
+          ledger: entries.map((request) => request.result).filter((entry) => entry !== undefined),
+        });
       }),
     );
   }
@@ -242,4 +243,14 @@ function checkedUpdate(current: Conversation, update: (current: Conversation) =>
     throw new StorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
   }
   return next;
+}
+
+/** Every pending pause point, through the `status` index: pending ones are few, however many were decided. */
+function pendingRequest(transaction: IDBTransaction): IDBRequest<PausePoint[]> {
+  return transaction.objectStore('pausePoints').index('status').getAll('pending') as IDBRequest<PausePoint[]>;
+}
+
+/** A conversation's share of them, oldest first. */
+function pendingOf(pending: readonly PausePoint[], conversationId: string): PausePoint[] {
+  return pending.filter((p) => p.conversationId === conversationId).sort(byCreation);
 }
