@@ -6,7 +6,9 @@ import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors
 import { HistoryCache } from './history-cache.ts';
 import type { CallRecords, MessageDraft } from './ports.ts';
 import { isActive, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
+import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
+import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
@@ -358,17 +360,14 @@ export class Engine {
   }
 
   async #fail(conversationId: string, error: unknown): Promise<void> {
-    const quota = error instanceof Error && (error.name === 'QuotaExceededError' || (error as { code?: unknown }).code === 'quota_exceeded');
-    const message = quota
-      ? 'The browser ran out of storage space for Pausepoint. Free some space (or delete old conversations), then press Retry.'
-      : `Something went wrong: ${error instanceof Error ? error.message : String(error)}`;
+    const state = failureState(error);
     try {
-      await this.#setState(conversationId, { kind: 'error', code: quota ? 'storage' : 'internal', message, retryable: true });
+      await this.#setState(conversationId, state);
     } catch {
       // Deleted under the run: there is nothing left to fail, and no one to tell.
       if ((await this.#ctx.storage.getConversation(conversationId).catch(() => null)) === undefined) return;
       // Storage itself is failing (or the tab is going away): no tab can show the error state.
-      throw new UnrecordedFailure(conversationId, message, { cause: error });
+      throw new UnrecordedFailure(conversationId, state.message, { cause: error });
     }
     throw error;
   }
@@ -418,41 +417,4 @@ async function settles(wait: Promise<void>): Promise<boolean> {
 function titleFrom(text: string): string {
   const line = text.trim().split('\n', 1)[0] ?? '';
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || NEW_TITLE;
-}
-
-function lastAssistant(history: readonly Message[]): AssistantMessage | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const message = history[i];
-    if (message?.role === 'assistant' && message.status === 'complete') return message;
-  }
-  return undefined;
-}
-
-function openCalls(message: AssistantMessage, history: readonly Message[]) {
-  if (message.toolCalls.length === 0) return [];
-  const answered = new Set<string>();
-  for (let i = history.length - 1; i >= 0 && history[i] !== message; i--) {
-    const m = history[i];
-    if (m?.role === 'tool') answered.add(m.toolCallId);
-  }
-  return message.toolCalls.filter((call) => !answered.has(call.id));
-}
-
-/** The model has something to answer when the last thing that counts is not its own finished answer. */
-function needsModel(history: readonly Message[]): boolean {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const message = history[i];
-    if (!message || message.role === 'notice') continue;
-    if (message.role === 'assistant') {
-      if (message.status === 'interrupted') return true;
-      return message.toolCalls.length > 0;
-    }
-    return true;
-  }
-  return false;
-}
-
-function errorState(error: ModelError): ConversationState {
-  const code = error.kind === 'auth' ? 'auth' : error.kind === 'bad_request' ? 'bad_request' : error.kind === 'rate_limit' ? 'rate_limit' : error.kind === 'network' ? 'network' : 'server';
-  return { kind: 'error', code, message: error.message, retryable: true };
 }
