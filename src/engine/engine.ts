@@ -3,9 +3,10 @@ import { decisionMessage, expiryReason } from './decision-message.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-context.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
+import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HistoryCache } from './history-cache.ts';
 import type { CallRecords, MessageDraft } from './ports.ts';
-import { isActive, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
+import { isActive, newConversation, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
@@ -14,8 +15,6 @@ import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { validateDecision } from './validate-decision.ts';
 import { waitForApproval } from './wait-for-approval.ts';
-
-const NEW_TITLE = 'New chat';
 
 /**
  * The agent loop. Every step decides what to do from stored records alone: it
@@ -50,17 +49,7 @@ export class Engine {
   /* ── intents ───────────────────────────────────────────────────────────── */
 
   async createConversation(title = NEW_TITLE): Promise<string> {
-    const now = this.#ctx.clock.now();
-    const conversation: Conversation = {
-      v: 1,
-      id: this.#ctx.ids.uuid(),
-      title,
-      createdAt: now,
-      updatedAt: now,
-      state: { kind: 'idle' },
-      turns: 0,
-      nextSeq: 0,
-    };
+    const conversation = newConversation({ id: this.#ctx.ids.uuid(), title, now: this.#ctx.clock.now() });
     await this.#ctx.storage.putConversation(conversation);
     return conversation.id;
   }
@@ -412,9 +401,4 @@ async function settles(wait: Promise<void>): Promise<boolean> {
     if (error instanceof ModelError && error.kind === 'aborted') return false;
     throw error;
   }
-}
-
-function titleFrom(text: string): string {
-  const line = text.trim().split('\n', 1)[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || NEW_TITLE;
 }

@@ -1,5 +1,5 @@
 import { liveQuery, type Observable } from 'dexie';
-import type { Conversation } from '../engine/records/index.ts';
+import { newConversation, type Conversation } from '../engine/records/index.ts';
 import type { PausepointDb } from './db.ts';
 import { conversationMessages } from './messages-repo.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
@@ -8,16 +8,7 @@ export async function createConversation(
   db: PausepointDb,
   { id, title, now }: { id: string; title: string; now: number },
 ): Promise<Conversation> {
-  const conversation: Conversation = {
-    v: 1,
-    id,
-    title,
-    createdAt: now,
-    updatedAt: now,
-    state: { kind: 'idle' },
-    turns: 0,
-    nextSeq: 0,
-  };
+  const conversation = newConversation({ id, title, now });
   try {
     await db.conversations.add(conversation);
   } catch (error) {
