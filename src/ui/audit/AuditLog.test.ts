@@ -13,26 +13,17 @@ import AuditLog from './AuditLog.svelte';
 // Raw imports: under jsdom, import.meta.url is not a file URL.
 import schemaText from '../../../docs/audit-log.schema.json?raw';
 import tampered from '../../audit/fixtures/tampered-entry-v1.json?raw';
+import { captureDownloads, type Download } from '../testing/capture-downloads.ts';
 
 const schema: unknown = JSON.parse(schemaText);
 
 let db: PausepointDb;
-let downloads: { blob: Blob; name: string }[];
+let downloads: Download[];
 
 useTestDb((fresh) => (db = fresh));
 beforeEach(async () => {
   await seedAuditDb(db);
-  downloads = [];
-  const blobs = new Map<string, Blob>();
-  URL.createObjectURL = vi.fn((blob: Blob) => {
-    const url = `blob:test/${blobs.size}`;
-    blobs.set(url, blob);
-    return url;
-  });
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    if (this.download) downloads.push({ blob: blobs.get(this.href)!, name: this.download });
-  });
+  downloads = captureDownloads();
 });
 afterEach(async () => {
   vi.restoreAllMocks();

@@ -7,9 +7,10 @@ import { SEED_API_KEY, seedDatabase } from '../../backup/testing/seed-database.t
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/open-test-db.ts';
 import BackupPanel from './BackupPanel.svelte';
+import { captureDownloads, type Download } from '../testing/capture-downloads.ts';
 
 let db: PausepointDb;
-let downloads: { blob: Blob; name: string }[];
+let downloads: Download[];
 
 function stubStorage(storage: Partial<StorageManager> | undefined) {
   Object.defineProperty(navigator, 'storage', { value: storage, configurable: true });
@@ -17,17 +18,7 @@ function stubStorage(storage: Partial<StorageManager> | undefined) {
 
 useTestDb((fresh) => (db = fresh));
 beforeEach(async () => {
-  downloads = [];
-  const blobs = new Map<string, Blob>();
-  URL.createObjectURL = vi.fn((blob: Blob) => {
-    const url = `blob:test/${blobs.size}`;
-    blobs.set(url, blob);
-    return url;
-  });
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push({ blob: blobs.get(this.href)!, name: this.download });
-  });
+  downloads = captureDownloads();
   stubStorage({ persisted: async () => false, persist: vi.fn(async () => true), estimate: async () => ({ usage: 5_200_000, quota: 1_000_000_000 }) });
 });
 afterEach(async () => {
