@@ -2,7 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 import { findChromium } from './scripts/chromium.mjs';
 
 const chromiumPath = findChromium()?.path;
-const PORT = 4173;
+// Overridable so that two checkouts can run their suites side by side without reusing each other's server.
+const PORT = Number(process.env.PAUSEPOINT_E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -35,6 +35,17 @@ export class CallerError extends Error {
 }
 
 /**
+ * Thrown by a tool when its side effect may or may not have happened: the
+ * request left but no answer that says what became of it came back (a
+ * timeout, a response CORS hides, a Stop mid-call). The engine records the
+ * outcome as unknown and asks the user; it never reports such a call as
+ * failed (which invites a retry) nor as done.
+ */
+export class OutcomeUnknown extends Error {
+  override readonly name = 'OutcomeUnknown';
+}
+
+/**
  * A run failed and its error state could not be stored either (storage full
  * or failing): no tab will show it unless the host passes this on. The message
  * is the one the error state would have shown.

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Conversation, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
+import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
 
 /** A message before storage gives it its place in the conversation. */
 export type MessageDraft = Message extends infer M ? (M extends Message ? Omit<M, 'seq'> : never) : never;
@@ -131,6 +131,24 @@ export interface StoragePort {
    * ledger entry, or a finished entry lacks its result.
    */
   finishExecution(entry: LedgerEntry, result: MessageDraft): Promise<Message>;
+}
+
+/* ── approval rules ──────────────────────────────────────────────────────── */
+
+/** Every rule the user has, and whether allow rules are suspended ("Ask for everything"). */
+export interface RuleSet {
+  rules: readonly ApprovalRule[];
+  askForEverything: boolean;
+}
+
+/**
+ * The user's approval rules. Read for each decision rather than cached, so a
+ * rule made or removed in another tab applies to the very next call.
+ */
+export interface RulesPort {
+  load(): Promise<RuleSet>;
+  /** Records that a rule decided a call (shown as "last used"). */
+  markUsed(ruleId: string, at: number): Promise<void>;
 }
 
 /* ── model ───────────────────────────────────────────────────────────────── */

@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 
 export interface Note {
   v: 1;
@@ -28,6 +28,7 @@ export class PausepointDb extends Dexie {
   ledger!: EntityTable<LedgerEntry, 'id'>;
   notes!: EntityTable<Note, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
+  approvalRules!: EntityTable<ApprovalRule, 'id'>;
 
   constructor(name = 'pausepoint') {
     super(name);
@@ -41,5 +42,7 @@ export class PausepointDb extends Dexie {
     });
     // Additive: lets each tab find conversations left running elsewhere without reading them all.
     this.version(2).stores({ conversations: 'id, updatedAt, state.kind' });
+    // Additive: the user's approval rules (src/engine/records/approval-rule.ts).
+    this.version(3).stores({ approvalRules: 'id, tool' });
   }
 }

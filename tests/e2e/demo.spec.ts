@@ -3,8 +3,9 @@ import { expect, test } from './fixtures.ts';
 
 test('a newcomer without a key: the Demo model is the default and walks through a card, offline and scripted', async ({ context, page }) => {
   const outbound: string[] = [];
+  const app = test.info().project.use.baseURL!;
   context.on('request', (request) => {
-    if (!request.url().startsWith('http://localhost:4173')) outbound.push(request.url());
+    if (!request.url().startsWith(app)) outbound.push(request.url());
   });
   await page.goto('/');
   await expect(page.getByLabel('Provider')).toHaveValue('demo');

@@ -2,3 +2,4 @@ export * from './conversation.ts';
 export * from './message.ts';
 export * from './pause-point.ts';
 export * from './ledger-entry.ts';
+export * from './approval-rule.ts';
