@@ -1,0 +1,18 @@
+/**
+ * The envelope every tool result is sent to the model in, so the model can
+ * tell data a tool returned from what the user said (the system prompt says
+ * how to read it). Only the request is wrapped: stored results stay as they
+ * came, for the user and the audit log.
+ *
+ * The content cannot close the envelope early or open one of its own: every
+ * `<tool_result` or `</tool_result` in it (in any letter case) has its `<`
+ * written as `&lt;`, so the one closing delimiter is the envelope's, at the end.
+ */
+export const TOOL_RESULT_OPEN = '<tool_result>';
+export const TOOL_RESULT_CLOSE = '</tool_result>';
+
+const DELIMITER = /<(\/?tool_result)/gi;
+
+export function wrapToolResult(content: string): string {
+  return `${TOOL_RESULT_OPEN}\n${content.replace(DELIMITER, '&lt;$1')}\n${TOOL_RESULT_CLOSE}`;
+}
