@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { StoragePort } from './ports.ts';
+import { crashableStorage } from './testing/crashable-storage.ts';
 import type { ScriptedCall } from './testing/scripted-model.ts';
 import { harness, pending, say, state, tab, type Harness } from './testing/harness.ts';
 
@@ -110,6 +112,21 @@ describe('nothing runs beside a pending wait_for_approval', () => {
     expect((await toolResults(h, id)).find((m) => m.toolName === 'transfer')?.content).toBe(
       'Not run: the approval request “May I pay alice?” expired because the user sent a new message instead of deciding.',
     );
+  });
+
+  it('goes on when the card was decided after its tab died before storing the card’s result', async () => {
+    const h = harness([{ calls: [ask('May I pay alice?'), transfer(50)] }, { text: 'Paid.' }]);
+    const tabA = h.openTab('tab-A', { storage: crashableStorage(h.storage, (method: keyof StoragePort) => method === 'finishExecution') });
+    const { conversationId: id } = await tabA.send(null, 'pay alice');
+    await tabA.whenIdle();
+    const [card] = await pending(h, id);
+    expect(h.executions).toEqual([]);
+
+    const tabB = h.openTab('tab-B');
+    expect(await tabB.decide(card!.id, { type: 'approve' }, tab('tab-B'))).toEqual({ outcome: 'decided' });
+    await tabB.whenIdle();
+    expect(h.executions).toEqual([{ amount: 50, to: 'alice' }]);
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
   });
 
   it('does not run calls made before the user’s choice or edit was known', async () => {

@@ -3,7 +3,7 @@ import type { EngineContext } from './engine-context-type.ts';
 import { OutcomeUnknown } from './errors.ts';
 import { parseApprovalMarker } from './marker.ts';
 import type { PauseRequest, ToolDefinition } from './ports.ts';
-import { ledgerId, type AssistantMessage, type LedgerEntry, type ToolCall, type ToolOutcome } from './records/index.ts';
+import { ledgerId, type AssistantMessage, type LedgerEntry, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
 import { createPause } from './pause-for-call.ts';
 import { askAboutUnknownOutcome, STOPPED_MID_CALL } from './unknown-outcome.ts';
 
@@ -54,13 +54,19 @@ export async function executeCall(
 
   let content: string;
   let outcome: ToolOutcome;
+  // A re-run (its first run's tab died before storing the result) finds the card it made, possibly decided since.
+  let cardDecided = false;
   try {
     const output = await tool.execute(args, {
       conversationId: message.conversationId,
       toolCallId: call.id,
       turnIndex: message.turnIndex,
       signal,
-      pause: (request) => pauseForTool(ctx, message, call, request),
+      pause: async (request) => {
+        const card = await pauseForTool(ctx, message, call, request);
+        cardDecided = card.status !== 'pending';
+        return card.id;
+      },
     });
     content = edited ? `The user edited the arguments before approving. Final arguments: ${JSON.stringify(args)}\n\n${output}` : output;
     outcome = parseApprovalMarker(output) ? 'awaiting_approval' : 'done';
@@ -84,14 +90,19 @@ export async function executeCall(
   }
   const finished: LedgerEntry = { ...entry, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
   const stored = await finish(ctx, message, call, finished, content, outcome);
-  return outcome === 'awaiting_approval' ? 'waiting' : stored;
+  return outcome === 'awaiting_approval' && !cardDecided ? 'waiting' : stored;
 }
 
 /** `context.pause` for tools: idempotent per call, so a re-run finds the card it already made. */
-async function pauseForTool(ctx: EngineContext, message: AssistantMessage, call: ToolCall, request: PauseRequest): Promise<string> {
+async function pauseForTool(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  request: PauseRequest,
+): Promise<{ id: string; status: PausePoint['status'] }> {
   const existing = (await ctx.storage.loadCalls(message.conversationId, [call.id])).pausePoints.find(
     (p) => p.toolCallId === call.id && p.origin === 'model',
   );
-  if (existing) return existing.id;
-  return createPause(ctx, message, call, request, 'model');
+  if (existing) return existing;
+  return { id: await createPause(ctx, message, call, request, 'model'), status: 'pending' };
 }
