@@ -16,3 +16,15 @@ const DELIMITER = /<(\/?tool_result)/gi;
 export function wrapToolResult(content: string): string {
   return `${TOOL_RESULT_OPEN}\n${content.replace(DELIMITER, '&lt;$1')}\n${TOOL_RESULT_CLOSE}`;
 }
+
+/**
+ * The content of an envelope again, for readers of requests that are not a
+ * model (the offline demo's scripted model); text without one is returned as
+ * it is. Exact except for content that itself held `&lt;tool_result`.
+ */
+export function unwrapToolResult(text: string): string {
+  const open = `${TOOL_RESULT_OPEN}\n`;
+  const close = `\n${TOOL_RESULT_CLOSE}`;
+  if (!text.startsWith(open) || !text.endsWith(close) || text.length < open.length + close.length) return text;
+  return text.slice(open.length, -close.length).replace(/&lt;(\/?tool_result)/gi, '<$1');
+}
