@@ -5,7 +5,7 @@ import type { AssistantMessage, LedgerEntry, PausePoint, ToolCall } from './reco
 export const UNKNOWN_OUTCOME_OPTIONS = ['Run again', 'Treat as done', 'Skip'] as const;
 
 /** Recorded as the cause of an unknown outcome when the user's Stop cut a call short. */
-export const STOPPED_MID_CALL = 'You pressed Stop while it was running; the other side may have acted already.';
+export const STOPPED_MID_CALL = 'Stopped by the user while it was running.';
 
 /**
  * The "Outcome unknown" question of the ledger entry's current attempt, if it
@@ -23,11 +23,8 @@ export function currentUnknownPause(pauses: readonly PausePoint[], ledger: Ledge
  * recorded why it cannot tell (`ledger.result` holds that cause).
  */
 export async function askAboutUnknownOutcome(ctx: EngineContext, message: AssistantMessage, call: ToolCall, ledger: LedgerEntry): Promise<void> {
-  const cause = ledger.result?.trim();
   const description = [
-    cause
-      ? `**${call.name}** cannot tell whether its action happened. It said: ${inlineCode(cause)}`
-      : `Pausepoint was interrupted (the tab closed or crashed) while **${call.name}** was running, so it cannot tell whether the action happened.`,
+    whatHappened(call.name, ledger.result?.trim() || null),
     '',
     'It will not run it again on its own. Choose **Run again** only if you are sure it did not happen; **Treat as done** if it did; **Skip** to tell the assistant it was not done.',
   ].join('\n');
@@ -38,6 +35,16 @@ export async function askAboutUnknownOutcome(ctx: EngineContext, message: Assist
     { title: `Did “${call.name}” finish?`, description, options: [...UNKNOWN_OUTCOME_OPTIONS], payload: ledger.args, kind: 'choice' },
     'unknown_outcome',
   );
+}
+
+function whatHappened(tool: string, cause: string | null): string {
+  if (cause === null) {
+    return `Pausepoint was interrupted (the tab closed or crashed) while **${tool}** was running, so it cannot tell whether the action happened.`;
+  }
+  if (cause === STOPPED_MID_CALL) {
+    return `You pressed Stop while **${tool}** was running, so Pausepoint cannot tell whether the action happened: the other side may have acted already.`;
+  }
+  return `**${tool}** could not tell whether its action happened. It reported: ${inlineCode(cause)}`;
 }
 
 /**
