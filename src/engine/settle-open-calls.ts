@@ -4,6 +4,7 @@ import { parseCall } from './parse-call.ts';
 import type { CallRecords, MessageDraft, PauseRequest, ToolDefinition } from './ports.ts';
 import { ledgerId, type AssistantMessage, type LedgerEntry, type Message, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
 import { expiryReason } from './decision-message.ts';
+import { decisionsMadeHere } from './restored-decisions.ts';
 
 export const UNKNOWN_OUTCOME_OPTIONS = ['Run again', 'Treat as done', 'Skip'] as const;
 
@@ -49,8 +50,10 @@ export async function settleOpenCalls(
   const settled: Settled = { waiting: 0, results: [], questions: [] };
   for (const call of open) {
     if (signal.aborted) break;
-    const stored = { pauses: byCall.get(call.id) ?? [], ledger: ledger.get(call.id) };
-    const state = await settleCall(ctx, message, call, stored, (question) => settled.questions.push(question), signal);
+    // A restored backup's approvals are not decisions made here: the call asks again.
+    const here = decisionsMadeHere(byCall.get(call.id) ?? []);
+    const stored = { pauses: here.pauses, ledger: ledger.get(call.id) };
+    const state = await settleCall(ctx, message, call, stored, (question) => settled.questions.push(here.explain(question)), signal);
     if (state === 'waiting') settled.waiting++;
     else settled.results.push(state);
   }
