@@ -67,7 +67,7 @@ test('backup, wipe, restore gives identical data; the backup holds no API key', 
   expect(text).not.toContain(API_KEY);
   expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 2 });
   // What a restore brings back: the same, but a card decided before the backup is marked as decided elsewhere.
-  const restored = { ...before, pausePoints: before.pausePoints.map((p) => ({ ...(p as object), restored: true })) };
+  const restored = { ...before, pausePoints: (before.pausePoints ?? []).map((p) => ({ ...(p as object), restored: true })) };
 
   await wipe(page);
   expect((await snapshot(page)).conversations).toEqual([]);
