@@ -17,7 +17,7 @@ function bigFile(size: number) {
 describe('VerifyAuditFile', () => {
   it('states the size limit', () => {
     render(VerifyAuditFile);
-    expect(screen.getByText('Files of up to 200 MB.')).toBeTruthy();
+    expect(screen.getByText('Audit files of up to 200 MB can be verified.')).toBeTruthy();
   });
 
   it('refuses a file over 200 MB with a clear message, without reading it', async () => {
