@@ -38,6 +38,14 @@ function refusalBy(card: PausePoint): Extract<AnswerHold, { kind: 'refuse' }> | 
     return { kind: 'refuse', content: `Not run: the approval request ${title} expired because ${expiryReason(card)}.`, outcome: 'expired' };
   }
   if (card.resolution === 'decline') return { kind: 'refuse', content: `Not run: the user declined ${title}.`, outcome: 'declined' };
+  if (card.resolution === 'approve' && card.restored === true) {
+    // An approval this browser did not see made (src/engine/restored-decisions.ts) lets nothing run.
+    return {
+      kind: 'refuse',
+      content: `Not run: the approval of ${title} came from a restored backup, not from the user here. Ask again if it is still needed.`,
+      outcome: 'skipped',
+    };
+  }
   if (card.resolution !== 'approve') {
     return {
       kind: 'refuse',

@@ -7,6 +7,7 @@ import { parseCall } from './parse-call.ts';
 import { pausePointFor } from './pause-for-call.ts';
 import type { CallRecords } from './ports.ts';
 import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
+import { decisionsMadeHere } from './restored-decisions.ts';
 import { askAboutUnknownOutcome, currentUnknownPause } from './unknown-outcome.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
 
@@ -68,8 +69,12 @@ export async function settleOpenCalls(
     else settled.results.push(state);
     return state;
   };
-  const settle = async (call: ToolCall) =>
-    record(await settleCall(ctx, message, call, storedFor(call), (question) => settled.questions.push(question), signal));
+  const settle = async (call: ToolCall) => {
+    // A restored backup's approvals are not decisions made here: the call asks again.
+    const { pauses, ledger } = storedFor(call);
+    const here = decisionsMadeHere(pauses);
+    return record(await settleCall(ctx, message, call, { pauses: here.pauses, ledger }, (question) => settled.questions.push(here.explain(question)), signal));
+  };
 
   const counts = new Set(counted.map((call) => call.id));
   for (const call of open) if (!counts.has(call.id)) record(await writeResult(ctx, message, call, TOO_MANY_CALLS, 'skipped'));
