@@ -6,7 +6,7 @@ import { executeCall } from './execute-call.ts';
 import { parseCall } from './parse-call.ts';
 import { pausePointFor } from './pause-for-call.ts';
 import type { CallRecords } from './ports.ts';
-import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
+import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
 import { decisionsMadeHere } from './restored-decisions.ts';
 import { askAboutUnknownOutcome, currentUnknownPause } from './unknown-outcome.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
@@ -121,7 +121,7 @@ async function settleCall(
   ask: (question: PausePoint) => void,
   signal: AbortSignal,
 ): Promise<CallState> {
-  const result = (content: string, outcome: Parameters<typeof writeResult>[4]) => writeResult(ctx, message, call, content, outcome);
+  const result = (content: string, outcome: ToolOutcome) => writeResult(ctx, message, call, content, outcome);
 
   const parsed = parseCall(call, ctx.tools);
   if (!parsed.ok) return result(parsed.error, 'invalid');
