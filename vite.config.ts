@@ -57,6 +57,9 @@ export default defineConfig({
           environment: 'jsdom',
           // Unmounts rendered components after each test.
           setupFiles: ['@testing-library/svelte/vitest'],
+          // A few tests render hundreds of rows or every prefix of a long text in jsdom:
+          // about 2 s on a quiet machine, past vitest's 5 s default on a loaded one.
+          testTimeout: 20_000,
         },
       },
     ],
