@@ -1,6 +1,7 @@
 import { Engine } from '../engine/engine.ts';
 import { toWireError, UnrecordedFailure } from '../engine/errors.ts';
 import { ACTIVE_STATES, type DecidedBy } from '../engine/records/index.ts';
+import { withDemoSink } from '../model/demo-sink.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
 import { deleteConversation, renameConversation } from '../storage/conversations-repo.ts';
@@ -37,7 +38,8 @@ export class AgentHost {
       storage: new DexieStorage(db),
       model: async () => modelFromSettings(await readSettings(db)),
       settings: engineSettings(db),
-      tools: [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool()],
+      // The demo's requests land in its sink inside this thread (demo-sink.ts); every other one goes out.
+      tools: [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })],
       clock: systemClock,
       ids: randomIds,
       network: browserNetwork,
