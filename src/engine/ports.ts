@@ -147,8 +147,12 @@ export interface RuleSet {
  */
 export interface RulesPort {
   load(): Promise<RuleSet>;
-  /** Records that a rule decided a call (shown as "last used"). */
+  /** Records that a rule decided a call (shown as "last used"); a rule removed meanwhile stays removed. */
   markUsed(ruleId: string, at: number): Promise<void>;
+  /** Stores a rule, replacing one with the same id. (Made through `Engine.addRule`, which fills it in.) */
+  put(rule: ApprovalRule): Promise<void>;
+  /** Removes a rule; removing one that is not there does nothing. */
+  remove(ruleId: string): Promise<void>;
 }
 
 /* ── model ───────────────────────────────────────────────────────────────── */
