@@ -1,9 +1,11 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApprovalRule } from '../engine/records/index.ts';
+import { describeRulesPort } from '../engine/testing/rules-port-contract.ts';
 import {
   ASK_FOR_EVERYTHING_KEY,
   DexieRules,
+  enableRule,
   liveRules,
   putRule,
   readRules,
@@ -12,7 +14,7 @@ import {
   type UnreadableRuleReport,
 } from './approval-rules-repo.ts';
 import type { PausepointDb } from './db.ts';
-import { useTestDb } from './open-test-db.ts';
+import { openTestDb, useTestDb } from './open-test-db.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 const rule = (overrides: Partial<ApprovalRule> = {}): ApprovalRule => ({
@@ -103,6 +105,16 @@ describe('approval rules repository', () => {
     await expect(port.remove('rule-1')).resolves.toBeUndefined();
   });
 
+  it('enables a disabled rule as it is, and refuses one that is gone or unreadable', async () => {
+    await putRule(db, rule({ enabled: false, source: 'backup' }));
+    expect(await enableRule(db, 'rule-1')).toEqual(rule({ enabled: true, source: 'backup' }));
+    expect((await readRules(db)).rules).toEqual([rule({ enabled: true, source: 'backup' })]);
+    await expect(enableRule(db, 'gone')).rejects.toMatchObject({ name: 'StorageError', code: 'not_found' });
+    await db.approvalRules.put({ id: 'bare', enabled: false } as unknown as ApprovalRule);
+    await expect(enableRule(db, 'bare')).rejects.toMatchObject({ code: 'corrupt' });
+    expect(await db.approvalRules.get('bare')).toEqual({ id: 'bare', enabled: false });
+  });
+
   it('removes an unreadable row too', async () => {
     await db.approvalRules.put({ id: 'bare' } as unknown as ApprovalRule);
     await removeRule(db, 'bare');
@@ -137,4 +149,9 @@ describe('approval rules repository', () => {
       warn.mockRestore();
     }
   });
+});
+
+describeRulesPort('DexieRules', async () => {
+  const { db, cleanup } = await openTestDb();
+  return { rules: new DexieRules(db), cleanup };
 });

@@ -95,6 +95,27 @@ export async function removeRule(db: PausepointDb, id: string): Promise<void> {
   await write(() => db.approvalRules.delete(id));
 }
 
+/**
+ * Turns a disabled rule (one restored from a backup) on, as it is: the user
+ * read what it matches in the list before pressing Enable. A rule whose tool
+ * has changed since it was made still does not apply (its definition hash).
+ */
+export async function enableRule(db: PausepointDb, id: string): Promise<ApprovalRule> {
+  try {
+    return await db.transaction('rw', db.approvalRules, async () => {
+      const row: unknown = await db.approvalRules.get(id);
+      if (row === undefined) throw new StorageError('not_found', 'That rule no longer exists.');
+      const parsed = ApprovalRule.safeParse(row);
+      if (!parsed.success) throw new StorageError('corrupt', `That rule is unreadable and cannot be enabled: ${issuesOf(parsed.error).join('; ')}`);
+      const enabled = { ...parsed.data, enabled: true };
+      await db.approvalRules.put(enabled);
+      return enabled;
+    });
+  } catch (error) {
+    throw toStorageError(error);
+  }
+}
+
 export async function setAskForEverything(db: PausepointDb, on: boolean): Promise<void> {
   await write(() => db.settings.put({ key: ASK_FOR_EVERYTHING_KEY, value: { v: 1, on } }));
 }

@@ -3,6 +3,7 @@ import { toWireError, UnrecordedFailure } from '../engine/errors.ts';
 import { ACTIVE_STATES, type DecidedBy } from '../engine/records/index.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
+import { DexieRules, enableRule, setAskForEverything } from '../storage/approval-rules-repo.ts';
 import { deleteConversation, renameConversation } from '../storage/conversations-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
@@ -36,6 +37,7 @@ export class AgentHost {
     let expiryMinutes: number | null = null;
     this.engine = new Engine({
       storage: new DexieStorage(db),
+      rules: new DexieRules(db),
       model: async () => {
         const settings = await readSettings(db);
         expiryMinutes = settings?.expiryMinutes ?? null;
@@ -89,6 +91,17 @@ export class AgentHost {
         // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
         this.#stopEverywhere(intent.conversationId);
         await deleteConversation(this.db, intent.conversationId);
+        return null;
+      case 'addRule':
+        return { ruleId: (await this.engine.addRule(intent.draft)).id };
+      case 'removeRule':
+        await this.engine.removeRule(intent.ruleId);
+        return null;
+      case 'enableRule':
+        await enableRule(this.db, intent.ruleId);
+        return null;
+      case 'setAskForEverything':
+        await setAskForEverything(this.db, intent.on);
         return null;
       case 'listModels':
         return modelFor(intent).listModels();
