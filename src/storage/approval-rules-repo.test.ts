@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApprovalRule } from '../engine/records/index.ts';
+import { makeConversation } from '../engine/testing/make-records.ts';
 import { describeRulesPort } from '../engine/testing/rules-port-contract.ts';
 import {
   ASK_FOR_EVERYTHING_KEY,
@@ -123,7 +124,7 @@ describe('approval rules repository', () => {
 
   it('follows every write live, the switch included', async () => {
     const live = liveRules(db);
-    expect(await waitForEmission(live, () => true)).toEqual({ rules: [], askForEverything: false, unreadable: [] });
+    expect(await waitForEmission(live, () => true)).toEqual({ rules: [], askForEverything: false, unreadable: [], conversationTitles: new Map() });
 
     const added = waitForEmission(live, (s) => s.rules.length === 1);
     await putRule(db, rule());
@@ -136,6 +137,17 @@ describe('approval rules repository', () => {
     const removed = waitForEmission(live, (s) => s.rules.length === 0);
     await removeRule(db, 'rule-1');
     expect((await removed).askForEverything).toBe(true);
+  });
+
+  it('names the conversation a scoped rule belongs to, while it exists', async () => {
+    await db.conversations.put(makeConversation({ id: 'c1', title: 'Trip to Lisbon' }));
+    await putRule(db, rule({ id: 'scoped', scope: { kind: 'conversation', conversationId: 'c1' } }));
+    await putRule(db, rule({ id: 'orphan', scope: { kind: 'conversation', conversationId: 'gone' } }));
+    const live = liveRules(db);
+    expect((await waitForEmission(live, (s) => s.rules.length === 2)).conversationTitles).toEqual(new Map([['c1', 'Trip to Lisbon']]));
+    const renamed = waitForEmission(live, (s) => s.conversationTitles.get('c1') === 'Lisbon, May');
+    await db.conversations.update('c1', { title: 'Lisbon, May' });
+    expect((await renamed).rules).toHaveLength(2);
   });
 
   it('lists an unreadable row live without logging it on every emission', async () => {

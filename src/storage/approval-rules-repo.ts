@@ -74,10 +74,26 @@ function askForEverythingOf(row: { value: unknown } | undefined, report: Unreada
   return true;
 }
 
+/** What the Settings page lists: the stored rules, and the title of each conversation a rule is scoped to. */
+export interface RulesView extends StoredRules {
+  /** Conversation id → title, for the scoped rules' conversations that still exist. */
+  conversationTitles: ReadonlyMap<string, string>;
+}
+
 /** The rules as the Settings page shows them, following every write in any tab. */
-export function liveRules(db: PausepointDb): Observable<StoredRules> {
-  // Reported once per row when the worker reads it for a decision; the page lists it instead.
-  return liveQuery(() => readRules(db, () => {}));
+export function liveRules(db: PausepointDb): Observable<RulesView> {
+  return liveQuery(() =>
+    db.transaction('r', [db.approvalRules, db.settings, db.conversations], async (): Promise<RulesView> => {
+      // Reported when the worker reads a row for a decision; the page lists it instead of logging it on every change.
+      const stored = await readRules(db, () => {});
+      const ids = [...new Set(stored.rules.flatMap((rule) => (rule.scope.kind === 'conversation' ? [rule.scope.conversationId] : [])))];
+      const conversationTitles = new Map<string, string>();
+      for (const conversation of await db.conversations.bulkGet(ids)) {
+        if (conversation) conversationTitles.set(conversation.id, conversation.title);
+      }
+      return { ...stored, conversationTitles };
+    }),
+  );
 }
 
 /** Validates and stores a rule (a new one, or a new state of one, e.g. enabled). */
