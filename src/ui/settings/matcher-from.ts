@@ -17,6 +17,7 @@ function valueOf(text: string): unknown {
   try {
     return JSON.parse(trimmed);
   } catch {
+    // Not JSON: the person typed plain text, which is what they mean.
     return trimmed;
   }
 }
