@@ -4,6 +4,7 @@ import { parseCall } from './parse-call.ts';
 import type { CallRecords, MessageDraft, PauseRequest, ToolDefinition } from './ports.ts';
 import { ledgerId, type AssistantMessage, type LedgerEntry, type Message, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
 import { expiryReason } from './decision-message.ts';
+import { decideByRules } from './decide-by-rules.ts';
 
 export const UNKNOWN_OUTCOME_OPTIONS = ['Run again', 'Treat as done', 'Skip'] as const;
 
@@ -111,6 +112,17 @@ async function settleCall(
         break;
       }
     }
+  }
+
+  if (!ledger) {
+    // Approval rules decide before the tool's own gate (decide-by-rules.ts).
+    const ruled = await decideByRules(ctx, call, message.conversationId, tool, args, pauses, (request, origin) => pausePointFor(ctx, message, call, request, origin));
+    if (ruled.kind === 'refuse') return result(ruled.content, 'declined');
+    if (ruled.kind === 'ask') {
+      ask(ruled.question);
+      return 'waiting';
+    }
+    if (ruled.kind === 'run') return execute(ctx, message, call, tool, args, false, { previous: undefined, reopen: [] }, signal);
   }
 
   let edited = false;
