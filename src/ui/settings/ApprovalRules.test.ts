@@ -2,7 +2,6 @@
 import 'fake-indexeddb/auto';
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, test, vi } from 'vitest';
-import { describeRule } from '../../engine/describe-rule.ts';
 import type { ApprovalRule } from '../../engine/records/index.ts';
 import { makeConversation, makeRule } from '../../engine/testing/make-records.ts';
 import { putRule, setAskForEverything } from '../../storage/approval-rules-repo.ts';
@@ -42,11 +41,12 @@ describe('Settings › Approval rules', () => {
 
     const items = await within(section).findAllByRole('listitem');
     expect(items).toHaveLength(2);
-    expect(items[0]!.textContent).toContain(describeRule(readsFrom('https://docs.example')));
-    expect(items[0]!.textContent).toMatch(/everywhere\s*· added in Settings\s*· last used/);
+    expect(items[0]!.textContent).toContain('Allow http_request when method is GET or HEAD and url is on https://docs.example — everywhere');
+    expect(items[0]!.textContent).toMatch(/Added in Settings\s*· last used/);
     expect(items[0]!.querySelector('time')?.getAttribute('datetime')).toBe('2026-01-02T00:00:00.000Z');
-    expect(items[1]!.textContent).toMatch(/only in\s*Trip to Lisbon\s*· made on an approval card\s*· never used/);
-    expect(within(items[1]!).getByRole('link', { name: 'Trip to Lisbon' }).getAttribute('href')).toBe('#/c/c1');
+    expect(items[1]!.textContent).toContain('Deny delete_note — only in “Trip to Lisbon”');
+    expect(items[1]!.textContent).toMatch(/Made on an approval card\s*· never used/);
+    expect(within(items[1]!).getByRole('link', { name: 'open the conversation' }).getAttribute('href')).toBe('#/c/c1');
     for (const item of items) expect(within(item).getByRole('button', { name: 'Remove' })).toBeTruthy();
     expect(within(section).queryByRole('button', { name: 'Enable' })).toBeNull();
   });
@@ -68,7 +68,7 @@ describe('Settings › Approval rules', () => {
     const { client, section } = renderRules();
     const item = await within(section).findByRole('listitem');
     expect(item.textContent).toContain('disabled');
-    expect(item.textContent).toContain('restored from a backup');
+    expect(item.textContent).toContain('Restored from a backup');
     await fireEvent.click(within(item).getByRole('button', { name: 'Enable' }));
     expect(client.enableRule).toHaveBeenCalledWith('reads');
   });
@@ -142,9 +142,23 @@ describe('Settings › Approval rules', () => {
     await vi.waitFor(() => expect(toggle.checked).toBe(true));
     await fireEvent.click(toggle);
     expect(client.setAskForEverything).toHaveBeenCalledWith(false);
-    // Still on until storage says otherwise.
-    expect(toggle.checked).toBe(true);
+    // Shown as asked while it is being stored, and held still meanwhile.
+    expect(toggle.checked).toBe(false);
+    expect(toggle.disabled).toBe(true);
     await setAskForEverything(db, false);
-    await vi.waitFor(() => expect(toggle.checked).toBe(false));
+    await vi.waitFor(() => expect(toggle.disabled).toBe(false));
+    // From then on storage is the truth: another tab turns it back on.
+    await setAskForEverything(db, true);
+    await vi.waitFor(() => expect(toggle.checked).toBe(true));
+  });
+
+  test('a switch that could not be stored goes back, saying why', async () => {
+    const { client, section } = renderRules();
+    client.setAskForEverything.mockRejectedValueOnce(new Error('The browser refused to store more data.'));
+    const toggle = within(section).getByRole('switch', { name: 'Ask for everything' }) as HTMLInputElement;
+    await vi.waitFor(() => expect(toggle.disabled).toBe(false));
+    await fireEvent.click(toggle);
+    expect(await within(section).findByText('The browser refused to store more data.')).toBeTruthy();
+    expect(toggle.checked).toBe(false);
   });
 });
