@@ -13,6 +13,8 @@ export class CallArguments {
   readonly #args: unknown;
   #values: Map<string, unknown> | undefined;
   #urls: Map<string, CallUrl | null> | undefined;
+  #lastPointer: string | undefined;
+  #lastUrl: CallUrl | null = null;
 
   constructor(args: unknown) {
     this.#args = args;
@@ -29,6 +31,15 @@ export class CallArguments {
 
   /** The URL the pointer points at, parsed for matching; null when it is not one. */
   urlAt(pointer: string): CallUrl | null {
+    // Nearly every rule reads the same one (`/url`): answer it without a map lookup.
+    if (pointer === this.#lastPointer) return this.#lastUrl;
+    const url = this.#parseUrlAt(pointer);
+    this.#lastPointer = pointer;
+    this.#lastUrl = url;
+    return url;
+  }
+
+  #parseUrlAt(pointer: string): CallUrl | null {
     this.#urls ??= new Map();
     const cached = this.#urls.get(pointer);
     if (cached !== undefined) return cached;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluateRules, type RuleCall } from './evaluate-rules.ts';
 import type { RuleSet } from './ports.ts';
 import type { ApprovalRule } from './records/index.ts';
+import { ruleIndex } from './rule-index.ts';
 import { makeRule } from './testing/make-records.ts';
 
 const NOW = 10_000;
@@ -13,7 +14,17 @@ const call = (overrides: Partial<RuleCall> = {}): RuleCall => ({
   ...overrides,
 });
 const set = (rules: ApprovalRule[], askForEverything = false): RuleSet => ({ rules, askForEverything });
-const verdict = (rules: ApprovalRule[], c: RuleCall = call(), askForEverything = false) => evaluateRules(set(rules, askForEverything), c, NOW);
+/**
+ * The verdict, the same on both of the evaluator's paths: a rules array seen
+ * for the first time is scanned, one seen again is indexed (rule-index.ts).
+ */
+function verdict(rules: ApprovalRule[], c: RuleCall = call(), askForEverything = false) {
+  const rulesSet = set(rules, askForEverything);
+  const scanned = evaluateRules(rulesSet, c, NOW);
+  if (rules.length > 0) expect(ruleIndex(rulesSet.rules)).toBeDefined();
+  expect(evaluateRules(rulesSet, c, NOW)).toEqual(scanned);
+  return scanned;
+}
 
 const allow = makeRule({ id: 'allow' });
 const ask = makeRule({ id: 'ask', effect: 'ask' });
@@ -77,6 +88,31 @@ describe('evaluateRules: which rules apply', () => {
     expect(verdict([allow], call(), true)).toEqual({ effect: 'none', stale: [] });
     expect(verdict([allow, ask], call(), true)).toMatchObject({ effect: 'ask' });
     expect(verdict([allow, deny], call(), true)).toMatchObject({ effect: 'deny' });
+  });
+});
+
+describe('evaluateRules: many rules', () => {
+  it('finds the one rule that applies among many, by origin and by glob, and names the earliest of an effect', () => {
+    const rules: ApprovalRule[] = [];
+    for (let i = 0; i < 300; i++) {
+      rules.push(makeRule({ id: `site-${i}`, tool: 'http_request', match: [{ kind: 'url', pointer: '/url', origin: `https://api${i}.example.com`, pathPrefix: '/v1/' }] }));
+      rules.push(makeRule({ id: `tool-${i}`, tool: `tool_${i}`, match: [{ kind: 'at_most', pointer: '/amount', value: i }] }));
+      rules.push(makeRule({ id: `glob-${i}`, tool: `mcp_${i}_*`, effect: i % 2 === 0 ? 'allow' : 'deny' }));
+    }
+    rules.push(makeRule({ id: 'site-7-again', tool: 'http_request', match: [{ kind: 'url', pointer: '/url', origin: 'https://api7.example.com' }] }));
+    rules.push(makeRule({ id: 'site-7-deny', effect: 'deny', tool: 'http_request', match: [{ kind: 'url', pointer: '/url', origin: 'https://api7.example.com', pathPrefix: '/v1/admin' }] }));
+    const http = (url: string) => call({ toolName: 'http_request', args: { method: 'GET', url } });
+
+    expect(verdict(rules, http('https://api7.example.com/v1/items'))).toMatchObject({ effect: 'allow', rule: { id: 'site-7' } });
+    expect(verdict(rules, http('https://api7.example.com/v2/items'))).toMatchObject({ effect: 'allow', rule: { id: 'site-7-again' } });
+    expect(verdict(rules, http('https://api7.example.com/v1/admin/users'))).toMatchObject({ effect: 'deny', rule: { id: 'site-7-deny' } });
+    expect(verdict(rules, http('https://api7.example.com.evil.test/v1/items'))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict(rules, http('https://api299.example.com/v1/x'))).toMatchObject({ effect: 'allow', rule: { id: 'site-299' } });
+    expect(verdict(rules, call({ toolName: 'tool_42', args: { amount: 42 } }))).toMatchObject({ effect: 'allow', rule: { id: 'tool-42' } });
+    expect(verdict(rules, call({ toolName: 'tool_42', args: { amount: 43 } }))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict(rules, call({ toolName: 'mcp_13_write' }))).toMatchObject({ effect: 'deny', rule: { id: 'glob-13' } });
+    expect(verdict(rules, call({ toolName: 'mcp_12_read' }))).toMatchObject({ effect: 'allow', rule: { id: 'glob-12' } });
+    expect(verdict(rules, call({ toolName: 'mcp_1' }))).toEqual({ effect: 'none', stale: [] });
   });
 });
 

@@ -30,8 +30,11 @@ export function parseCallUrl(value: unknown): CallUrl | null {
   }
   // Opaque origins (data:, blob:, file: in some engines) serialise as "null": never an allowed origin.
   if (url.origin === 'null' || url.username !== '' || url.password !== '') return null;
-  return { origin: url.origin, path: normalisePath(url.pathname) };
+  // The URL parser has resolved dot segments already; only escapes, backslashes, `;` and `//` can hide more.
+  return { origin: url.origin, path: MAY_HIDE_SEGMENTS.test(url.pathname) ? normalisePath(url.pathname) : url.pathname };
 }
+
+const MAY_HIDE_SEGMENTS = /[%\\;]|\/\//;
 
 /**
  * The origin `text` names, in the form URL#origin writes it

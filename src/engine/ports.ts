@@ -137,6 +137,11 @@ export interface StoragePort {
 
 /** Every rule the user has, and whether allow rules are suspended ("Ask for everything"). */
 export interface RuleSet {
+  /**
+   * Never changed once handed out: the evaluator indexes an array it sees
+   * again (rule-index.ts). A port may hand out the same array while nothing
+   * changed — the cheapest case — and must hand out a new one when anything did.
+   */
   rules: readonly ApprovalRule[];
   askForEverything: boolean;
 }
