@@ -1,15 +1,7 @@
 import Dexie, { type EntityTable } from 'dexie';
+import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
-
-export interface Note {
-  v: 1;
-  id: string;
-  title: string;
-  body: string;
-  createdAt: number;
-  updatedAt: number;
-}
 
 /**
  * One row per key: `settings`, `deviceId`, and `apiKeys` (api-keys.ts), where
