@@ -1,8 +1,9 @@
 import { describeRule } from './describe-rule.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { evaluateRules } from './evaluate-rules.ts';
+import { pausePointFor } from './pause-for-call.ts';
 import type { PauseRequest, ToolDefinition } from './ports.ts';
-import type { ApprovalRule, PausePoint, PauseRule, ToolCall } from './records/index.ts';
+import type { ApprovalRule, AssistantMessage, PausePoint, PauseRule, ToolCall } from './records/index.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
 
 /** What the approval rules make of a fresh call. */
@@ -29,15 +30,15 @@ export type RuleStep =
  */
 export async function decideByRules(
   ctx: EngineContext,
+  message: AssistantMessage,
   call: ToolCall,
-  conversationId: string,
   tool: ToolDefinition,
   args: unknown,
-  /** The call's stored pause points. */
+  /** The call's stored pause points (those whose decisions stand in this browser). */
   pauses: readonly PausePoint[],
-  /** A new pending pause point for this call (settle-open-calls' own, so both make them alike). */
-  newPause: (request: PauseRequest, origin: PausePoint['origin']) => PausePoint,
 ): Promise<RuleStep> {
+  const { conversationId } = message;
+  const newPause = (request: PauseRequest, origin: PausePoint['origin']) => pausePointFor(ctx, message, call, request, origin);
   if (call.name === WAIT_FOR_APPROVAL || pauses.some((p) => p.origin === 'gate')) return { kind: 'gate' };
   const previous = pauses.findLast((p) => p.origin === 'rule');
   if (previous?.resolution === 'decline') return { kind: 'refuse', content: refusal(previous.rule?.text ?? previous.title, previous.reason) };
@@ -54,7 +55,7 @@ export async function decideByRules(
     case 'deny': {
       const rule = pauseRule(verdict.rule);
       const reason = verdict.rule.reason?.trim();
-      await decided(ctx, { ...newPause(decisionRequest(`Denied by rule: ${rule.text}`, DENIED, args), 'rule'), ...hash }, 'decline', rule, now, reason);
+      await decided(ctx, { ...(await newPause(decisionRequest(`Denied by rule: ${rule.text}`, DENIED, args), 'rule')), ...hash }, 'decline', rule, now, reason);
       await ctx.rules.markUsed(rule.id, now);
       return { kind: 'refuse', content: refusal(rule.text, reason) };
     }
@@ -62,7 +63,7 @@ export async function decideByRules(
       const rule = pauseRule(verdict.rule);
       // Stored by a run that died before the call started: the same rule still allows it.
       if (previous?.resolution === 'approve' && previous.rule?.id === rule.id) return { kind: 'run' };
-      await decided(ctx, { ...newPause(decisionRequest(`Allowed by rule: ${rule.text}`, ALLOWED, args), 'rule'), ...hash }, 'approve', rule, now);
+      await decided(ctx, { ...(await newPause(decisionRequest(`Allowed by rule: ${rule.text}`, ALLOWED, args), 'rule')), ...hash }, 'approve', rule, now);
       await ctx.rules.markUsed(rule.id, now);
       return { kind: 'run' };
     }
@@ -71,12 +72,12 @@ export async function decideByRules(
       const own = tool.gate?.(args);
       const question = own ?? { title: `Run ${call.name}?`, description: ASKED };
       await ctx.rules.markUsed(rule.id, now);
-      return { kind: 'ask', question: { ...newPause(gateRequest(question, args, changed), 'gate'), rule, ...hash } };
+      return { kind: 'ask', question: { ...(await newPause(gateRequest(question, args, changed), 'gate')), rule, ...hash } };
     }
     case 'none': {
       const own = changed ? tool.gate?.(args) : null;
       if (!own) return { kind: 'gate' };
-      return { kind: 'ask', question: { ...newPause(gateRequest(own, args, true), 'gate'), ...hash } };
+      return { kind: 'ask', question: { ...(await newPause(gateRequest(own, args, true), 'gate')), ...hash } };
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { ClockPort, IdPort, RulesPort, StoragePort } from './ports.ts';
+import type { ClockPort, IdPort, RulesPort, SettingsPort, StoragePort } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
@@ -11,6 +11,6 @@ export interface EngineContext {
   clock: ClockPort;
   ids: IdPort;
   owner: string;
-  expiryMs(): number | null;
+  settings: SettingsPort;
   onPause(pausePoint: PausePoint): void;
 }

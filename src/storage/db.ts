@@ -1,5 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 
 export interface Note {
   v: 1;
@@ -10,7 +11,10 @@ export interface Note {
   updatedAt: number;
 }
 
-/** One row per key; the API key lives here and nowhere else (never in backups or exports). */
+/**
+ * One row per key: `settings`, `deviceId`, and `apiKeys` (api-keys.ts), where
+ * the API keys live and nowhere else (never in backups or exports).
+ */
 export interface SettingRow {
   key: string;
   value: unknown;
@@ -44,5 +48,9 @@ export class PausepointDb extends Dexie {
     this.version(2).stores({ conversations: 'id, updatedAt, state.kind' });
     // Additive: the user's approval rules (src/engine/records/approval-rule.ts).
     this.version(3).stores({ approvalRules: 'id, tool' });
+    // Data only: the settings row's one API key becomes the key of its endpoint's origin.
+    this.version(4)
+      .stores({})
+      .upgrade((tx) => moveApiKeyToOrigin(tx.table('settings')));
   }
 }
