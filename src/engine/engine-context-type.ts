@@ -1,3 +1,4 @@
+import type { AskWaiters } from './ask-while-running.ts';
 import type { ClockPort, IdPort, StoragePort } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
@@ -11,4 +12,6 @@ export interface EngineContext {
   owner: string;
   expiryMs(): number | null;
   onPause(pausePoint: PausePoint): void;
+  /** This tab's calls waiting on cards they asked while running. */
+  asks: AskWaiters;
 }

@@ -4,6 +4,7 @@ import { parseCall } from './parse-call.ts';
 import type { CallRecords, MessageDraft, PauseRequest, ToolDefinition } from './ports.ts';
 import { ledgerId, type AssistantMessage, type LedgerEntry, type Message, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
 import { expiryReason } from './decision-message.ts';
+import { OutcomeUnknown } from './errors.ts';
 
 export const UNKNOWN_OUTCOME_OPTIONS = ['Run again', 'Treat as done', 'Skip'] as const;
 
@@ -21,6 +22,12 @@ export interface Settled {
    * nor a pause point, so a run that dies first asks its gate again.)
    */
   questions: PausePoint[];
+  /**
+   * Whether a tool asked the user while it ran (`ToolContext.ask`): the
+   * decision wrote a message into the history meanwhile, so the caller must
+   * read the history again rather than go on from what it read.
+   */
+  asked: boolean;
 }
 
 /**
@@ -46,15 +53,24 @@ export async function settleOpenCalls(
   }
   const ledger = new Map(records.ledger.map((entry) => [entry.toolCallId, entry]));
 
-  const settled: Settled = { waiting: 0, results: [], questions: [] };
+  const settled: Settled = { waiting: 0, results: [], questions: [], asked: false };
+  const hooks: CallHooks = { ask: (question) => void settled.questions.push(question), asked: () => void (settled.asked = true) };
   for (const call of open) {
     if (signal.aborted) break;
     const stored = { pauses: byCall.get(call.id) ?? [], ledger: ledger.get(call.id) };
-    const state = await settleCall(ctx, message, call, stored, (question) => settled.questions.push(question), signal);
+    const state = await settleCall(ctx, message, call, stored, hooks, signal);
     if (state === 'waiting') settled.waiting++;
     else settled.results.push(state);
   }
   return settled;
+}
+
+/** What a call's settling tells the pass it is part of. */
+interface CallHooks {
+  /** A gate's question, to store with the paused state. */
+  ask(question: PausePoint): void;
+  /** The tool asked the user while it ran. */
+  asked(): void;
 }
 
 async function settleCall(
@@ -63,7 +79,7 @@ async function settleCall(
   call: ToolCall,
   /** What storage held for this call when this step read it. */
   { pauses, ledger }: { pauses: readonly PausePoint[]; ledger: LedgerEntry | undefined },
-  ask: (question: PausePoint) => void,
+  hooks: CallHooks,
   signal: AbortSignal,
 ): Promise<CallState> {
   const result = (content: string, outcome: ToolOutcome) => writeResult(ctx, message, call, content, outcome);
@@ -119,7 +135,7 @@ async function settleCall(
     if (!gatePause) {
       const question = tool.gate(args);
       if (question) {
-        ask(pausePointFor(ctx, message, call, { ...question, options: null, payload: args, kind: 'approval' }, 'gate'));
+        hooks.ask(pausePointFor(ctx, message, call, { ...question, options: null, payload: args, kind: 'approval' }, 'gate'));
         return 'waiting';
       }
     } else if (gatePause.status === 'pending') {
@@ -139,7 +155,7 @@ async function settleCall(
     }
   }
 
-  return execute(ctx, message, call, tool, args, edited, { previous: ledger, reopen }, signal);
+  return execute(ctx, message, call, tool, args, edited, { previous: ledger, reopen }, hooks, signal);
 }
 
 async function execute(
@@ -154,6 +170,7 @@ async function execute(
    * `beginExecution` checks again in its transaction; `previous` only counts attempts.
    */
   { previous, reopen }: { previous: LedgerEntry | undefined; reopen: LedgerEntry['status'][] },
+  hooks: CallHooks,
   signal: AbortSignal,
 ): Promise<CallState> {
   const id = ledgerId(message.conversationId, call.id);
@@ -188,10 +205,23 @@ async function execute(
       turnIndex: message.turnIndex,
       signal,
       pause: (request) => pauseForTool(ctx, message, call, request),
+      ask: async (request) => {
+        hooks.asked();
+        const id = await createPause(ctx, message, call, request, 'elicitation');
+        return ctx.asks.wait(ctx, id, signal);
+      },
     });
     content = edited ? `The user edited the arguments before approving. Final arguments: ${JSON.stringify(args)}\n\n${output}` : output;
     outcome = parseApprovalMarker(output) ? 'awaiting_approval' : 'done';
   } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      // The request left and nothing says what became of it: neither failed (which
+      // invites a retry) nor done. The user is asked, as after a crash mid-call.
+      const unknown: LedgerEntry = { ...entry, status: 'unknown' };
+      await ctx.storage.putLedgerEntry(unknown);
+      await askAboutUnknownOutcome(ctx, message, call, unknown, error.message);
+      return 'waiting';
+    }
     content = `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
     outcome = 'failed';
   }
@@ -266,9 +296,18 @@ async function pauseForTool(ctx: EngineContext, message: AssistantMessage, call:
   return createPause(ctx, message, call, request, 'model');
 }
 
-async function askAboutUnknownOutcome(ctx: EngineContext, message: AssistantMessage, call: ToolCall, ledger: LedgerEntry) {
+async function askAboutUnknownOutcome(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  ledger: LedgerEntry,
+  /** What went wrong, when the tool said (`OutcomeUnknown`); otherwise the run was interrupted. */
+  why?: string,
+) {
   const description = [
-    `Pausepoint was interrupted (the tab closed or crashed) while **${call.name}** was running, so it cannot tell whether the action happened.`,
+    why
+      ? `**${call.name}** did not report how it ended: ${why} Pausepoint cannot tell whether the action happened.`
+      : `Pausepoint was interrupted (the tab closed or crashed) while **${call.name}** was running, so it cannot tell whether the action happened.`,
     '',
     'It will not run it again on its own. Choose **Run again** only if you are sure it did not happen; **Treat as done** if it did; **Skip** to tell the assistant it was not done.',
   ].join('\n');

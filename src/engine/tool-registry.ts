@@ -4,17 +4,46 @@ import type { ToolDefinition, ToolSpec } from './ports.ts';
 /**
  * Tools by name. Names come from the model, so lookups are own-property only
  * on a prototype-free map: a call named `constructor` or `__proto__` is simply unknown.
+ *
+ * Some tools come and go while the engine lives (an MCP server connects, a
+ * tool is switched off): `dynamic` is read at every lookup and must return
+ * the same array until its tools change, so the registry rebuilds only then.
+ * A dynamic tool never shadows a fixed one: a name the fixed tools hold stays theirs.
  */
 export class ToolRegistry {
-  readonly #byName = new Map<string, ToolDefinition>();
-  readonly specs: ToolSpec[];
+  readonly #fixed: readonly ToolDefinition[];
+  readonly #dynamic: () => readonly ToolDefinition[];
+  #built: { from: readonly ToolDefinition[]; byName: Map<string, ToolDefinition>; specs: ToolSpec[] } | undefined;
 
-  constructor(tools: readonly ToolDefinition[]) {
+  constructor(tools: readonly ToolDefinition[], dynamic: () => readonly ToolDefinition[] = () => NONE) {
+    const names = new Set<string>();
     for (const tool of tools) {
-      if (this.#byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
-      this.#byName.set(tool.name, tool);
+      if (names.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
+      names.add(tool.name);
     }
-    this.specs = tools.map((tool) => ({
+    this.#fixed = tools;
+    this.#dynamic = dynamic;
+  }
+
+  /** What is sent to the model: every tool's name, description and JSON Schema. */
+  get specs(): ToolSpec[] {
+    return this.#current().specs;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.#current().byName.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#current().byName.keys()];
+  }
+
+  #current() {
+    const from = this.#dynamic();
+    if (this.#built?.from === from) return this.#built;
+    const byName = new Map<string, ToolDefinition>();
+    for (const tool of [...this.#fixed, ...from]) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    const specs: ToolSpec[] = [...byName.values()].map((tool) => ({
       type: 'function',
       function: {
         name: tool.name,
@@ -22,13 +51,9 @@ export class ToolRegistry {
         parameters: tool.parameters ?? (z.toJSONSchema(tool.input) as Record<string, unknown>),
       },
     }));
-  }
-
-  get(name: string): ToolDefinition | undefined {
-    return this.#byName.get(name);
-  }
-
-  names(): string[] {
-    return [...this.#byName.keys()];
+    this.#built = { from, byName, specs };
+    return this.#built;
   }
 }
+
+const NONE: readonly ToolDefinition[] = Object.freeze([]);

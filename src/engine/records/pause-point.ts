@@ -33,9 +33,11 @@ export const PausePoint = z.object({
   createdAt: z.number(),
   /**
    * Why this pause exists: the model asked (`wait_for_approval`), a tool's gate
-   * asked for this call, or a tool call's outcome is unknown after a crash.
+   * asked for this call, a tool call's outcome is unknown after a crash, or a
+   * tool asked the user while it was running (an MCP server's elicitation:
+   * answered to the tool, not to the model, and lost if the run ends first).
    */
-  origin: z.enum(['model', 'gate', 'unknown_outcome']),
+  origin: z.enum(['model', 'gate', 'unknown_outcome', 'elicitation']),
   /** The tool call this pause belongs to (for `model`, the wait_for_approval call itself). */
   toolCallId: z.string(),
   toolName: z.string(),
@@ -43,7 +45,8 @@ export const PausePoint = z.object({
   /** The decline reason, or the free-text reply given with another decision. */
   reason: z.string().optional(),
   expiresAt: z.number().nullable(),
-  expiredReason: z.enum(['timeout', 'abandoned']).optional(),
+  /** `lost`: the running call that asked ended (Stop, its tab closed) before a decision. */
+  expiredReason: z.enum(['timeout', 'abandoned', 'lost']).optional(),
   decidedBy: DecidedBy.optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;
