@@ -1,5 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 
 export interface Note {
   v: 1;
@@ -29,6 +30,8 @@ export class PausepointDb extends Dexie {
   notes!: EntityTable<Note, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
   approvalRules!: EntityTable<ApprovalRule, 'id'>;
+  /** MCP servers, with their secrets (bearer tokens, headers): never in backups or exports. */
+  mcpServers!: EntityTable<McpServerRecord, 'id'>;
 
   constructor(name = 'pausepoint') {
     super(name);
@@ -44,5 +47,7 @@ export class PausepointDb extends Dexie {
     this.version(2).stores({ conversations: 'id, updatedAt, state.kind' });
     // Additive: the user's approval rules (src/engine/records/approval-rule.ts).
     this.version(3).stores({ approvalRules: 'id, tool' });
+    // Additive: the user's MCP servers (src/mcp/mcp-server-record.ts).
+    this.version(4).stores({ mcpServers: 'id' });
   }
 }
