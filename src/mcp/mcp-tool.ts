@@ -2,7 +2,8 @@ import type { GateQuestion, ToolContext, ToolDefinition } from '../engine/ports.
 import { describeChange, hasChanged } from './definition-pin.ts';
 import { inputFromJsonSchema } from './json-schema-input.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
-import type { McpServerRecord, McpToolAnnotations, McpToolRecord } from './mcp-server-record.ts';
+import type { McpServerRecord, McpToolRecord } from './mcp-server-record.ts';
+import { annotationLabels, effectiveAnnotations } from './tool-annotations.ts';
 
 const MAX_DESCRIPTION = 1_500;
 
@@ -11,28 +12,6 @@ export type McpCaller = (serverId: string, toolName: string, args: Record<string
 
 export function serverLabel(server: Pick<McpServerRecord, 'name' | 'url'>): string {
   return server.name?.trim() || new URL(server.url).host;
-}
-
-/** The annotations with the spec's defaults filled in: what an unmarked tool may do. */
-export function effectiveAnnotations(annotations: McpToolAnnotations | undefined) {
-  const readOnly = annotations?.readOnlyHint === true;
-  return {
-    readOnly,
-    // Only meaningful for a tool that changes things; the default is the worst case.
-    destructive: !readOnly && annotations?.destructiveHint !== false,
-    idempotent: annotations?.idempotentHint === true,
-    openWorld: annotations?.openWorldHint !== false,
-  };
-}
-
-export function annotationLabels(annotations: McpToolAnnotations | undefined): string[] {
-  const a = effectiveAnnotations(annotations);
-  return [
-    a.readOnly ? 'read-only' : 'may change things',
-    ...(a.destructive ? ['destructive'] : []),
-    ...(a.idempotent ? ['idempotent'] : []),
-    a.openWorld ? 'open-world' : 'closed-world',
-  ];
 }
 
 /** A read-only tool runs unasked only on a server the user trusts, and only while its definition is the one pinned. */

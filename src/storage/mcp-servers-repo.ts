@@ -1,4 +1,4 @@
-import { liveQuery, type Observable } from 'dexie';
+import { liveQuery } from 'dexie';
 import { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import type { McpServerStore } from '../mcp/mcp-server-store.ts';
 import type { PausepointDb } from './db.ts';
@@ -15,11 +15,6 @@ export async function listMcpServers(db: PausepointDb): Promise<McpServerRecord[
     const parsed = McpServerRecord.safeParse(row);
     return parsed.success ? [parsed.data] : [];
   });
-}
-
-/** Every server, oldest first, kept live across tabs. */
-export function liveMcpServers(db: PausepointDb): Observable<McpServerRecord[]> {
-  return liveQuery(async () => (await listMcpServers(db)).sort((a, b) => a.createdAt - b.createdAt));
 }
 
 export class DexieMcpServerStore implements McpServerStore {

@@ -10,6 +10,7 @@ import { DexieNotesStore } from '../storage/notes-store.ts';
 import { deviceId, readSettings } from '../storage/settings-repo.ts';
 import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
+import { McpHost } from './mcp-host.ts';
 import { modelFor, modelFromSettings } from './model-from-settings.ts';
 import type { Intent, WorkerEvent } from './protocol.ts';
 import { WebLocks } from './web-locks.ts';
@@ -24,6 +25,7 @@ const MINUTE = 60_000;
  */
 export class AgentHost {
   readonly engine: Engine;
+  readonly #mcp: McpHost;
   readonly #watching = new Set<string>();
   readonly #decidedBy: Promise<DecidedBy>;
   readonly #stops = new BroadcastChannel('pausepoint:stop');
@@ -34,6 +36,8 @@ export class AgentHost {
     private readonly emit: (event: WorkerEvent) => void,
   ) {
     let expiryMinutes: number | null = null;
+    const tools = [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool()];
+    this.#mcp = new McpHost(db, new Set(['wait_for_approval', ...tools.map((tool) => tool.name)]));
     this.engine = new Engine({
       storage: new DexieStorage(db),
       model: async () => {
@@ -41,7 +45,8 @@ export class AgentHost {
         expiryMinutes = settings?.expiryMinutes ?? null;
         return modelFromSettings(settings);
       },
-      tools: [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool()],
+      tools,
+      dynamicTools: this.#mcp.tools,
       clock: systemClock,
       ids: randomIds,
       network: browserNetwork,
@@ -62,7 +67,8 @@ export class AgentHost {
 
   /** Recovers orphaned runs now, then keeps watching for new ones and for due expiries. */
   start(): void {
-    void this.#sweep();
+    // Recovered runs may call MCP tools: their servers' tools are known first.
+    void this.#mcp.ready.then(() => this.#sweep());
     // Polling is enough here: a closed tab is noticed within seconds, and an
     // indexed read of the active conversations only is cheap next to a live query per tab.
     setInterval(() => void this.#sweep(), 3_000);
@@ -70,7 +76,15 @@ export class AgentHost {
   }
 
   async handle(intent: Intent): Promise<unknown> {
+    // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
+    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'retry') await this.#mcp.ready;
     switch (intent.type) {
+      case 'mcpAdd':
+      case 'mcpSetEnabled':
+      case 'mcpSetTrusted':
+      case 'mcpSetToolEnabled':
+      case 'mcpRemove':
+        return this.#mcp.handle(intent);
       case 'send':
         return this.engine.send(intent.conversationId, intent.text);
       case 'decide':
