@@ -11,9 +11,20 @@ export const ASK_POLL_MS = 500;
  */
 export class AskWaiters {
   readonly #wake = new Map<string, () => void>();
+  #asked = 0;
+
+  /**
+   * How many cards calls of this tab have asked so far. A step whose calls
+   * asked reads the history back rather than carrying it on: each decision
+   * wrote a message into it meanwhile.
+   */
+  get asked(): number {
+    return this.#asked;
+  }
 
   /** Resolves with the pause point once it is no longer pending; expires it as lost if `signal` aborts first. */
   async wait(ctx: EngineContext, pausePointId: string, signal: AbortSignal): Promise<PausePoint> {
+    this.#asked++;
     try {
       for (;;) {
         const stored = await ctx.storage.getPausePoint(pausePointId);

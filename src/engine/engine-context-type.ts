@@ -1,5 +1,5 @@
 import type { AskWaiters } from './ask-while-running.ts';
-import type { ClockPort, IdPort, StoragePort } from './ports.ts';
+import type { ClockPort, IdPort, SettingsPort, StoragePort } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
@@ -10,7 +10,7 @@ export interface EngineContext {
   clock: ClockPort;
   ids: IdPort;
   owner: string;
-  expiryMs(): number | null;
+  settings: SettingsPort;
   onPause(pausePoint: PausePoint): void;
   /** This tab's calls waiting on cards they asked while running. */
   asks: AskWaiters;
