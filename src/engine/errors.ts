@@ -27,7 +27,7 @@ export class ModelError extends Error {
 export class CallerError extends Error {
   override readonly name = 'CallerError';
   constructor(
-    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'busy',
+    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'invalid_rule' | 'busy',
     message: string,
   ) {
     super(message);

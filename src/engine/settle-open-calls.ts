@@ -4,6 +4,7 @@ import { decideGate } from './decide-gate.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { executeCall } from './execute-call.ts';
 import { parseCall } from './parse-call.ts';
+import { decideByRules } from './decide-by-rules.ts';
 import { pausePointFor } from './pause-for-call.ts';
 import type { CallRecords } from './ports.ts';
 import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
@@ -174,6 +175,17 @@ async function settleCall(
         break;
       }
     }
+  }
+
+  if (!ledger) {
+    // Approval rules decide before the tool's own gate (decide-by-rules.ts).
+    const ruled = await decideByRules(ctx, call, message.conversationId, tool, args, pauses, (request, origin) => pausePointFor(ctx, message, call, request, origin));
+    if (ruled.kind === 'refuse') return result(ruled.content, 'declined');
+    if (ruled.kind === 'ask') {
+      ask(ruled.question);
+      return 'waiting';
+    }
+    if (ruled.kind === 'run') return executeCall(ctx, message, call, tool, args, false, { previous: undefined, reopen: [] }, signal);
   }
 
   const gate = decideGate(tool, args, gatePauses.at(-1));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definitionHash } from './definition-hash.ts';
 import type { ToolDefinition, ToolSpec } from './ports.ts';
 
 /**
@@ -6,14 +7,15 @@ import type { ToolDefinition, ToolSpec } from './ports.ts';
  * on a prototype-free map: a call named `constructor` or `__proto__` is simply unknown.
  *
  * Some tools come and go while the engine lives (an MCP server connects, a
- * tool is switched off): `dynamic` is read at every lookup and must return
- * the same array until its tools change, so the registry rebuilds only then.
- * A dynamic tool never shadows a fixed one: a name the fixed tools hold stays theirs.
+ * tool is switched off or its server changes it): `dynamic` is read at every
+ * lookup and must return the same array until its tools change, so the
+ * registry rebuilds (specs and definition hashes) only then. A dynamic tool
+ * never shadows a fixed one: a name the fixed tools hold stays theirs.
  */
 export class ToolRegistry {
   readonly #fixed: readonly ToolDefinition[];
   readonly #dynamic: () => readonly ToolDefinition[];
-  #built: { from: readonly ToolDefinition[]; byName: Map<string, ToolDefinition>; specs: ToolSpec[] } | undefined;
+  #built: Built | undefined;
 
   constructor(tools: readonly ToolDefinition[], dynamic: () => readonly ToolDefinition[] = () => NONE) {
     const names = new Set<string>();
@@ -30,6 +32,24 @@ export class ToolRegistry {
     return this.#current().specs;
   }
 
+  /**
+   * The hash of a tool's definition as the model gets it (name, description,
+   * JSON Schema; see definition-hash.ts), or undefined for no such tool.
+   * A tool whose definition changes gets a new hash with the rebuilt registry.
+   */
+  definitionHash(name: string): Promise<string> | undefined {
+    const { hashes, bySpec } = this.#current();
+    const cached = hashes.get(name);
+    if (cached) return cached;
+    const spec = bySpec.get(name);
+    if (!spec) return undefined;
+    const hash = definitionHash(spec.function);
+    hashes.set(name, hash);
+    // A failed digest is not kept: the next call asks again.
+    hash.catch(() => hashes.delete(name));
+    return hash;
+  }
+
   get(name: string): ToolDefinition | undefined {
     return this.#current().byName.get(name);
   }
@@ -38,7 +58,7 @@ export class ToolRegistry {
     return [...this.#current().byName.keys()];
   }
 
-  #current() {
+  #current(): Built {
     const from = this.#dynamic();
     if (this.#built?.from === from) return this.#built;
     const byName = new Map<string, ToolDefinition>();
@@ -51,9 +71,19 @@ export class ToolRegistry {
         parameters: tool.parameters ?? (z.toJSONSchema(tool.input) as Record<string, unknown>),
       },
     }));
-    this.#built = { from, byName, specs };
+    this.#built = { from, byName, specs, bySpec: new Map(specs.map((spec) => [spec.function.name, spec])), hashes: new Map() };
     return this.#built;
   }
+}
+
+interface Built {
+  /** The dynamic tools this was built from. */
+  from: readonly ToolDefinition[];
+  byName: Map<string, ToolDefinition>;
+  specs: ToolSpec[];
+  bySpec: Map<string, ToolSpec>;
+  /** The promise, not its value: two calls that ask at once share one digest. */
+  hashes: Map<string, Promise<string>>;
 }
 
 const NONE: readonly ToolDefinition[] = Object.freeze([]);

@@ -45,6 +45,7 @@ export function deciderText(p: PausePoint, tabId: string): string | null {
 export function kindLabel(p: PausePoint): string {
   if (p.origin === 'unknown_outcome') return 'Outcome unknown';
   if (p.origin === 'gate') return 'Tool approval';
+  if (p.origin === 'rule') return 'Approval rule';
   if (p.origin === 'elicitation') return 'Server request';
   return p.kind === 'data_entry' ? 'Form' : p.kind === 'choice' ? 'Choice' : 'Approval';
 }
