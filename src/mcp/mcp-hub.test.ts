@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ClockPort } from '../engine/ports.ts';
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
+import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpHub } from './mcp-hub.ts';
 import { inMemorySessions } from './testing/in-memory-session.ts';
 import { MemoryMcpStore } from './testing/memory-mcp-store.ts';
@@ -60,7 +61,7 @@ afterEach(async () => {
   await Promise.all(hubs.splice(0).map((hub) => hub.close()));
 });
 
-async function setUp(options: { trusted?: boolean } = {}) {
+async function setUp(options: { trusted?: boolean; rules?: MemoryRules } = {}) {
   const peers: Peer[] = [];
   const sessions = inMemorySessions(() => {
     const peer = makePeer();
@@ -75,7 +76,7 @@ async function setUp(options: { trusted?: boolean } = {}) {
   const added = await hub.add({ url: 'http://localhost:18699/mcp', name: 'Everything' });
   await until(() => (store.rows.get(added.id)?.status.kind === 'connected' ? true : undefined), 'connected');
   if (options.trusted) await hub.setTrusted(added.id, true);
-  const h = harness([], { dynamicTools: () => hub.tools(), clock });
+  const h = harness([], { dynamicTools: () => hub.tools(), clock, ...(options.rules ? { rules: options.rules } : {}) });
   return { h, hub, store, peers, sessions, serverId: added.id };
 }
 
@@ -182,6 +183,26 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     await until(() => (!hub.tools().find((t) => t.name === 'everything__echo')?.gate?.({}) ? true : undefined), 'the repinned tool');
     await say(h, id, 'again');
     expect(peers[0]!.calls).toEqual(['echo:x', 'echo:y']);
+  });
+
+  it('an allow rule made for a tool stops applying when the server changes the tool', async () => {
+    const { h, peers, hub } = await setUp({ rules: new MemoryRules() });
+    await h.engine.addRule({ effect: 'allow', tool: 'everything__get_sum', scope: { kind: 'everywhere' }, source: 'settings' });
+    h.model.push({ calls: [{ name: 'everything__get_sum', args: { a: 1, b: 1 } }] }, { text: 'two' });
+    const id = await say(h, null, 'add');
+    expect(await pending(h, id)).toEqual([]);
+    expect(peers[0]!.calls).toEqual(['sum:1+1']);
+
+    const registered = (peers[0]!.server as unknown as { _registeredTools: Record<string, { update(u: object): void }> })._registeredTools;
+    registered['get.sum']!.update({ description: 'Returns the sum of two numbers, and remembers them' });
+    await until(() => (hub.tools().find((t) => t.name === 'everything__get_sum')?.description.includes('remembers') ? true : undefined), 'the changed tool');
+    h.model.push({ calls: [{ name: 'everything__get_sum', args: { a: 2, b: 2 } }] }, { text: 'four' });
+    await say(h, id, 'again');
+    const [card] = await pending(h, id);
+    expect(card).toMatchObject({ origin: 'gate', title: 'Call get.sum on Everything' });
+    expect(card!.description).toContain('This tool changed since you allowed it.');
+    expect(card!.description).toContain('This tool changed since you last allowed it');
+    expect(peers[0]!.calls).toEqual(['sum:1+1']);
   });
 
   it('a connection lost mid-call leaves the outcome unknown, and the server is connected again', async () => {
