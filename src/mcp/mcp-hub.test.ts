@@ -222,6 +222,35 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     await until(() => (store.rows.get(serverId)?.status.kind === 'connected' && peers.length === 2 ? true : undefined), 'the reconnection');
   });
 
+  it('a server that cannot be reached shows why, keeps showing it while retrying, and connects once it answers', async () => {
+    let reachable = false;
+    const sessions = inMemorySessions(() => makePeer().server);
+    const store = new MemoryMcpStore();
+    const statuses: string[] = [];
+    const hub = new McpHub({
+      store,
+      open: async (server, events) => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return sessions.open(server, events);
+      },
+      newId: () => 'srv-x',
+      reserved: new Set(),
+      retryDelaysMs: [5],
+    });
+    hubs.push(hub);
+    store.watch((servers) => statuses.push(servers[0]?.status.kind ?? 'none'));
+    await hub.start();
+    await hub.add({ url: 'http://localhost:18698/mcp' });
+    const failed = await until(() => (store.rows.get('srv-x')?.status.kind === 'failed' ? store.rows.get('srv-x')!.status : undefined), 'the failure');
+    expect((failed as { reason: string }).reason).toContain('Access-Control-Allow-Origin');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    reachable = true;
+    await until(() => (store.rows.get('srv-x')?.status.kind === 'connected' ? true : undefined), 'the connection');
+    // Once failed, no "connecting" in between: the status went failed → connected.
+    const afterFailure = statuses.slice(statuses.indexOf('failed'));
+    expect(afterFailure.filter((kind) => kind === 'connecting')).toEqual([]);
+  });
+
   it('turns a server’s elicitation into a data entry card and sends the answer back', async () => {
     const { h } = await setUp();
     h.model.push({ calls: [{ name: 'everything__ask', args: {} }] }, { text: 'thanks' });

@@ -218,7 +218,8 @@ export class McpHub {
   async #connect(id: string, link: Link): Promise<McpSession> {
     const server = this.#servers.find((s) => s.id === id);
     if (!server?.enabled) throw new McpConnectError('failed', 'The server is disconnected; press Connect in Settings.');
-    if (server.status.kind !== 'connecting') await this.#setStatus(id, { kind: 'connecting', since: this.#now() });
+    // Retries after a failure keep showing the failure (and its reason) until one succeeds: no status that flips to "connecting" and back.
+    if (link.failures === 0 && server.status.kind !== 'connecting') await this.#setStatus(id, { kind: 'connecting', since: this.#now() });
     let session: McpSession | undefined;
     try {
       session = await this.#options.open(server, this.#events(id, link));
