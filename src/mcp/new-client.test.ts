@@ -7,17 +7,16 @@ import { newClient } from './open-http-session.ts';
 async function connected() {
   const [clientSide, peer] = InMemoryTransport.createLinkedPair();
   const received: JSONRPCMessage[] = [];
-  let initialize: ((message: JSONRPCMessage) => void) | undefined;
-  peer.onmessage = (message) => {
-    received.push(message);
-    if ('method' in message && message.method === 'initialize' && 'id' in message) initialize?.(message);
-  };
-  initialize = (request) =>
+  const initialize = (request: JSONRPCMessage) =>
     void peer.send({
       jsonrpc: '2.0',
       id: (request as { id: number }).id,
       result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'peer', version: '1' } },
     });
+  peer.onmessage = (message) => {
+    received.push(message);
+    if ('method' in message && message.method === 'initialize' && 'id' in message) initialize(message);
+  };
   await peer.start();
   const client = newClient({ onToolsChanged() {}, onLost() {}, onElicit: async () => ({ action: 'decline' }) });
   await client.connect(clientSide);
