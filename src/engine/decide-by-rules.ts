@@ -1,8 +1,9 @@
 import { describeRule } from './describe-rule.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { evaluateRules } from './evaluate-rules.ts';
+import { pausePointFor } from './pause-for-call.ts';
 import type { PauseRequest, ToolDefinition } from './ports.ts';
-import type { ApprovalRule, PausePoint, PauseRule, ToolCall } from './records/index.ts';
+import type { ApprovalRule, AssistantMessage, PausePoint, PauseRule, ToolCall } from './records/index.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
 
 /** What the approval rules make of a fresh call. */
@@ -29,15 +30,15 @@ export type RuleStep =
  */
 export async function decideByRules(
   ctx: EngineContext,
+  message: AssistantMessage,
   call: ToolCall,
-  conversationId: string,
   tool: ToolDefinition,
   args: unknown,
-  /** The call's stored pause points. */
+  /** The call's stored pause points (those whose decisions stand in this browser). */
   pauses: readonly PausePoint[],
-  /** A new pending pause point for this call (settle-open-calls' own, so both make them alike). */
-  newPause: (request: PauseRequest, origin: PausePoint['origin']) => Promise<PausePoint>,
 ): Promise<RuleStep> {
+  const { conversationId } = message;
+  const newPause = (request: PauseRequest, origin: PausePoint['origin']) => pausePointFor(ctx, message, call, request, origin);
   if (call.name === WAIT_FOR_APPROVAL || pauses.some((p) => p.origin === 'gate')) return { kind: 'gate' };
   const previous = pauses.findLast((p) => p.origin === 'rule');
   if (previous?.resolution === 'decline') return { kind: 'refuse', content: refusal(previous.rule?.text ?? previous.title, previous.reason) };

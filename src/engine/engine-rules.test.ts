@@ -5,7 +5,10 @@ import type { EngineOptions } from './engine-context.ts';
 import { CallerError } from './errors.ts';
 import type { ToolDefinition } from './ports.ts';
 import type { ApprovalRuleDraft } from './records/index.ts';
+import { ASKED_AGAIN } from './restored-decisions.ts';
+import { unwrapToolResult } from './tool-result-envelope.ts';
 import { crashableStorage } from './testing/crashable-storage.ts';
+import { makePausePoint } from './testing/make-records.ts';
 import { harness, pending, say, state, tab, transferTool, type Harness } from './testing/harness.ts';
 import { MemoryRules } from './testing/memory-rules.ts';
 import type { ScriptedTurn } from './testing/scripted-model.ts';
@@ -24,12 +27,12 @@ async function ruleDecisions(h: Harness, conversationId: string) {
   return (await h.storage.listPausePoints(conversationId)).filter((p) => p.origin === 'rule');
 }
 
-/** The tool results the model read last, without the data wrapper build-request puts around each. */
+/** The tool results the model was sent in its last request, out of their envelope. */
 const toolResults = (h: Harness) =>
   h.model
     .lastMessages()
     .filter((m) => m.role === 'tool')
-    .map((m) => ('content' in m ? (m.content?.replace(/^<tool_result>\n([\s\S]*)\n<\/tool_result>$/, '$1') ?? null) : null));
+    .map((m) => ('content' in m && typeof m.content === 'string' ? unwrapToolResult(m.content) : null));
 
 describe('approval rules: addRule and removeRule', () => {
   it('fills in a rule and binds it to the tool’s definition as it is now', async () => {
@@ -367,6 +370,46 @@ describe('approval rules after a tab dies', () => {
     expect(h.executions).toEqual([]);
     expect(await ruleDecisions(h, id)).toHaveLength(1);
     expect(toolResults(h)[0]).toMatch(/^Not run: the user's approval rule refuses this call \(Deny transfer — everywhere\)\. Reason: No\./);
+  });
+});
+
+describe('approval rules and restored backups', () => {
+  /** A call whose tab died before any decision was stored, then a rule's approval of it as a restored backup brings one. */
+  async function restoredRuleApproval() {
+    const h = withRules();
+    const rule = await h.engine.addRule(allowTransfers);
+    h.model.push({ calls: [transfer(500, 'bob', 'call_1')] }, { text: 'Sent.' });
+    const tabA = h.openTab('tab-A', { storage: crashableStorage(h.storage, (method) => method === 'createPausePoint') });
+    const id = await tabA.createConversation();
+    await tabA.send(id, 'pay bob').catch(() => undefined);
+    await tabA.whenIdle();
+    expect(await h.storage.listPausePoints(id)).toEqual([]);
+    await h.storage.createPausePoint(
+      makePausePoint({
+        id: 'from-backup', conversationId: id, toolCallId: 'call_1', toolName: 'transfer', origin: 'rule', status: 'resolved',
+        resolution: 'approve', resolvedAt: 1_000, payload: { amount: 500, to: 'bob' }, restored: true,
+        rule: { id: rule.id, effect: 'allow', text: 'Allow transfer — everywhere' },
+      }),
+    );
+    return { h, id, rule };
+  }
+
+  it('a restored rule approval is not honoured: the rules here decide afresh, and say so on record', async () => {
+    const { h, id } = await restoredRuleApproval();
+    await h.openTab('tab-B').recover(id);
+    expect(h.executions).toEqual([{ amount: 500, to: 'bob' }]);
+    const records = await ruleDecisions(h, id);
+    expect(records.map((r) => [r.id === 'from-backup', r.restored ?? false])).toEqual([[true, true], [false, false]]);
+  });
+
+  it('with no rule here that allows it, the call asks, and the card says why it asks again', async () => {
+    const { h, id, rule } = await restoredRuleApproval();
+    await h.engine.removeRule(rule.id);
+    await h.openTab('tab-B').recover(id);
+    expect(h.executions).toEqual([]);
+    const [card] = await pending(h, id);
+    expect(card).toMatchObject({ title: 'Send 500 to bob?' });
+    expect(card!.description).toBe(`${ASKED_AGAIN}\n\nMoney leaves your account.`);
   });
 });
 

@@ -8,7 +8,6 @@ import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HistoryCache } from './history-cache.ts';
 import { newRule } from './new-rule.ts';
 import type { CallRecords, MessageDraft, RulesPort, SettingsPort } from './ports.ts';
-import { expirySettlement, isDue } from './pause-expiry.ts';
 import {
   isActive,
   newConversation,
@@ -21,6 +20,7 @@ import {
   type Message,
   type PausePoint,
 } from './records/index.ts';
+import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';

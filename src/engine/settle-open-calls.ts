@@ -1,10 +1,10 @@
 import { answerHold } from './answer-hold.ts';
 import { finish, finishFromLedger, writeResult, type CallState } from './call-results.ts';
+import { decideByRules } from './decide-by-rules.ts';
 import { decideGate } from './decide-gate.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { executeCall } from './execute-call.ts';
 import { parseCall } from './parse-call.ts';
-import { decideByRules } from './decide-by-rules.ts';
 import { pausePointFor } from './pause-for-call.ts';
 import type { CallRecords } from './ports.ts';
 import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
@@ -179,7 +179,7 @@ async function settleCall(
 
   if (!ledger) {
     // Approval rules decide before the tool's own gate (decide-by-rules.ts).
-    const ruled = await decideByRules(ctx, call, message.conversationId, tool, args, pauses, (request, origin) => pausePointFor(ctx, message, call, request, origin));
+    const ruled = await decideByRules(ctx, message, call, tool, args, pauses);
     if (ruled.kind === 'refuse') return result(ruled.content, 'declined');
     if (ruled.kind === 'ask') {
       ask(ruled.question);

@@ -29,7 +29,7 @@ async function connected() {
     }
     throw new Error(`no answer to ${method}`);
   };
-  return { client, ask, capabilities: (received.find((m) => 'method' in m && m.method === 'initialize') as { params: { capabilities: object } }).params.capabilities };
+  return { client, ask, capabilities: (received.find((m) => 'method' in m && m.method === 'initialize') as unknown as { params: { capabilities: object } }).params.capabilities };
 }
 
 describe('the app’s MCP client', () => {

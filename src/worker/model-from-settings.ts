@@ -2,6 +2,8 @@ import { ModelError } from '../engine/errors.ts';
 import type { ModelPort } from '../engine/ports.ts';
 import { createDemoModel } from '../model/demo-model.ts';
 import { OpenAIModel } from '../model/openai-model.ts';
+import { endpointOrigin } from '../storage/endpoint-origin.ts';
+import { DEFAULT_MAX_TOKENS } from '../storage/settings-constants.ts';
 import type { Settings } from '../storage/settings-repo.ts';
 
 export interface Endpoint {
@@ -9,14 +11,24 @@ export interface Endpoint {
   baseUrl: string;
   apiKey: string;
   model?: string;
+  maxTokens?: number;
 }
+
+/** The endpoint whose Chat Completions wants `max_completion_tokens` (its reasoning models refuse `max_tokens`). */
+const OPENAI_ORIGIN = 'https://api.openai.com';
 
 /** The model port for the user's settings: the scripted demo, or their endpoint through the openai SDK. */
 export function modelFor(endpoint: Endpoint): OpenAIModel {
   if (endpoint.provider === 'demo') return createDemoModel();
   // Local endpoints (Ollama, LM Studio) take no key, but the SDK refuses to start without one.
   const apiKey = endpoint.apiKey.trim() || 'no-key';
-  return new OpenAIModel({ baseUrl: endpoint.baseUrl, apiKey, model: endpoint.model ?? '' });
+  return new OpenAIModel({
+    baseUrl: endpoint.baseUrl,
+    apiKey,
+    model: endpoint.model ?? '',
+    maxTokens: endpoint.maxTokens ?? DEFAULT_MAX_TOKENS,
+    maxTokensField: endpointOrigin(endpoint.baseUrl) === OPENAI_ORIGIN ? 'max_completion_tokens' : 'max_tokens',
+  });
 }
 
 export function modelFromSettings(settings: Settings | undefined): ModelPort {

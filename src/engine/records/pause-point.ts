@@ -57,13 +57,6 @@ export const PausePoint = z.object({
   expiredReason: z.enum(['timeout', 'abandoned', 'lost']).optional(),
   decidedBy: DecidedBy.optional(),
   /**
-   * True when a backup brought this record here already decided (or expired):
-   * its decision was made in another browser, not in this one. The engine does
-   * not run a call on such an approval (see restored-decisions.ts); a pending
-   * card from a backup carries no flag, since deciding it is a decision here.
-   */
-  restored: z.boolean().optional(),
-  /**
    * The approval rule that decided this call (`origin: 'rule'`) or had it
    * asked (an `ask` rule's card), with its text as it read then: the rule may
    * be changed or removed later, the record of what it said may not.
@@ -71,5 +64,12 @@ export const PausePoint = z.object({
   rule: PauseRule.optional(),
   /** The tool's definition hash when a rule decided or asked (see definition-hash.ts). */
   definitionHash: z.string().optional(),
+  /**
+   * True when a backup brought this record here already decided (or expired):
+   * its decision was made in another browser, not in this one. The engine does
+   * not run a call on such an approval (see restored-decisions.ts); a pending
+   * card from a backup carries no flag, since deciding it is a decision here.
+   */
+  restored: z.boolean().optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;
