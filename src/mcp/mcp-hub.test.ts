@@ -5,6 +5,7 @@ import type { ClockPort } from '../engine/ports.ts';
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpHub } from './mcp-hub.ts';
+import { SessionLost } from './mcp-session.ts';
 import { inMemorySessions } from './testing/in-memory-session.ts';
 import { MemoryMcpStore } from './testing/memory-mcp-store.ts';
 
@@ -249,6 +250,48 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     // Once failed, no "connecting" in between: the status went failed → connected.
     const afterFailure = statuses.slice(statuses.indexOf('failed'));
     expect(afterFailure.filter((kind) => kind === 'connecting')).toEqual([]);
+  });
+
+  it('a server that forgot the session gets a new one, and the call is sent once more (it was never processed)', async () => {
+    const peers: Peer[] = [];
+    const sessions = inMemorySessions(() => {
+      const peer = makePeer();
+      peers.push(peer);
+      return peer.server;
+    });
+    let forgotten = true;
+    const store = new MemoryMcpStore();
+    const hub = new McpHub({
+      store,
+      // The first session answers its first call as a restarted server does: 404, session not found.
+      open: async (server, events) => {
+        const session = await sessions.open(server, events);
+        return {
+          ...session,
+          callTool: async (...args) => {
+            if (forgotten) {
+              forgotten = false;
+              throw new SessionLost('Error POSTing to endpoint: Session not found');
+            }
+            return session.callTool(...args);
+          },
+        };
+      },
+      newId: () => 'srv-s',
+      reserved: new Set(),
+    });
+    hubs.push(hub);
+    await hub.start();
+    await hub.add({ url: 'http://localhost:18697/mcp', name: 'Everything' });
+    await until(() => (store.rows.get('srv-s')?.status.kind === 'connected' ? true : undefined), 'connected');
+    await hub.setTrusted('srv-s', true);
+    const h = harness([{ calls: [{ name: 'everything__echo', args: { message: 'again' } }] }, { text: 'ok' }], { dynamicTools: () => hub.tools(), clock });
+    await until(() => (hub.tools().find((t) => t.name === 'everything__echo')?.gate?.({}) === null ? true : undefined), 'trusted tools');
+    const id = await say(h, null, 'echo');
+    expect(peers).toHaveLength(2);
+    expect(peers[0]!.calls).toEqual([]);
+    expect(peers[1]!.calls).toEqual(['echo:again']);
+    expect((await h.storage.listMessages(id)).find((m) => m.role === 'tool')?.content).toContain('Echo: again');
   });
 
   it('turns a server’s elicitation into a data entry card and sends the answer back', async () => {

@@ -295,7 +295,9 @@ export class McpHub {
       } catch (error) {
         if (!(error instanceof SessionLost)) throw error;
         // The server forgot the session (it restarted) before looking at the call: a new session, and the call once more.
+        const stale = link.session;
         link.session = null;
+        void stale?.then((session) => session.close()).catch(() => undefined);
         result = await this.#callOnce(id, toolName, args, context);
       }
       const formatted = formatToolResult(label, toolName, result);
