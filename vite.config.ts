@@ -1,8 +1,26 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, DEV_CONTENT_SECURITY_POLICY } from './src/pwa/content-security-policy.ts';
 import { manifest } from './src/pwa/manifest.ts';
+
+/**
+ * The MCP SDK's client imports its Ajv validator even when handed another; Ajv
+ * compiles with `new Function` (refused by the CSP) and weighs about 30 kB gzip.
+ * The worker always passes the CfWorker validator, so its build gets a stub.
+ * Worker builds only: tests run the SDK's own server, which uses Ajv in Node.
+ */
+const withoutAjv: Plugin = {
+  name: 'pausepoint:mcp-without-ajv',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (importer?.includes('@modelcontextprotocol/sdk') && /\/validation\/ajv-provider\.js$/.test(source)) {
+      return fileURLToPath(new URL('./src/mcp/no-ajv.ts', import.meta.url));
+    }
+    return null;
+  },
+};
 
 // End-to-end tests build an extra page that drives the worker without the UI.
 const probes = process.env.PAUSEPOINT_PROBES === '1';
@@ -35,7 +53,7 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [withoutAjv] },
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -90,7 +90,7 @@ export const AuditEntryBody = z.strictObject({
   edited_payload: JsonValue('The payload as approved after an edit; null when approved as proposed.'),
   reason: z.string().nullable().meta({ description: 'The decline reason, or the reply given with another decision.' }),
   expires_at: IsoTime.nullable(),
-  expired_reason: z.enum(['timeout', 'abandoned']).nullable(),
+  expired_reason: z.enum(['timeout', 'abandoned', 'lost']).nullable(),
   decided_by: AuditDecidedBy.nullable(),
   origin: PausePoint.shape.origin,
   tool_call_id: z.string(),

@@ -8,6 +8,7 @@ export function describeDecision(pp: DecisionFacts): string {
   if (pp.status === 'expired') {
     if (pp.expiredReason === 'timeout') return 'Expired (timed out)';
     if (pp.expiredReason === 'abandoned') return 'Abandoned (the conversation moved on)';
+    if (pp.expiredReason === 'lost') return 'Lost (the call that asked ended first)';
     return 'Expired';
   }
   const { resolution } = pp;

@@ -32,6 +32,28 @@ describe('createBackup', () => {
     expect(backup.blob.type).toBe('application/json');
   });
 
+  it('leaves MCP servers out, with their bearer tokens and custom headers', async () => {
+    await seedDatabase(db);
+    await db.mcpServers.put({
+      v: 1,
+      id: 'srv-1',
+      url: 'https://mcp.example.com/mcp',
+      name: 'Example',
+      prefix: 'example',
+      createdAt: NOW,
+      enabled: true,
+      trusted: false,
+      auth: { bearerToken: 'mcp-secret-token', headers: { 'x-api-key': 'mcp-secret-header' } },
+      status: { kind: 'connected', at: NOW, transport: 'streamable_http' },
+      serverInfo: null,
+      tools: [],
+    });
+    const text = await (await createBackup(db)).blob.text();
+    expect(text).not.toContain('mcp-secret-token');
+    expect(text).not.toContain('mcp-secret-header');
+    expect(text).not.toContain('mcp.example.com');
+  });
+
   it('keeps every setting but the API key, and leaves the device id out', async () => {
     await seedDatabase(db);
     const text = await (await createBackup(db)).blob.text();

@@ -29,6 +29,7 @@ function detail(p: PausePoint): string {
 
 /** Why an expired pause point was set aside, in words the model and the user read. */
 export function expiryReason(p: PausePoint): string {
+  if (p.expiredReason === 'lost') return 'the request that asked for it was lost: the run waiting for the answer ended first';
   return p.expiredReason === 'abandoned'
     ? 'the user sent a new message instead of deciding'
     : 'no decision was made before it expired';

@@ -1,3 +1,4 @@
+import type { AskWaiters } from './ask-while-running.ts';
 import type { ClockPort, IdPort, RulesPort, SettingsPort, StoragePort } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
@@ -13,4 +14,6 @@ export interface EngineContext {
   owner: string;
   settings: SettingsPort;
   onPause(pausePoint: PausePoint): void;
+  /** This tab's calls waiting on cards they asked while running. */
+  asks: AskWaiters;
 }

@@ -11,6 +11,12 @@ export interface EngineOptions {
   /** Asked before each model call, so changed settings apply to the next call. */
   model: () => ModelPort | Promise<ModelPort>;
   tools: readonly ToolDefinition[];
+  /**
+   * Tools that come and go while the engine runs (MCP servers' tools), read
+   * at every step: return the same array until they change. They never
+   * shadow a tool of `tools`.
+   */
+  dynamicTools?: () => readonly ToolDefinition[];
   clock: ClockPort;
   ids: IdPort;
   network: NetworkPort;

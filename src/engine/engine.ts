@@ -1,3 +1,4 @@
+import { AskWaiters, settleExpired } from './ask-while-running.ts';
 import type { DecideResult, Decision } from './decision.ts';
 import { decisionMessage } from './decision-message.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-context.ts';
@@ -51,12 +52,13 @@ export class Engine {
     this.#ctx = {
       storage: options.storage,
       rules: options.rules ?? NO_RULES,
-      tools: new ToolRegistry([waitForApproval, ...options.tools]),
+      tools: new ToolRegistry([waitForApproval, ...options.tools], options.dynamicTools),
       clock: options.clock,
       ids: options.ids,
       owner: options.owner,
       settings: options.settings ?? NO_SETTINGS,
       onPause: options.onPause ?? (() => {}),
+      asks: new AskWaiters(),
     };
   }
 
@@ -146,6 +148,8 @@ export class Engine {
           return { outcome: 'invalid', message: settled.message };
       }
     }
+    // A call of this tab waiting on the card goes on now; otherwise the loop picks the decision up.
+    this.#ctx.asks.decided(pausePointId);
     this.#kick(settled.pausePoint.conversationId);
     return settled.pausePoint.status === 'expired' ? { outcome: 'expired' } : { outcome: 'decided' };
   }
@@ -274,6 +278,13 @@ export class Engine {
         for (const pause of expired) await this.#expire(pause, 'timeout');
         continue;
       }
+      // This run holds the conversation and is not inside a call, so no call is
+      // waiting on these any more: the run that asked them died with its tab.
+      const lost = pending.filter((pause) => pause.origin === 'elicitation');
+      if (lost.length > 0) {
+        for (const pause of lost) await settleExpired(this.#ctx, pause.id, 'lost');
+        continue;
+      }
       if (await this.#closeOrphanedStream(history)) continue;
       // The state this tab wrote is only written again when it changes.
       const runningHere = step.state.kind === 'running' && step.state.owner === this.#ctx.owner;
@@ -283,10 +294,12 @@ export class Engine {
       const open = last ? openCalls(last, history) : [];
       if (last && open.length > 0) {
         if (!runningHere) await this.#setState(conversationId, running);
+        const asked = this.#ctx.asks.asked;
         const settled = await settleOpenCalls(this.#ctx, last, open, signal, step.calls);
         if (signal.aborted) return this.#stopped(conversationId);
         if (settled.waiting > 0) return this.#pause(conversationId, settled.questions);
-        carried = this.#carry(step, { state: running, turns: step.turns, wrote: settled.results });
+        // A call that asked the user meanwhile: the decision wrote into the history, which is read back.
+        if (this.#ctx.asks.asked === asked) carried = this.#carry(step, { state: running, turns: step.turns, wrote: settled.results });
         continue;
       }
       if (pending.length > 0) return this.#changeState(conversationId, step.state, { kind: 'paused', pending: pending.length });

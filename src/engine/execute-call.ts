@@ -67,6 +67,7 @@ export async function executeCall(
         cardDecided = card.status !== 'pending';
         return card.id;
       },
+      ask: async (request) => ctx.asks.wait(ctx, await createPause(ctx, message, call, request, 'elicitation'), signal),
     });
     content = edited ? `The user edited the arguments before approving. Final arguments: ${JSON.stringify(args)}\n\n${output}` : output;
     outcome = parseApprovalMarker(output) ? 'awaiting_approval' : 'done';

@@ -230,6 +230,14 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Stores a pending pause point for this call and returns its id. */
   pause(request: PauseRequest): Promise<string>;
+  /**
+   * Asks the user while the call keeps running (an MCP server's elicitation):
+   * stores a new pending pause point for this call every time, and resolves
+   * with it once it is decided (`resolved`) or expired. If the run ends first
+   * (Stop), the card expires as `lost` and this rejects with the abort reason;
+   * if the tab dies, the next run to hold the conversation expires it as lost.
+   */
+  ask(request: PauseRequest): Promise<PausePoint>;
 }
 
 /** What a gate asks the user when it holds a call back. */

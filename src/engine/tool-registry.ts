@@ -5,20 +5,65 @@ import type { ToolDefinition, ToolSpec } from './ports.ts';
 /**
  * Tools by name. Names come from the model, so lookups are own-property only
  * on a prototype-free map: a call named `constructor` or `__proto__` is simply unknown.
+ *
+ * Some tools come and go while the engine lives (an MCP server connects, a
+ * tool is switched off or its server changes it): `dynamic` is read at every
+ * lookup and must return the same array until its tools change, so the
+ * registry rebuilds (specs and definition hashes) only then. A dynamic tool
+ * never shadows a fixed one: a name the fixed tools hold stays theirs.
  */
 export class ToolRegistry {
-  readonly #byName = new Map<string, ToolDefinition>();
-  readonly #specs = new Map<string, ToolSpec>();
-  /** The promise, not its value: two calls that ask at once share one digest. */
-  readonly #hashes = new Map<string, Promise<string>>();
-  readonly specs: ToolSpec[];
+  readonly #fixed: readonly ToolDefinition[];
+  readonly #dynamic: () => readonly ToolDefinition[];
+  #built: Built | undefined;
 
-  constructor(tools: readonly ToolDefinition[]) {
+  constructor(tools: readonly ToolDefinition[], dynamic: () => readonly ToolDefinition[] = () => NONE) {
+    const names = new Set<string>();
     for (const tool of tools) {
-      if (this.#byName.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
-      this.#byName.set(tool.name, tool);
+      if (names.has(tool.name)) throw new Error(`Two tools are named ${tool.name}`);
+      names.add(tool.name);
     }
-    this.specs = tools.map((tool) => ({
+    this.#fixed = tools;
+    this.#dynamic = dynamic;
+  }
+
+  /** What is sent to the model: every tool's name, description and JSON Schema. */
+  get specs(): ToolSpec[] {
+    return this.#current().specs;
+  }
+
+  /**
+   * The hash of a tool's definition as the model gets it (name, description,
+   * JSON Schema; see definition-hash.ts), or undefined for no such tool.
+   * A tool whose definition changes gets a new hash with the rebuilt registry.
+   */
+  definitionHash(name: string): Promise<string> | undefined {
+    const { hashes, bySpec } = this.#current();
+    const cached = hashes.get(name);
+    if (cached) return cached;
+    const spec = bySpec.get(name);
+    if (!spec) return undefined;
+    const hash = definitionHash(spec.function);
+    hashes.set(name, hash);
+    // A failed digest is not kept: the next call asks again.
+    hash.catch(() => hashes.delete(name));
+    return hash;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.#current().byName.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#current().byName.keys()];
+  }
+
+  #current(): Built {
+    const from = this.#dynamic();
+    if (this.#built?.from === from) return this.#built;
+    const byName = new Map<string, ToolDefinition>();
+    for (const tool of [...this.#fixed, ...from]) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    const specs: ToolSpec[] = [...byName.values()].map((tool) => ({
       type: 'function',
       function: {
         name: tool.name,
@@ -26,30 +71,19 @@ export class ToolRegistry {
         parameters: tool.parameters ?? (z.toJSONSchema(tool.input) as Record<string, unknown>),
       },
     }));
-    for (const spec of this.specs) this.#specs.set(spec.function.name, spec);
-  }
-
-  /**
-   * The hash of a tool's definition as the model gets it (name, description,
-   * JSON Schema; see definition-hash.ts), or undefined for no such tool.
-   */
-  definitionHash(name: string): Promise<string> | undefined {
-    const cached = this.#hashes.get(name);
-    if (cached) return cached;
-    const spec = this.#specs.get(name);
-    if (!spec) return undefined;
-    const hash = definitionHash(spec.function);
-    this.#hashes.set(name, hash);
-    // A failed digest is not kept: the next call asks again.
-    hash.catch(() => this.#hashes.delete(name));
-    return hash;
-  }
-
-  get(name: string): ToolDefinition | undefined {
-    return this.#byName.get(name);
-  }
-
-  names(): string[] {
-    return [...this.#byName.keys()];
+    this.#built = { from, byName, specs, bySpec: new Map(specs.map((spec) => [spec.function.name, spec])), hashes: new Map() };
+    return this.#built;
   }
 }
+
+interface Built {
+  /** The dynamic tools this was built from. */
+  from: readonly ToolDefinition[];
+  byName: Map<string, ToolDefinition>;
+  specs: ToolSpec[];
+  bySpec: Map<string, ToolSpec>;
+  /** The promise, not its value: two calls that ask at once share one digest. */
+  hashes: Map<string, Promise<string>>;
+}
+
+const NONE: readonly ToolDefinition[] = Object.freeze([]);

@@ -1,6 +1,7 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 
 /**
@@ -25,6 +26,8 @@ export class PausepointDb extends Dexie {
   notes!: EntityTable<Note, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
   approvalRules!: EntityTable<ApprovalRule, 'id'>;
+  /** MCP servers, with their secrets (bearer tokens, headers): never in backups or exports. */
+  mcpServers!: EntityTable<McpServerRecord, 'id'>;
 
   constructor(name = 'pausepoint') {
     super(name);
@@ -44,5 +47,7 @@ export class PausepointDb extends Dexie {
     this.version(4)
       .stores({})
       .upgrade((tx) => moveApiKeyToOrigin(tx.table('settings')));
+    // Additive: the user's MCP servers (src/mcp/mcp-server-record.ts).
+    this.version(5).stores({ mcpServers: 'id' });
   }
 }

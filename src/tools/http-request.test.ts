@@ -13,6 +13,7 @@ function contextWith(signal: AbortSignal = new AbortController().signal): ToolCo
     turnIndex: 0,
     signal,
     pause: () => Promise.reject(new Error('http_request never pauses itself')),
+    ask: () => Promise.reject(new Error('http_request never asks while it runs')),
   };
 }
 

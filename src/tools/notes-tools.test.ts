@@ -36,6 +36,7 @@ const context: ToolContext = {
   turnIndex: 0,
   signal: new AbortController().signal,
   pause: () => Promise.reject(new Error('notes tools never pause themselves')),
+  ask: () => Promise.reject(new Error('notes tools never ask while they run')),
 };
 
 /** Parses like the engine does, then runs. */

@@ -1,6 +1,7 @@
 import type { Decision } from '../engine/decision.ts';
 import type { ApprovalRuleDraft } from '../engine/records/index.ts';
 import type { DecideResult, WorkerEvent } from '../worker/protocol.ts';
+import type { McpControl } from './mcp/mcp-control.ts';
 
 /**
  * What the UI can ask of the agent. Every change to agent state goes through
@@ -29,4 +30,6 @@ export interface AgentClient {
    * client without it simply raises no alerts. Returns the unsubscribe.
    */
   onEvent?(listener: (event: WorkerEvent) => void): () => void;
+  /** MCP servers (Settings › MCP servers). Optional: a client without it shows no MCP section. */
+  readonly mcp?: McpControl;
 }

@@ -13,6 +13,7 @@ import { deviceId, readSettings } from '../storage/settings-repo.ts';
 import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
+import { McpHost } from './mcp-host.ts';
 import { modelFor, modelFromSettings } from './model-from-settings.ts';
 import type { Intent, WorkerEvent } from './protocol.ts';
 import { WebLocks } from './web-locks.ts';
@@ -26,6 +27,7 @@ const EXPIRY_SWEEP_MS = 15_000;
  */
 export class AgentHost {
   readonly engine: Engine;
+  readonly #mcp: McpHost;
   readonly #watching = new Set<string>();
   readonly #decidedBy: Promise<DecidedBy>;
   readonly #stops = new BroadcastChannel('pausepoint:stop');
@@ -35,13 +37,16 @@ export class AgentHost {
     readonly tabId: string,
     private readonly emit: (event: WorkerEvent) => void,
   ) {
+    // The demo's requests land in its sink inside this thread (demo-sink.ts); every other one goes out.
+    const tools = [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })];
+    this.#mcp = new McpHost(db, new Set(['wait_for_approval', ...tools.map((tool) => tool.name)]));
     this.engine = new Engine({
       storage: new DexieStorage(db),
       rules: new DexieRules(db),
       model: async () => modelFromSettings(await readSettings(db)),
       settings: engineSettings(db),
-      // The demo's requests land in its sink inside this thread (demo-sink.ts); every other one goes out.
-      tools: [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })],
+      tools,
+      dynamicTools: this.#mcp.tools,
       clock: systemClock,
       ids: randomIds,
       network: browserNetwork,
@@ -67,7 +72,8 @@ export class AgentHost {
    */
   start(): void {
     void this.#expireDue();
-    void this.#sweep();
+    // Recovered runs may call MCP tools: their servers' tools are known first.
+    void this.#mcp.ready.then(() => this.#sweep());
     // Polling is enough here: a closed tab is noticed within seconds, and an
     // indexed read of the active conversations only is cheap next to a live query per tab.
     setInterval(() => void this.#sweep(), 3_000);
@@ -75,7 +81,15 @@ export class AgentHost {
   }
 
   async handle(intent: Intent): Promise<unknown> {
+    // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
+    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'retry') await this.#mcp.ready;
     switch (intent.type) {
+      case 'mcpAdd':
+      case 'mcpSetEnabled':
+      case 'mcpSetTrusted':
+      case 'mcpSetToolEnabled':
+      case 'mcpRemove':
+        return this.#mcp.handle(intent);
       case 'send':
         return this.engine.send(intent.conversationId, intent.text);
       case 'decide':

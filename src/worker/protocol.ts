@@ -1,13 +1,26 @@
 import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
 import { ApprovalRuleDraft } from '../engine/records/index.ts';
+import { McpServerDraft } from '../mcp/mcp-server-record.ts';
 
 /**
  * The page ↔ worker protocol. The page sends intents; everything the user sees
  * comes from IndexedDB through live queries, so responses carry only what an
  * intent needs to report (an id, a refusal). Both sides parse with these schemas.
  */
+/** What Settings › MCP servers asks of the worker (src/worker/mcp-host.ts). */
+export const McpIntent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('mcpAdd'), ...McpServerDraft.shape }),
+  /** Connect (true) or Disconnect (false). */
+  z.object({ type: z.literal('mcpSetEnabled'), serverId: z.string(), enabled: z.boolean() }),
+  z.object({ type: z.literal('mcpSetTrusted'), serverId: z.string(), trusted: z.boolean() }),
+  z.object({ type: z.literal('mcpSetToolEnabled'), serverId: z.string(), toolName: z.string(), enabled: z.boolean() }),
+  z.object({ type: z.literal('mcpRemove'), serverId: z.string() }),
+]);
+export type McpIntent = z.infer<typeof McpIntent>;
+
 export const Intent = z.discriminatedUnion('type', [
+  ...McpIntent.options,
   /** Sends a user message; with `conversationId: null` starts a new conversation. */
   z.object({ type: z.literal('send'), conversationId: z.string().nullable(), text: z.string().min(1).max(100_000) }),
   z.object({ type: z.literal('decide'), pausePointId: z.string(), decision: Decision }),

@@ -1,6 +1,7 @@
 import type { Decision } from '../engine/decision.ts';
 import type { ApprovalRuleDraft } from '../engine/records/index.ts';
 import type { AgentClient } from '../ui/agent-client.ts';
+import type { McpControl } from '../ui/mcp/mcp-control.ts';
 import type { DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
@@ -77,6 +78,18 @@ export class WorkerClient implements AgentClient {
   async deleteConversation(conversationId: string) {
     await this.#call({ type: 'deleteConversation', conversationId });
   }
+
+  readonly mcp: McpControl = {
+    add: async (draft) => {
+      const value = await this.#call({ type: 'mcpAdd', ...draft });
+      if (isObject(value) && isString(value.serverId)) return { serverId: value.serverId };
+      throw new AgentError('ProtocolError', 'The agent worker did not say which server it added.');
+    },
+    setEnabled: async (serverId, enabled) => void (await this.#call({ type: 'mcpSetEnabled', serverId, enabled })),
+    setTrusted: async (serverId, trusted) => void (await this.#call({ type: 'mcpSetTrusted', serverId, trusted })),
+    setToolEnabled: async (serverId, toolName, enabled) => void (await this.#call({ type: 'mcpSetToolEnabled', serverId, toolName, enabled })),
+    remove: async (serverId) => void (await this.#call({ type: 'mcpRemove', serverId })),
+  };
 
   async addRule(draft: ApprovalRuleDraft) {
     const value = await this.#call({ type: 'addRule', draft });

@@ -1,8 +1,30 @@
 import { test as base, expect } from '@playwright/test';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/index.ts';
+import { startEverything, type EverythingServer } from './mcp-everything.ts';
 
-/** Every test gets its own scripted model server on a random loopback port. */
-export const test = base.extend<{ llm: FakeLlm }>({
+/** A port of 18600–18699 for this test's MCP servers: ten per worker, one per test at a time. */
+function mcpPort(workerIndex: number, slot: number): number {
+  return 18600 + (workerIndex % 10) * 10 + slot;
+}
+
+/**
+ * Every test gets its own scripted model server on a random loopback port.
+ * `everything` starts the real MCP server-everything (Streamable HTTP) for the
+ * tests that ask for it, and `everythingSse` its legacy SSE mode.
+ */
+export const test = base.extend<{ llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+  everything: async ({}, use, testInfo) => {
+    const server = await startEverything(mcpPort(testInfo.workerIndex, 0), 'streamableHttp');
+    await use(server);
+    await server.close();
+  },
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+  everythingSse: async ({}, use, testInfo) => {
+    const server = await startEverything(mcpPort(testInfo.workerIndex, 1), 'sse');
+    await use(server);
+    await server.close();
+  },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
   llm: async ({}, use) => {
     const llm = await startFakeLlm({ requireKey: 'sk-e2e-secret' });

@@ -39,11 +39,13 @@ export const PausePoint = z.object({
   /**
    * Why this pause exists: the model asked (`wait_for_approval`), a tool's gate
    * (or an `ask` rule) asked for this call, a tool call's outcome is unknown
-   * after a crash, or an approval rule decided the call without asking (`rule`:
+   * after a crash, an approval rule decided the call without asking (`rule`:
    * stored already resolved, so an automatic decision is on record as
-   * completely as a human one).
+   * completely as a human one), or a tool asked the user while it was running
+   * (`elicitation`, an MCP server's question: answered to the tool, not to
+   * the model, and lost if the run ends first).
    */
-  origin: z.enum(['model', 'gate', 'unknown_outcome', 'rule']),
+  origin: z.enum(['model', 'gate', 'unknown_outcome', 'rule', 'elicitation']),
   /** The tool call this pause belongs to (for `model`, the wait_for_approval call itself). */
   toolCallId: z.string(),
   toolName: z.string(),
@@ -51,7 +53,8 @@ export const PausePoint = z.object({
   /** The decline reason, or the free-text reply given with another decision. */
   reason: z.string().optional(),
   expiresAt: z.number().nullable(),
-  expiredReason: z.enum(['timeout', 'abandoned']).optional(),
+  /** `lost`: the running call that asked ended (Stop, its tab closed) before a decision. */
+  expiredReason: z.enum(['timeout', 'abandoned', 'lost']).optional(),
   decidedBy: DecidedBy.optional(),
   /**
    * The approval rule that decided this call (`origin: 'rule'`) or had it

@@ -8,6 +8,7 @@ export const ORIGIN_LABELS: Record<PausePoint['origin'], string> = {
   gate: 'held by the tool’s approval gate',
   unknown_outcome: 'outcome unknown after an interruption',
   rule: 'decided by an approval rule',
+  elicitation: 'asked by a running tool (an MCP server)',
 };
 
 /** What came of running the guarded call, from its ledger entry (none: it never ran). */

@@ -13,7 +13,12 @@ export function cardOutcome(p: PausePoint): CardOutcome {
   if (p.status === 'expired') {
     return {
       label: 'Expired',
-      detail: p.expiredReason === 'abandoned' ? 'Abandoned when a new message was sent' : 'Timed out before a decision',
+      detail:
+        p.expiredReason === 'abandoned'
+          ? 'Abandoned when a new message was sent'
+          : p.expiredReason === 'lost'
+            ? 'The request was lost: the call that asked ended before a decision (the tab closed or the run stopped)'
+            : 'Timed out before a decision',
       tone: 'expired',
     };
   }
@@ -41,5 +46,6 @@ export function kindLabel(p: PausePoint): string {
   if (p.origin === 'unknown_outcome') return 'Outcome unknown';
   if (p.origin === 'gate') return 'Tool approval';
   if (p.origin === 'rule') return 'Approval rule';
+  if (p.origin === 'elicitation') return 'Server request';
   return p.kind === 'data_entry' ? 'Form' : p.kind === 'choice' ? 'Choice' : 'Approval';
 }

@@ -1,0 +1,68 @@
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+
+/** What a server must send for a page to talk to it: the README lists the same. */
+export const CORS_REQUIREMENTS =
+  'It must answer OPTIONS preflights and send Access-Control-Allow-Origin (this page’s origin, or *), ' +
+  'allow the request headers content-type, mcp-session-id, mcp-protocol-version, authorization and last-event-id ' +
+  '(Access-Control-Allow-Headers), and expose mcp-session-id (Access-Control-Expose-Headers).';
+
+/** Why a server could not be connected, in words that say what to change. */
+export class McpConnectError extends Error {
+  override readonly name = 'McpConnectError';
+  constructor(
+    readonly kind: 'needs_auth' | 'failed',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Browsers give one TypeError for a refused connection, a DNS failure and a
+ * CORS refusal alike, so a failure is explained by when it happened: the
+ * first request (nothing answered, or CORS refused the page), or a later one
+ * after the first worked (the server allows the first request's headers but
+ * not the session's, or hides its session id).
+ */
+export function connectFailure(error: unknown, url: string, phase: 'initialize' | 'list'): McpConnectError {
+  if (error instanceof McpConnectError) return error;
+  const origin = new URL(url).origin;
+  if (error instanceof StreamableHTTPError || hasCode(error)) {
+    const code = (error as { code?: number }).code;
+    if (code === 401 || code === 403) {
+      return new McpConnectError(
+        'needs_auth',
+        `${origin} asks for sign-in (HTTP ${code}). Add its bearer token below (Pausepoint does not do OAuth sign-in yet).`,
+      );
+    }
+    if (code !== undefined && code >= 400 && /session|not initialized/i.test(String((error as Error).message))) {
+      return new McpConnectError(
+        'failed',
+        `${origin} answered the first request but did not recognise the session on the next: it must expose the mcp-session-id header to this page (Access-Control-Expose-Headers: mcp-session-id). ${CORS_REQUIREMENTS}`,
+      );
+    }
+    if (code !== undefined && code > 0) return new McpConnectError('failed', `${origin} refused the connection (HTTP ${code}): ${shortMessage(error)}`);
+  }
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return new McpConnectError('failed', `${origin} did not answer within 15 seconds. Check that the server is running and that the URL is its MCP endpoint.`);
+  }
+  if (error instanceof TypeError || /fetch|network|SSE error/i.test(shortMessage(error))) {
+    return new McpConnectError(
+      'failed',
+      phase === 'initialize'
+        ? `Could not reach ${url}: the server is down, the address is wrong, or it does not allow requests from this page (CORS). ${CORS_REQUIREMENTS}`
+        : `${origin} answered the first request but refused the next one, which carries the session headers: it does not allow them from this page (CORS). ${CORS_REQUIREMENTS}`,
+    );
+  }
+  return new McpConnectError('failed', `Could not connect to ${origin}: ${shortMessage(error)}`);
+}
+
+function hasCode(error: unknown): boolean {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'number' && !(error instanceof McpError);
+}
+
+function shortMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}

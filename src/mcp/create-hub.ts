@@ -1,0 +1,20 @@
+import type { PausepointDb } from '../storage/db.ts';
+import { DexieMcpServerStore } from '../storage/mcp-servers-repo.ts';
+import { McpHub } from './mcp-hub.ts';
+import { openHttpSession } from './open-http-session.ts';
+
+/**
+ * The worker's MCP hub over the app's database and real HTTP. The one module
+ * the worker imports lazily (`import()`): the SDK and everything MCP come
+ * with it, so a tab that has no MCP server never loads them.
+ */
+export async function createHub(db: PausepointDb, reserved: ReadonlySet<string>): Promise<McpHub> {
+  const hub = new McpHub({
+    store: new DexieMcpServerStore(db),
+    open: (server, events) => openHttpSession({ url: server.url, headers: server.auth.headers, bearerToken: server.auth.bearerToken }, events),
+    newId: () => crypto.randomUUID(),
+    reserved,
+  });
+  await hub.start();
+  return hub;
+}

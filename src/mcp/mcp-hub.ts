@@ -1,0 +1,361 @@
+import type { CallToolResult, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { OutcomeUnknown } from '../engine/errors.ts';
+import type { ToolContext, ToolDefinition } from '../engine/ports.ts';
+import { connectFailure, McpConnectError } from './connect-failure.ts';
+import { acceptDefinition, definitionHash, hasChanged } from './definition-pin.ts';
+import { elicitationForm } from './elicitation-form.ts';
+import { formatToolResult } from './format-tool-result.ts';
+import { codeBlock, codeSpan } from './markdown-literal.ts';
+import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
+import type { McpServerStore } from './mcp-server-store.ts';
+import { CallDropped, NotRun, SessionLost, type McpSession, type SessionEvents } from './mcp-session.ts';
+import { mcpToolDefinition, serverLabel } from './mcp-tool.ts';
+import { assignToolNames, serverPrefix } from './tool-names.ts';
+
+export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Promise<McpSession>;
+
+export interface McpHubOptions {
+  store: McpServerStore;
+  open: OpenSession;
+  newId: () => string;
+  now?: () => number;
+  /** Names of the app's own tools, which no MCP tool may take. */
+  reserved: ReadonlySet<string>;
+  /** How long one call may go without an answer or progress. */
+  callTimeoutMs?: number;
+  /** Waits before each reconnection attempt after a failure; the last repeats. */
+  retryDelaysMs?: readonly number[];
+}
+
+/** This tab's connection to one server. The session is cached as a promise, so concurrent callers share one attempt. */
+interface Link {
+  session: Promise<McpSession> | null;
+  retry: ReturnType<typeof setTimeout> | null;
+  failures: number;
+  /** The calls running on it, newest last: a server's question belongs to the newest. */
+  running: ToolContext[];
+}
+
+const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
+/**
+ * The worker's MCP client side: the user's servers (stored, shared by every
+ * tab), this tab's connection to each, and their tools as engine tools.
+ *
+ * Each tab's worker connects on its own (a connection cannot be shared across
+ * workers); what they learn — status, tool lists, pinned definitions — goes
+ * to the store, which every tab watches, so all tabs offer the same tools.
+ */
+export class McpHub {
+  readonly #options: McpHubOptions;
+  readonly #now: () => number;
+  readonly #links = new Map<string, Link>();
+  #servers: McpServerRecord[] = [];
+  #tools: readonly ToolDefinition[] = [];
+  #toolsKey = '';
+  #stopWatching: (() => void) | null = null;
+  #closed = false;
+
+  constructor(options: McpHubOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Reads the stored servers (their tools are offered at once), then connects the enabled ones in the background. */
+  async start(): Promise<void> {
+    this.#adopt(await this.#options.store.list());
+    this.#stopWatching = this.#options.store.watch((servers) => this.#adopt(servers));
+  }
+
+  /** The enabled tools of the enabled servers, for the engine: the same array until they change. */
+  tools(): readonly ToolDefinition[] {
+    return this.#tools;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#stopWatching?.();
+    await Promise.all([...this.#links.keys()].map((id) => this.#unlink(id)));
+  }
+
+  /* ── what the user does in Settings ───────────────────────────────────── */
+
+  async add(draft: McpServerDraft): Promise<McpServerRecord> {
+    const taken = new Set(this.#servers.map((s) => s.prefix));
+    const record: McpServerRecord = {
+      v: 1,
+      id: this.#options.newId(),
+      url: draft.url,
+      name: draft.name?.trim() || null,
+      prefix: serverPrefix(draft.name ?? null, draft.url, taken),
+      createdAt: this.#now(),
+      enabled: true,
+      trusted: false,
+      auth: { bearerToken: draft.bearerToken?.trim() || null, headers: draft.headers ?? {} },
+      status: { kind: 'connecting', since: this.#now() },
+      serverInfo: null,
+      tools: [],
+    };
+    await this.#options.store.put(record);
+    this.#adopt([...this.#servers.filter((s) => s.id !== record.id), record]);
+    return record;
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<void> {
+    const status: McpServerStatus = enabled ? { kind: 'connecting', since: this.#now() } : { kind: 'disconnected', at: this.#now() };
+    await this.#update(id, (s) => ({ ...s, enabled, status }));
+    if (!enabled) await this.#unlink(id);
+    else {
+      const link = this.#link(id);
+      link.failures = 0;
+      this.#connectSoon(id, 0);
+    }
+  }
+
+  async setTrusted(id: string, trusted: boolean): Promise<void> {
+    await this.#update(id, (s) => ({ ...s, trusted }));
+  }
+
+  async setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void> {
+    await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName ? { ...t, enabled } : t)) }));
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.#unlink(id);
+    await this.#options.store.remove(id);
+    this.#adopt(this.#servers.filter((s) => s.id !== id));
+  }
+
+  /* ── the store, and what follows from it ──────────────────────────────── */
+
+  /** Takes the stored servers as they now are (from this tab or another): tools rebuilt, connections opened or closed. */
+  #adopt(servers: readonly McpServerRecord[]): void {
+    if (this.#closed) return;
+    this.#servers = [...servers].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+    const live = new Set(this.#servers.filter((s) => s.enabled).map((s) => s.id));
+    for (const id of this.#links.keys()) if (!live.has(id)) void this.#unlink(id);
+    for (const id of live) if (!this.#links.has(id)) this.#connectSoon(id, 0);
+    this.#rebuildTools();
+  }
+
+  #rebuildTools(): void {
+    // Names are assigned over every stored tool, enabled or not, so switching one off renames nothing.
+    const all = this.#servers.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
+    const key = JSON.stringify(
+      all.map(({ server, tool }) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.hash, tool.pinned.hash, tool.enabled]),
+    );
+    if (key === this.#toolsKey) return;
+    this.#toolsKey = key;
+    const names = assignToolNames(
+      all.map(({ server, tool }) => ({ serverId: server.id, prefix: server.prefix, toolName: tool.definition.name })),
+      this.#options.reserved,
+    );
+    const byTool = new Map([...names].map(([name, t]) => [`${t.serverId}\u0000${t.toolName}`, name]));
+    this.#tools = all
+      .filter(({ server, tool }) => server.enabled && tool.enabled)
+      .map(({ server, tool }) => mcpToolDefinition(byTool.get(`${server.id}\u0000${tool.definition.name}`)!, server, tool, this.#call));
+  }
+
+  async #update(id: string, change: (server: McpServerRecord) => McpServerRecord): Promise<McpServerRecord | undefined> {
+    const written = await this.#options.store.update(id, change);
+    if (written) this.#adopt(this.#servers.map((s) => (s.id === id ? written : s)));
+    return written;
+  }
+
+  async #setStatus(id: string, status: McpServerStatus): Promise<void> {
+    await this.#update(id, (s) => (sameStatus(s.status, status) ? s : { ...s, status }));
+  }
+
+  /* ── connections ──────────────────────────────────────────────────────── */
+
+  #link(id: string): Link {
+    let link = this.#links.get(id);
+    if (!link) {
+      link = { session: null, retry: null, failures: 0, running: [] };
+      this.#links.set(id, link);
+    }
+    return link;
+  }
+
+  async #unlink(id: string): Promise<void> {
+    const link = this.#links.get(id);
+    if (!link) return;
+    this.#links.delete(id);
+    if (link.retry) clearTimeout(link.retry);
+    const session = await link.session?.catch(() => null);
+    await session?.close().catch(() => undefined);
+  }
+
+  #connectSoon(id: string, delayMs: number): void {
+    const link = this.#link(id);
+    if (link.retry) clearTimeout(link.retry);
+    link.retry = setTimeout(() => {
+      link.retry = null;
+      this.#session(id).catch(() => undefined);
+    }, delayMs);
+  }
+
+  /** This tab's session with the server, connecting (and listing its tools) first if there is none. */
+  #session(id: string): Promise<McpSession> {
+    const link = this.#link(id);
+    link.session ??= this.#connect(id, link).catch((error: unknown) => {
+      if (this.#links.get(id) === link) {
+        link.session = null;
+        link.failures++;
+        const delays = this.#options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+        // A server that needs sign-in will not let us in by being asked again.
+        if (!(error instanceof McpConnectError && error.kind === 'needs_auth')) {
+          this.#connectSoon(id, delays[Math.min(link.failures - 1, delays.length - 1)] ?? 30_000);
+        }
+      }
+      throw error;
+    });
+    return link.session;
+  }
+
+  async #connect(id: string, link: Link): Promise<McpSession> {
+    const server = this.#servers.find((s) => s.id === id);
+    if (!server?.enabled) throw new McpConnectError('failed', 'The server is disconnected; press Connect in Settings.');
+    // Retries after a failure keep showing the failure (and its reason) until one succeeds: no status that flips to "connecting" and back.
+    if (link.failures === 0 && server.status.kind !== 'connecting') await this.#setStatus(id, { kind: 'connecting', since: this.#now() });
+    let session: McpSession | undefined;
+    try {
+      session = await this.#options.open(server, this.#events(id, link));
+      const listed = await session.listTools().catch((error: unknown) => {
+        throw connectFailure(error, server.url, 'list');
+      });
+      await this.#storeTools(id, listed, { kind: 'connected', at: this.#now(), transport: session.transport }, session.serverInfo);
+      link.failures = 0;
+      return session;
+    } catch (error) {
+      await session?.close().catch(() => undefined);
+      const failure = connectFailure(error, server.url, 'initialize');
+      await this.#setStatus(id, failure.kind === 'needs_auth' ? { kind: 'needs_auth', reason: failure.message, at: this.#now() } : { kind: 'failed', reason: failure.message, at: this.#now() });
+      throw failure;
+    }
+  }
+
+  /** A `tools/list`'s definitions, hashed and pinned (known tools keep their pin and switch), written with `status`. */
+  async #storeTools(id: string, listed: readonly McpToolDefinition[], status?: McpServerStatus, serverInfo?: McpServerRecord['serverInfo']): Promise<void> {
+    const hashed = await Promise.all(listed.map(async (definition) => ({ definition, hash: await definitionHash(definition) })));
+    const now = this.#now();
+    await this.#update(id, (server) => {
+      const known = new Map(server.tools.map((t) => [t.definition.name, t]));
+      const tools = hashed.map(({ definition, hash }): McpToolRecord => {
+        const before = known.get(definition.name);
+        return before ? { ...before, definition, hash } : { definition, hash, pinned: { hash, definition, at: now }, enabled: true };
+      });
+      return { ...server, tools, ...(status ? { status } : {}), ...(serverInfo !== undefined ? { serverInfo } : {}) };
+    });
+  }
+
+  #events(id: string, link: Link): SessionEvents {
+    return {
+      onToolsChanged: () => {
+        void link.session
+          ?.then((session) => session.listTools())
+          .then((listed) => this.#storeTools(id, listed))
+          .catch((error: unknown) => console.error('Pausepoint: re-listing an MCP server’s tools failed', error));
+      },
+      onLost: (reason) => {
+        if (this.#links.get(id) !== link) return;
+        link.session = null;
+        void this.#setStatus(id, { kind: 'connecting', since: this.#now() });
+        const delays = this.#options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+        this.#connectSoon(id, delays[0] ?? 1_000);
+        console.warn(`Pausepoint: lost the MCP server ${id}: ${reason}`);
+      },
+      onElicit: (params, signal) => this.#elicit(id, link, params, signal),
+    };
+  }
+
+  /* ── calls ────────────────────────────────────────────────────────────── */
+
+  /**
+   * One approved call. Running it accepts a changed definition: the card the
+   * user approved showed the change. What is known of its outcome decides
+   * the error: not run (a plain failure the model may work around), or
+   * unknown (`OutcomeUnknown`: the user is asked, nothing is retried).
+   */
+  readonly #call = async (id: string, toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<string> => {
+    const server = this.#servers.find((s) => s.id === id);
+    if (!server?.enabled) throw new Error('Not run: that MCP server is disconnected or was removed. The user can connect it in Settings.');
+    const label = serverLabel(server);
+    const tool = server.tools.find((t) => t.definition.name === toolName);
+    if (tool && hasChanged(tool)) await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName ? acceptDefinition(t, this.#now()) : t)) }));
+
+    const link = this.#link(id);
+    link.running.push(context);
+    try {
+      let result: CallToolResult;
+      try {
+        result = await this.#callOnce(id, toolName, args, context);
+      } catch (error) {
+        if (!(error instanceof SessionLost)) throw error;
+        // The server forgot the session (it restarted) before looking at the call: a new session, and the call once more.
+        const stale = link.session;
+        link.session = null;
+        void stale?.then((session) => session.close()).catch(() => undefined);
+        result = await this.#callOnce(id, toolName, args, context);
+      }
+      const formatted = formatToolResult(label, toolName, result);
+      if (formatted.isError) throw new Error(`the server reported an error.\n${formatted.text}`);
+      return formatted.text;
+    } catch (error) {
+      if (error instanceof CallDropped) throw new OutcomeUnknown(`${error.message} (MCP server ${label})`, { cause: error });
+      if (error instanceof SessionLost || error instanceof NotRun) throw new Error(`Not run: ${error.message}`, { cause: error });
+      if (error instanceof McpError) throw new Error(`${label} answered with an error: ${error.message}`, { cause: error });
+      throw error;
+    } finally {
+      link.running.splice(link.running.indexOf(context), 1);
+    }
+  };
+
+  async #callOnce(id: string, toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+    let session: McpSession;
+    try {
+      session = await this.#session(id);
+    } catch (error) {
+      throw new NotRun(`the MCP server could not be reached, so the call was not sent. ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return session.callTool(toolName, args, { signal: context.signal, timeoutMs: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
+  }
+
+  /**
+   * A server's question (form elicitation) while one of its tools runs: a
+   * `data_entry` card in that call's conversation. Submit accepts, Decline
+   * declines; a card that expires or is lost cancels.
+   */
+  async #elicit(id: string, link: Link, params: ElicitRequestFormParams, _signal: AbortSignal): Promise<ElicitResult> {
+    const context = link.running.at(-1);
+    const server = this.#servers.find((s) => s.id === id);
+    if (!context || !server) throw new McpError(ErrorCode.InvalidRequest, 'Pausepoint shows a server’s questions only while one of its tools is running.');
+    const form = elicitationForm(params.requestedSchema);
+    const label = serverLabel(server);
+    const answer = await context.ask({
+      title: `${label} asks for information`,
+      description: [
+        `The MCP server ${codeSpan(label)} at ${codeSpan(server.url)} asks, while one of its tools runs:`,
+        codeBlock(params.message),
+        'What you submit goes to this server (and the assistant sees it). **Decline** to send nothing.',
+      ].join('\n\n'),
+      options: null,
+      payload: form.payload,
+      kind: 'data_entry',
+    });
+    if (answer.status === 'resolved' && typeof answer.resolution === 'object' && answer.resolution !== null) {
+      return { action: 'accept', content: form.toContent(answer.resolution as Record<string, unknown>) };
+    }
+    if (answer.status === 'resolved' && answer.resolution === 'decline') return { action: 'decline' };
+    return { action: 'cancel' };
+  }
+}
+
+function sameStatus(a: McpServerStatus, b: McpServerStatus): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'connecting') return true;
+  if (a.kind === 'connected' && b.kind === 'connected') return a.transport === b.transport;
+  return JSON.stringify({ ...a, at: 0 }) === JSON.stringify({ ...b, at: 0 });
+}

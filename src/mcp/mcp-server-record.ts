@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * What a server says about a tool's behaviour. Hints only: a server the user
+ * has not marked trusted gets no permission from them. Defaults per the MCP
+ * spec: not read-only, destructive, not idempotent, open-world.
+ */
+export const McpToolAnnotations = z
+  .object({
+    title: z.string().optional(),
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  })
+  .loose();
+export type McpToolAnnotations = z.infer<typeof McpToolAnnotations>;
+
+/** A tool as the server defined it in `tools/list`: what is pinned and shown. */
+export const McpToolDefinition = z.object({
+  name: z.string().min(1),
+  title: z.string().optional(),
+  description: z.string().default(''),
+  inputSchema: z.record(z.string(), z.unknown()),
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  annotations: McpToolAnnotations.optional(),
+});
+export type McpToolDefinition = z.infer<typeof McpToolDefinition>;
+
+export const McpToolRecord = z.object({
+  definition: McpToolDefinition,
+  /** SHA-256 of the definition as the server last listed it. */
+  hash: z.string(),
+  /**
+   * The definition the user has seen run: the first one listed, replaced when
+   * the user approves a call of a changed one. While `hash` differs from
+   * `pinned.hash`, every call asks and its card shows what changed.
+   */
+  pinned: z.object({ hash: z.string(), definition: McpToolDefinition, at: z.number() }),
+  /** Offered to the model. */
+  enabled: z.boolean(),
+});
+export type McpToolRecord = z.infer<typeof McpToolRecord>;
+
+/** How this browser last found the server (written by whichever tab's worker connected last). */
+export const McpServerStatus = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('connecting'), since: z.number() }),
+  z.object({ kind: z.literal('connected'), at: z.number(), transport: z.enum(['streamable_http', 'sse']) }),
+  z.object({ kind: z.literal('needs_auth'), reason: z.string(), at: z.number() }),
+  z.object({ kind: z.literal('failed'), reason: z.string(), at: z.number() }),
+  z.object({ kind: z.literal('disconnected'), at: z.number() }),
+]);
+export type McpServerStatus = z.infer<typeof McpServerStatus>;
+
+/** Header names the user may not set: the transport owns them. */
+const RESERVED_HEADERS = new Set(['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export const McpHeaders = z
+  .record(
+    z.string().regex(HEADER_NAME, 'A header name is letters, digits and -').refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), 'That header is set by the MCP transport itself'),
+    z.string().refine((value) => !/[\r\n]/.test(value), 'A header value must be one line'),
+  )
+  .default({});
+
+/**
+ * One MCP server the user added. `auth` is a secret like the API key: it
+ * stays in this table, which no backup or export reads.
+ */
+export const McpServerRecord = z.object({
+  v: z.literal(1),
+  id: z.string(),
+  url: z.url({ protocol: /^https?$/ }),
+  name: z.string().max(80).nullable(),
+  /** Put before its tools' names for the model (`prefix__tool`); unique among servers, never changes. */
+  prefix: z.string().regex(/^[a-zA-Z0-9_-]{1,24}$/),
+  createdAt: z.number(),
+  /** Whether the user wants it connected (Connect) or not (Disconnect). */
+  enabled: z.boolean(),
+  /** The user vouches for its annotations: a read-only tool of a trusted server may run unasked. */
+  trusted: z.boolean(),
+  auth: z.object({ bearerToken: z.string().nullable(), headers: McpHeaders }),
+  status: McpServerStatus,
+  serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
+  tools: z.array(McpToolRecord),
+});
+export type McpServerRecord = z.infer<typeof McpServerRecord>;
+
+/** What the user enters to add a server (the worker's `mcpAdd` intent). */
+export const McpServerDraft = z.object({
+  url: McpServerRecord.shape.url,
+  name: z.string().trim().max(80).optional(),
+  bearerToken: z.string().trim().max(8_000).optional(),
+  headers: McpHeaders.optional(),
+});
+export type McpServerDraft = z.infer<typeof McpServerDraft>;

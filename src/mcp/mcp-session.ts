@@ -1,0 +1,129 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, type CallToolResult, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpToolDefinition } from './mcp-server-record.ts';
+
+export type McpTransportKind = 'streamable_http' | 'sse';
+
+/** One live connection to a server, as the hub uses it. */
+export interface McpSession {
+  readonly transport: McpTransportKind;
+  readonly serverInfo: { name: string; version: string } | null;
+  listTools(): Promise<McpToolDefinition[]>;
+  /** Throws `CallDropped` (outcome unknown), `SessionLost` (not run; start a new session), `NotRun`, or `McpError` (the server's answer). */
+  callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/** What a session tells the hub while it lives. */
+export interface SessionEvents {
+  /** The server said its tools changed (`notifications/tools/list_changed`). */
+  onToolsChanged(): void;
+  /** The connection is gone (its stream broke, or it closed). */
+  onLost(reason: string): void;
+  /** The server asks the user something (form-mode elicitation) while one of its tools runs. */
+  onElicit(params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult>;
+}
+
+/** The request left and no answer says what became of it. */
+export class CallDropped extends Error {
+  override readonly name = 'CallDropped';
+}
+/** The server no longer knows this session (it restarted): the call was not processed. */
+export class SessionLost extends Error {
+  override readonly name = 'SessionLost';
+}
+/** The call certainly did not run (refused before the server looked at it). */
+export class NotRun extends Error {
+  override readonly name = 'NotRun';
+}
+
+const MAX_TOOL_PAGES = 20;
+
+/**
+ * Tracks which calls are in flight so that a broken connection can fail them
+ * at once as dropped, instead of leaving them to hang until their timeout
+ * (the SDK does not fail a pending request when its stream breaks).
+ */
+export class InFlight {
+  readonly #calls = new Set<AbortController>();
+
+  track(): AbortController {
+    const controller = new AbortController();
+    this.#calls.add(controller);
+    return controller;
+  }
+
+  done(controller: AbortController): void {
+    this.#calls.delete(controller);
+  }
+
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  dropAll(reason: string): void {
+    for (const controller of this.#calls) controller.abort(new CallDropped(reason));
+    this.#calls.clear();
+  }
+}
+
+/** A connected SDK client as a session: tool listing with pagination, and calls classified by what is known of their outcome. */
+export function sessionOverClient(client: Client, transport: McpTransportKind, inFlight: InFlight, close: () => Promise<void>): McpSession {
+  const info = client.getServerVersion();
+  return {
+    transport,
+    serverInfo: info ? { name: info.name, version: info.version } : null,
+    async listTools() {
+      const tools: McpToolDefinition[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+        const result = await client.listTools(cursor === undefined ? {} : { cursor });
+        for (const tool of result.tools) {
+          const parsed = McpToolDefinition.safeParse(tool);
+          if (parsed.success) tools.push(parsed.data);
+        }
+        cursor = result.nextCursor;
+        if (!cursor) break;
+      }
+      return tools;
+    },
+    async callTool(name, args, { signal, timeoutMs }) {
+      const call = inFlight.track();
+      try {
+        const result = await client.callTool({ name, arguments: args }, undefined, {
+          signal: AbortSignal.any([signal, call.signal]),
+          timeout: timeoutMs,
+          resetTimeoutOnProgress: true,
+          onprogress: () => {},
+        });
+        return result as CallToolResult;
+      } catch (error) {
+        throw classifyCallError(error, call.signal, signal);
+      } finally {
+        inFlight.done(call);
+      }
+    },
+    close,
+  };
+}
+
+function classifyCallError(error: unknown, dropSignal: AbortSignal, stopSignal: AbortSignal): Error {
+  if (dropSignal.aborted && dropSignal.reason instanceof CallDropped) return dropSignal.reason;
+  if (stopSignal.aborted) return new CallDropped('the run was stopped while the call was running; the server may already have acted.');
+  if (error instanceof StreamableHTTPError) {
+    const code = error.code ?? 0;
+    // A restarted server answers a session it no longer knows with 404 (the spec) or 400 (some servers).
+    if (code === 404 || (code === 400 && /session/i.test(error.message))) return new SessionLost(error.message);
+    if (code >= 400 && code < 500) return new NotRun(`the server refused the request (HTTP ${code}): ${error.message}`);
+    return new CallDropped(`the server failed while answering (HTTP ${code}).`);
+  }
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) return new CallDropped('no answer came before the time limit.');
+    if (error.code === ErrorCode.ConnectionClosed) return new CallDropped('the connection closed while the call was running.');
+    return error;
+  }
+  // fetch's TypeError: the request may or may not have reached the server.
+  if (error instanceof TypeError) return new CallDropped(`the connection failed while sending the call (${error.message}).`);
+  return error instanceof Error ? error : new Error(String(error));
+}

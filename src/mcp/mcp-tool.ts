@@ -1,0 +1,66 @@
+import type { GateQuestion, ToolContext, ToolDefinition } from '../engine/ports.ts';
+import { describeChange, hasChanged } from './definition-pin.ts';
+import { inputFromJsonSchema } from './json-schema-input.ts';
+import { codeBlock, codeSpan } from './markdown-literal.ts';
+import type { McpServerRecord, McpToolRecord } from './mcp-server-record.ts';
+import { annotationLabels, effectiveAnnotations } from './tool-annotations.ts';
+
+const MAX_DESCRIPTION = 1_500;
+
+/** Runs one call of a tool on its server; the hub's side of an MCP tool. */
+export type McpCaller = (serverId: string, toolName: string, args: Record<string, unknown>, context: ToolContext) => Promise<string>;
+
+export function serverLabel(server: Pick<McpServerRecord, 'name' | 'url'>): string {
+  return server.name?.trim() || new URL(server.url).host;
+}
+
+/** A read-only tool runs unasked only on a server the user trusts, and only while its definition is the one pinned. */
+export function runsUnasked(server: McpServerRecord, tool: McpToolRecord): boolean {
+  return server.trusted && effectiveAnnotations(tool.definition.annotations).readOnly && !hasChanged(tool);
+}
+
+/**
+ * An MCP tool as the engine sees it: the server's JSON Schema enforced as its
+ * input, every call gated unless `runsUnasked`, and never retried after a
+ * crash unless it could have run unasked. The card says which server, which
+ * tool, what the server claims about it, its definition hash, and what
+ * changed since the definition the user last approved.
+ */
+export function mcpToolDefinition(name: string, server: McpServerRecord, tool: McpToolRecord, call: McpCaller): ToolDefinition {
+  const { definition } = tool;
+  const label = serverLabel(server);
+  const summary = [definition.title, definition.description].filter(Boolean).join(': ') || definition.name;
+  const description = `${summary.length > MAX_DESCRIPTION ? `${summary.slice(0, MAX_DESCRIPTION)}…` : summary} (tool ${definition.name} of the MCP server ${label}; each call is shown to the user first)`;
+  const { $schema: _ignored, ...parameters } = definition.inputSchema;
+  return {
+    name,
+    description,
+    input: inputFromJsonSchema(definition.inputSchema),
+    parameters: { type: 'object', properties: {}, ...parameters },
+    gate: () => (runsUnasked(server, tool) ? null : question(server, tool)),
+    safeToRetry: () => runsUnasked(server, tool),
+    // `input` admits only JSON objects.
+    execute: (args, context) => call(server.id, definition.name, args as Record<string, unknown>, context),
+  };
+}
+
+function question(server: McpServerRecord, tool: McpToolRecord): GateQuestion {
+  const { definition } = tool;
+  const label = serverLabel(server);
+  const a = effectiveAnnotations(definition.annotations);
+  const lines = [
+    `**Server:** ${codeSpan(label)} at ${codeSpan(server.url)}${server.trusted ? ' (trusted by you)' : ' (not trusted: what it says about its tools is a hint, not a promise)'}`,
+    `**Tool:** ${codeSpan(definition.name)}${definition.description ? ` — ${codeSpan(definition.description.slice(0, 300))}` : ''}`,
+    `**Annotations:** ${annotationLabels(definition.annotations).join(', ')}`,
+  ];
+  if (a.destructive) lines.push('**Destructive:** the server does not say this tool is harmless; it may delete or overwrite data. Check the arguments.');
+  lines.push(`**Definition hash:** ${codeSpan(tool.hash)}`);
+  if (hasChanged(tool)) {
+    lines.push(
+      `**This tool changed since you last allowed it** (definition ${codeSpan(tool.pinned.hash.slice(0, 12))} → ${codeSpan(tool.hash.slice(0, 12))}). What changed:`,
+      codeBlock(describeChange(tool.pinned.definition, definition).join('\n') || '(only its hash)'),
+    );
+  }
+  lines.push('The arguments below are what the assistant proposes; edit them before approving if needed.');
+  return { title: `Call ${definition.name} on ${label}`, description: lines.join('\n\n') };
+}

@@ -1,0 +1,141 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { connectFailure, McpConnectError } from './connect-failure.ts';
+import { InFlight, sessionOverClient, type McpSession, type McpTransportKind, type SessionEvents } from './mcp-session.ts';
+
+export const CLIENT_INFO = { name: 'pausepoint', version: '0.1.0' };
+const CONNECT_TIMEOUT_MS = 15_000;
+
+export interface HttpEndpoint {
+  url: string;
+  headers: Record<string, string>;
+  bearerToken: string | null;
+}
+
+/** An SDK client that answers form elicitations through `events`, refuses sampling, and validates without eval. */
+export function newClient(events: SessionEvents): Client {
+  const client = new Client(CLIENT_INFO, {
+    capabilities: { elicitation: { form: {} } },
+    // The SDK's default (Ajv) compiles schemas with new Function, which the app's CSP forbids.
+    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+  });
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+    if (request.params.mode === 'url') throw new McpError(ErrorCode.InvalidParams, 'Pausepoint does not open URLs for a server.');
+    return events.onElicit(request.params, extra.signal);
+  });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onToolsChanged());
+  // Sampling (and anything else a server might ask) is refused in words a server's log can show.
+  client.fallbackRequestHandler = async (request) => {
+    const why =
+      request.method === 'sampling/createMessage'
+        ? 'Pausepoint does not let MCP servers use the user’s model: sampling is refused.'
+        : `Pausepoint does not answer ${request.method}.`;
+    throw new McpError(ErrorCode.MethodNotFound, why);
+  };
+  return client;
+}
+
+/**
+ * Connects over Streamable HTTP, falling back to the legacy HTTP+SSE
+ * transport when the server answers as an old one would (a 4xx to the POST),
+ * as the SDK's documentation shows. Every failure becomes a `McpConnectError`
+ * whose message says what the server must do (see connect-failure.ts).
+ */
+export async function openHttpSession(endpoint: HttpEndpoint, events: SessionEvents): Promise<McpSession> {
+  try {
+    return await attempt(endpoint, events, 'streamable_http');
+  } catch (error) {
+    const oldServer =
+      error instanceof StreamableHTTPError &&
+      error.code !== undefined &&
+      error.code >= 400 &&
+      error.code < 500 &&
+      error.code !== 401 &&
+      error.code !== 403 &&
+      // A new server that lost track of the session (its id hidden from the page) is no old server.
+      !/session|not initialized/i.test(error.message);
+    if (!oldServer) throw connectFailure(error, endpoint.url, 'initialize');
+    try {
+      return await attempt(endpoint, events, 'sse');
+    } catch (sseError) {
+      throw sseError instanceof McpConnectError ? sseError : connectFailure(error, endpoint.url, 'initialize');
+    }
+  }
+}
+
+async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpTransportKind): Promise<McpSession> {
+  const url = new URL(endpoint.url);
+  const headers: Record<string, string> = { ...endpoint.headers };
+  if (endpoint.bearerToken) headers.authorization = `Bearer ${endpoint.bearerToken}`;
+  const inFlight = new InFlight();
+  let lost = false;
+  const lose = (reason: string) => {
+    if (lost) return;
+    lost = true;
+    inFlight.dropAll(`the connection to the server was lost while the call was running (${reason}).`);
+    events.onLost(reason);
+  };
+  const fetchWatching = watchingFetch(lose);
+  const transport: Transport =
+    kind === 'streamable_http'
+      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, reconnectionOptions: RECONNECTION })
+      : new SSEClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, eventSourceInit: { fetch: fetchWatching } });
+  const client = newClient(events);
+  let connected = false;
+  client.onerror = (error) => {
+    // Before the session is up, connect() reports failures itself; after, a broken stream means the connection is gone.
+    if (connected && /disconnected|reconnect|SSE error|terminated|network/i.test(error.message)) lose(error.message);
+  };
+  client.onclose = () => {
+    if (connected) lose('it closed');
+  };
+  try {
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    if (kind === 'sse') throw connectFailure(error, endpoint.url, 'initialize');
+    throw error;
+  }
+  connected = true;
+  const session = sessionOverClient(client, kind, inFlight, async () => {
+    connected = false;
+    if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
+    await client.close();
+  });
+  return session;
+}
+
+/** The SDK's default retries a broken stream twice; a dead server is noticed sooner this way, and the hub reconnects. */
+const RECONNECTION = { maxRetries: 1, initialReconnectionDelay: 500, maxReconnectionDelay: 2_000, reconnectionDelayGrowFactor: 1.5 };
+
+/**
+ * fetch, with every streamed response body watched: when one breaks (the
+ * server died, the network dropped), the calls waiting on it are failed as
+ * dropped at once. The SDK itself only reports the break and waits on.
+ */
+function watchingFetch(onBroken: (reason: string) => void): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (error) {
+          // Closing on purpose (Disconnect, a finished session) aborts the stream too: that is not a break.
+          if (!init?.signal?.aborted) onBroken(error instanceof Error ? error.message : String(error));
+          controller.error(error);
+        }
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}

@@ -1,0 +1,52 @@
+import { liveQuery } from 'dexie';
+import { McpServerRecord } from '../mcp/mcp-server-record.ts';
+import type { McpServerStore } from '../mcp/mcp-server-store.ts';
+import type { PausepointDb } from './db.ts';
+
+/**
+ * The MCP servers table. Its rows hold secrets (bearer tokens, custom
+ * headers): no backup or export reads this table (see src/backup's list of
+ * tables and src/audit), and nothing here is logged. Rows that do not parse
+ * are left out rather than crash the reader.
+ */
+export async function listMcpServers(db: PausepointDb): Promise<McpServerRecord[]> {
+  const rows: unknown[] = await db.mcpServers.toArray();
+  return rows.flatMap((row) => {
+    const parsed = McpServerRecord.safeParse(row);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+export class DexieMcpServerStore implements McpServerStore {
+  constructor(private readonly db: PausepointDb) {}
+
+  list(): Promise<McpServerRecord[]> {
+    return listMcpServers(this.db);
+  }
+
+  async put(server: McpServerRecord): Promise<void> {
+    await this.db.mcpServers.put(McpServerRecord.parse(server));
+  }
+
+  update(id: string, change: (server: McpServerRecord) => McpServerRecord): Promise<McpServerRecord | undefined> {
+    return this.db.transaction('rw', this.db.mcpServers, async () => {
+      const parsed = McpServerRecord.safeParse(await this.db.mcpServers.get(id));
+      if (!parsed.success) return undefined;
+      const next = McpServerRecord.parse(change(parsed.data));
+      await this.db.mcpServers.put(next);
+      return next;
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.mcpServers.delete(id);
+  }
+
+  watch(listener: (servers: McpServerRecord[]) => void): () => void {
+    const subscription = liveQuery(() => listMcpServers(this.db)).subscribe({
+      next: listener,
+      error: (error: unknown) => console.error('Pausepoint: watching the MCP servers failed', error),
+    });
+    return () => subscription.unsubscribe();
+  }
+}

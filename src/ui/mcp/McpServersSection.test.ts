@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+import 'fake-indexeddb/auto';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import type { McpServerRecord } from '../../mcp/mcp-server-record.ts';
+import type { PausepointDb } from '../../storage/db.ts';
+import { useTestDb } from '../../storage/open-test-db.ts';
+import { fakeContext } from '../testing/fake-app.svelte.ts';
+import type { McpControl } from './mcp-control.ts';
+import McpServersSection from './McpServersSection.svelte';
+
+let db: PausepointDb;
+useTestDb((fresh) => (db = fresh));
+
+const definition = (name: string, annotations: McpServerRecord['tools'][number]['definition']['annotations']) => ({
+  name,
+  description: `${name} does things`,
+  inputSchema: { type: 'object' },
+  annotations,
+});
+
+function server(over: Partial<McpServerRecord> = {}): McpServerRecord {
+  const echo = definition('echo', { readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+  const wipe = definition('wipe', {});
+  return {
+    v: 1,
+    id: 'srv-1',
+    url: 'http://localhost:18600/mcp',
+    name: 'Everything',
+    prefix: 'everything',
+    createdAt: 1,
+    enabled: true,
+    trusted: false,
+    auth: { bearerToken: null, headers: {} },
+    status: { kind: 'connected', at: 1, transport: 'streamable_http' },
+    serverInfo: { name: 'everything', version: '1' },
+    tools: [
+      { definition: echo, hash: 'h1', pinned: { hash: 'h1', definition: echo, at: 1 }, enabled: true },
+      { definition: wipe, hash: 'h3', pinned: { hash: 'h2', definition: wipe, at: 1 }, enabled: false },
+    ],
+    ...over,
+  };
+}
+
+function setUp() {
+  const mcp = {
+    add: vi.fn(async () => ({ serverId: 'srv-2' })),
+    setEnabled: vi.fn(async () => {}),
+    setTrusted: vi.fn(async () => {}),
+    setToolEnabled: vi.fn(async () => {}),
+    remove: vi.fn(async () => {}),
+  } satisfies McpControl;
+  const { app, context } = fakeContext({ db });
+  Object.assign(app.client, { mcp });
+  render(McpServersSection, { context });
+  return { mcp };
+}
+
+describe('Settings › MCP servers', () => {
+  it('adds a server by its URL, name and token', async () => {
+    const { mcp } = setUp();
+    expect(screen.getByRole('heading', { name: 'MCP servers' })).toBeTruthy();
+    await fireEvent.input(screen.getByLabelText('Server URL'), { target: { value: 'not a url' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(screen.getByRole('alert').textContent).toContain('full address');
+    expect(mcp.add).not.toHaveBeenCalled();
+
+    await fireEvent.input(screen.getByLabelText('Server URL'), { target: { value: 'https://mcp.example.com/mcp' } });
+    await fireEvent.input(screen.getByLabelText('Name (optional)'), { target: { value: 'Example' } });
+    await fireEvent.input(screen.getByLabelText('Bearer token (optional)'), { target: { value: 'tok' } });
+    await fireEvent.input(screen.getByLabelText('Custom headers (optional)'), { target: { value: 'X-Team: blue' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(mcp.add).toHaveBeenCalledWith({ url: 'https://mcp.example.com/mcp', name: 'Example', bearerToken: 'tok', headers: { 'X-Team': 'blue' } });
+  });
+
+  it('shows each stored server with its status, tools, annotations and switches', async () => {
+    await db.mcpServers.put(server());
+    await db.mcpServers.put(server({ id: 'srv-9', name: 'Broken', createdAt: 2, status: { kind: 'failed', reason: 'Could not reach it: CORS', at: 2 }, tools: [] }));
+    const { mcp } = setUp();
+    const everything = await screen.findByRole('article', { name: 'Everything' });
+    expect(within(everything).getByRole('status').textContent).toBe('Connected (Streamable HTTP)');
+    const echo = within(everything).getByRole('switch', { name: 'echo' }) as HTMLInputElement;
+    expect(echo.checked).toBe(true);
+    const wipe = within(everything).getByRole('switch', { name: 'wipe' }) as HTMLInputElement;
+    expect(wipe.checked).toBe(false);
+    const items = within(everything).getAllByRole('listitem').map((li) => li.textContent ?? '');
+    expect(items[0]).toContain('read-only');
+    expect(items[0]).toContain('closed-world');
+    expect(items[1]).toContain('destructive');
+    expect(items[1]).toContain('changed since approved');
+    const broken = screen.getByRole('article', { name: 'Broken' });
+    expect(within(broken).getByRole('status').textContent).toBe('Failed: Could not reach it: CORS');
+
+    await fireEvent.click(wipe);
+    await waitFor(() => expect(mcp.setToolEnabled).toHaveBeenCalledWith('srv-1', 'wipe', true));
+    await fireEvent.click(within(everything).getByRole('switch', { name: 'Trust this server' }));
+    await waitFor(() => expect(mcp.setTrusted).toHaveBeenCalledWith('srv-1', true));
+    await fireEvent.click(within(everything).getByRole('button', { name: 'Disconnect' }));
+    await waitFor(() => expect(mcp.setEnabled).toHaveBeenCalledWith('srv-1', false));
+    await fireEvent.click(within(everything).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(mcp.remove).toHaveBeenCalledWith('srv-1'));
+  });
+});

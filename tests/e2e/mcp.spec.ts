@@ -1,0 +1,161 @@
+import type { Page } from '@playwright/test';
+import { createServer, type Server } from 'node:http';
+import type { ChatRequestBody } from '../fake-llm/index.ts';
+import { card, send, setUpEndpoint } from './app.ts';
+import { expect, test } from './fixtures.ts';
+
+// Each test starts a real server process (and this machine is shared): more time than the default.
+test.describe.configure({ timeout: 120_000 });
+
+const toolResult = (body: ChatRequestBody) =>
+  body.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).at(-1) ?? '';
+
+async function openSettings(page: Page) {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
+}
+
+/** Adds a server in Settings › MCP servers as a person would, and waits for its status. */
+async function addServer(page: Page, url: string, name: string, status: RegExp) {
+  await openSettings(page);
+  const section = page.getByRole('region', { name: 'MCP servers' });
+  await section.getByLabel('Server URL').fill(url);
+  await section.getByLabel('Name (optional)').fill(name);
+  await section.getByRole('button', { name: 'Connect', exact: true }).click();
+  const server = section.getByRole('article', { name });
+  await expect(server.getByRole('status', { name: `Status of ${name}` })).toHaveText(status, { timeout: 20_000 });
+  return server;
+}
+
+async function backToChat(page: Page) {
+  await page.getByRole('button', { name: 'New chat' }).click();
+}
+
+test('connect server-everything by URL, list its tools, and call echo and get-sum through cards', async ({ page, llm, everything }) => {
+  await setUpEndpoint(page, llm);
+  const server = await addServer(page, everything.url, 'Everything', /^Connected \(Streamable HTTP\)$/);
+  const tools = server.getByRole('list', { name: 'Tools of Everything' });
+  await expect(tools.getByRole('switch', { name: 'echo', exact: true })).toBeChecked();
+  await expect(tools.getByRole('listitem').filter({ hasText: 'get-sum' })).toContainText('read-only');
+  await expect(tools.getByRole('listitem').filter({ hasText: 'Echoes back the input string' })).toBeVisible();
+
+  llm.enqueue(
+    { toolCalls: [{ id: 'call_echo', name: 'everything__echo', arguments: { message: 'hello from the browser' } }] },
+    { content: 'Echoed.' },
+    { toolCalls: [{ id: 'call_sum_1', name: 'everything__get-sum', arguments: { a: 2, b: 3 } }] },
+    { content: 'Not added.' },
+    { toolCalls: [{ id: 'call_sum_2', name: 'everything__get-sum', arguments: { a: 2, b: 3 } }] },
+    { content: 'Added.' },
+  );
+  await backToChat(page);
+  // The tools are offered under their prefixed names, with the server's schemas.
+  await send(page, 'echo something');
+  const [first] = await llm.waitForChatRequests(1);
+  const offered = (first!.body.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+  expect(offered).toEqual(expect.arrayContaining(['everything__echo', 'everything__get-sum', 'everything__trigger-long-running-operation']));
+
+  const echo = card(page, 'Call echo on Everything');
+  await expect(echo).toBeVisible();
+  await expect(echo).toContainText(everything.url);
+  await expect(echo).toContainText('read-only');
+  await echo.getByRole('button', { name: 'Approve' }).click();
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(toolResult(second!.body)).toContain('Echo: hello from the browser');
+  await expect(page.getByText('Echoed.')).toBeVisible();
+
+  // Declined: the server is never called, the model is told why.
+  await send(page, 'add two and three');
+  const sum = card(page, 'Call get-sum on Everything');
+  await sum.getByLabel('Reason').fill('not now');
+  await sum.getByRole('button', { name: 'Decline' }).click();
+  const [, , , fourth] = await llm.waitForChatRequests(4);
+  expect(toolResult(fourth!.body)).toContain('The user declined this call');
+  expect(toolResult(fourth!.body)).toContain('not now');
+
+  // Edited: an edit the schema refuses is refused on the card; a valid one runs.
+  await send(page, 'add again');
+  const edited = page.locator('section[data-pause-point]').filter({ hasText: 'Call get-sum on Everything' }).last();
+  await expect(edited.getByRole('button', { name: 'Approve' })).toBeVisible();
+  await edited.getByRole('textbox', { name: 'Payload' }).fill('{"a": "forty", "b": 2}');
+  await edited.getByRole('button', { name: 'Approve' }).click();
+  await expect(edited.getByRole('alert')).toContainText('Expected "number"');
+  await edited.getByRole('textbox', { name: 'Payload' }).fill('{"a": 40, "b": 2}');
+  await edited.getByRole('button', { name: 'Approve' }).click();
+  const [, , , , , sixth] = await llm.waitForChatRequests(6);
+  expect(toolResult(sixth!.body)).toContain('The sum of 40 and 2 is 42.');
+  expect(toolResult(sixth!.body)).toContain('The user edited the arguments before approving');
+
+  // Stored: after a reload the worker connects again by itself.
+  await page.reload();
+  await openSettings(page);
+  await expect(page.getByRole('status', { name: 'Status of Everything' })).toHaveText(/^Connected/, { timeout: 20_000 });
+});
+
+test('the server asks for information mid-call: a form card, and the answer goes back to it', async ({ page, llm, everything }) => {
+  await setUpEndpoint(page, llm);
+  await addServer(page, everything.url, 'Everything', /^Connected/);
+  llm.enqueue({ toolCalls: [{ id: 'call_ask', name: 'everything__trigger-elicitation-request', arguments: {} }] }, { content: 'Thanks.' });
+  await backToChat(page);
+  await send(page, 'ask me something');
+
+  const gate = card(page, 'Call trigger-elicitation-request on Everything');
+  await expect(gate).toContainText('may change things');
+  await gate.getByRole('button', { name: 'Approve' }).click();
+  const form = card(page, 'Everything asks for information');
+  await expect(form).toContainText('Please provide inputs for the following fields:');
+  await form.getByRole('button', { name: 'Submit' }).click();
+  await expect(form.getByText('String is required.')).toBeVisible();
+  await form.getByRole('textbox', { name: 'String', exact: true }).fill('Ada Lovelace');
+  await form.getByRole('button', { name: 'Submit' }).click();
+
+  const [, second] = await llm.waitForChatRequests(2);
+  const result = toolResult(second!.body);
+  expect(result).toContain('User provided the requested information');
+  expect(result).toContain('- Name: Ada Lovelace');
+  await expect(page.getByText('Thanks.')).toBeVisible();
+});
+
+test('the server killed mid-call leaves the outcome unknown; started again, it is reconnected', async ({ page, llm, everything }) => {
+  await setUpEndpoint(page, llm);
+  await addServer(page, everything.url, 'Everything', /^Connected/);
+  llm.enqueue({ toolCalls: [{ id: 'call_long', name: 'everything__trigger-long-running-operation', arguments: { duration: 30, steps: 30 } }] });
+  await backToChat(page);
+  await send(page, 'run the long operation');
+  await card(page, 'Call trigger-long-running-operation on Everything').getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Running', { exact: true }).first()).toBeVisible();
+  await page.waitForTimeout(1_500);
+  await everything.kill();
+
+  const unknown = card(page, 'Did “everything__trigger-long-running-operation” finish?');
+  await expect(unknown).toBeVisible({ timeout: 15_000 });
+  await expect(unknown).toContainText('connection to the server was lost');
+  await expect(unknown.getByRole('button', { name: 'Run again' })).toBeVisible();
+  expect(llm.chatRequests()).toHaveLength(1); // nothing was reported to the model as done or failed
+
+  await everything.restart();
+  await openSettings(page);
+  await expect(page.getByRole('status', { name: 'Status of Everything' })).toHaveText(/^Connected/, { timeout: 30_000 });
+});
+
+test('the legacy SSE transport connects too', async ({ page, llm, everythingSse }) => {
+  await setUpEndpoint(page, llm);
+  const server = await addServer(page, everythingSse.url, 'Old server', /^Connected \(legacy SSE\)$/);
+  await expect(server.getByRole('switch', { name: 'echo', exact: true })).toBeVisible();
+});
+
+test('a server that does not allow this page fails to connect with the headers it must send', async ({ page, llm }, testInfo) => {
+  // A plain HTTP server with no CORS headers at all: the browser refuses to read its answers.
+  const port = 18600 + (testInfo.workerIndex % 10) * 10 + 9;
+  const plain: Server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
+  try {
+    await setUpEndpoint(page, llm);
+    const server = await addServer(page, `http://localhost:${port}/mcp`, 'No CORS', /^Failed: /);
+    const status = server.getByRole('status', { name: 'Status of No CORS' });
+    await expect(status).toContainText('Access-Control-Allow-Origin');
+    await expect(status).toContainText('mcp-session-id');
+    await expect(status).toContainText('Access-Control-Expose-Headers');
+  } finally {
+    await new Promise((resolve) => plain.close(resolve));
+  }
+});
