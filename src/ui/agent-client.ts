@@ -17,6 +17,8 @@ export interface AgentClient {
   deleteConversation(conversationId: string): Promise<void>;
   /** Makes an approval rule from a draft (the engine fills in and checks the rest); rejects with the reason when it is refused. */
   addRule(draft: ApprovalRuleDraft): Promise<{ ruleId: string }>;
+  /** Stores an allow rule made from a card, then decides that card: one intent, so the rule exists before the loop resumes. */
+  approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft): Promise<DecideResult>;
   removeRule(ruleId: string): Promise<void>;
   /** Turns on a rule that came back disabled from a backup. */
   enableRule(ruleId: string): Promise<void>;

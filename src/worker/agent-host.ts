@@ -97,6 +97,9 @@ export class AgentHost {
         return null;
       case 'addRule':
         return { ruleId: (await this.engine.addRule(intent.draft)).id };
+      case 'approveWithRule':
+        await this.engine.addRule(intent.draft);
+        return this.engine.decide(intent.pausePointId, intent.decision, await this.#decidedBy);
       case 'removeRule':
         await this.engine.removeRule(intent.ruleId);
         return null;

@@ -20,6 +20,12 @@ export const Intent = z.discriminatedUnion('type', [
   /** Approval rules (Settings, card buttons): the engine fills a draft in and checks it. */
   z.object({ type: z.literal('addRule'), draft: ApprovalRuleDraft }),
   z.object({ type: z.literal('removeRule'), ruleId: z.string() }),
+  /**
+   * A card's "Allow in this conversation" / "Always allow": the rule is stored
+   * first, then the call approved, so the loop the approval resumes already
+   * sees the rule for the calls that follow.
+   */
+  z.object({ type: z.literal('approveWithRule'), pausePointId: z.string(), decision: Decision, draft: ApprovalRuleDraft }),
   /** Turns on a rule restored disabled from a backup. */
   z.object({ type: z.literal('enableRule'), ruleId: z.string() }),
   /** Suspends every allow rule while on. */
