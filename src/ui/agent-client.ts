@@ -24,6 +24,8 @@ export interface AgentClient {
   enableRule(ruleId: string): Promise<void>;
   /** "Ask for everything": while on, no allow rule applies. */
   setAskForEverything(on: boolean): Promise<void>;
+  /** Whether cards offer "Always allow" for calls their tool marks irreversible. */
+  setAlwaysAllowIrreversible(on: boolean): Promise<void>;
   /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides and as `owner` of the loops it runs. */
   readonly tabId: string;
   /**

@@ -30,6 +30,8 @@ export const Intent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('enableRule'), ruleId: z.string() }),
   /** Suspends every allow rule while on. */
   z.object({ type: z.literal('setAskForEverything'), on: z.boolean() }),
+  /** Whether cards offer "Always allow" for irreversible calls. */
+  z.object({ type: z.literal('setAlwaysAllowIrreversible'), on: z.boolean() }),
   /** Test connection: lists the endpoint's models with these (unsaved) settings. */
   z.object({ type: z.literal('listModels'), provider: z.string(), baseUrl: z.string(), apiKey: z.string() }),
 ]);

@@ -98,6 +98,10 @@ export class WorkerClient implements AgentClient {
     await this.#call({ type: 'enableRule', ruleId });
   }
 
+  async setAlwaysAllowIrreversible(on: boolean) {
+    await this.#call({ type: 'setAlwaysAllowIrreversible', on });
+  }
+
   async setAskForEverything(on: boolean) {
     await this.#call({ type: 'setAskForEverything', on });
   }

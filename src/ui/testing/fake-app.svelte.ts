@@ -29,6 +29,7 @@ export function fakeClient(tabId = 'tab-1') {
     removeRule: vi.fn(async (_id: string) => {}),
     enableRule: vi.fn(async (_id: string) => {}),
     setAskForEverything: vi.fn(async (_on: boolean) => {}),
+    setAlwaysAllowIrreversible: vi.fn(async (_on: boolean) => {}),
     onEvent: vi.fn((listener: (event: WorkerEvent) => void) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
