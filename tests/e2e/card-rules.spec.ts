@@ -95,3 +95,31 @@ test('a deny rule from Settings refuses the call, and the model is told so', asy
   expect(toolResults(llm).some((result) => result.includes('refuses this call'))).toBe(true);
   expect(llm.sinkHits()).toHaveLength(0);
 });
+
+test('an irreversible call offers “Always allow” only once Settings turns it on', async ({ page, llm }) => {
+  const host = new URL(llm.origin).host;
+  let call = 0;
+  llm.onRequest((request) => {
+    const last = request.body.messages.at(-1);
+    if (last?.role === 'tool' || (last?.role === 'user' && messageText(last).startsWith('Approval '))) return { content: 'Done.' };
+    call += 1;
+    return { toolCalls: [{ id: `call_delete_${call}`, name: 'http_request', arguments: { method: 'DELETE', url: `${llm.origin}/sink/items/1` } }] };
+  });
+  await setUpEndpoint(page, llm);
+
+  await send(page, 'delete it');
+  const gate = card(page, `DELETE to ${host}`);
+  await expect(gate.getByRole('button', { name: 'Allow in this conversation' })).toBeVisible();
+  await expect(gate.getByRole('button', { name: 'Always allow' })).toHaveCount(0);
+  await expect(gate.getByText('What this allows:')).not.toContainText('everywhere');
+
+  const rules = await openSettings(page);
+  const offer = rules.getByRole('checkbox', { name: 'Offer “Always allow” for irreversible actions' });
+  await expect(offer).not.toBeChecked();
+  await offer.check();
+  await expect(offer).toBeChecked();
+
+  await newChat(page, 'delete it, again');
+  await expect(card(page, `DELETE to ${host}`).getByRole('button', { name: 'Always allow' })).toBeVisible();
+  expect(llm.sinkHits()).toHaveLength(0);
+});
