@@ -1,6 +1,7 @@
 import { describeRule } from './describe-rule.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { evaluateRules } from './evaluate-rules.ts';
+import { irreversibleFlag } from './irreversible-flag.ts';
 import { pausePointFor } from './pause-for-call.ts';
 import type { PauseRequest, ToolDefinition } from './ports.ts';
 import type { ApprovalRule, AssistantMessage, PausePoint, PauseRule, ToolCall } from './records/index.ts';
@@ -72,12 +73,12 @@ export async function decideByRules(
       const own = tool.gate?.(args);
       const question = own ?? { title: `Run ${call.name}?`, description: ASKED };
       await ctx.rules.markUsed(rule.id, now);
-      return { kind: 'ask', question: { ...(await newPause(gateRequest(question, args, changed), 'gate')), rule, ...hash } };
+      return { kind: 'ask', question: { ...(await newPause(gateRequest(question, args, changed), 'gate')), rule, ...hash, ...irreversibleFlag(tool, args) } };
     }
     case 'none': {
       const own = changed ? tool.gate?.(args) : null;
       if (!own) return { kind: 'gate' };
-      return { kind: 'ask', question: { ...(await newPause(gateRequest(own, args, true), 'gate')), ...hash } };
+      return { kind: 'ask', question: { ...(await newPause(gateRequest(own, args, true), 'gate')), ...hash, ...irreversibleFlag(tool, args) } };
     }
   }
 }

@@ -265,6 +265,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * "outcome unknown" pause instead of a silent second run. Defaults to false.
    */
   safeToRetry?(args: z.infer<S>): boolean;
+  /**
+   * Whether this call cannot be undone (a DELETE, a deletion). Its card does
+   * not offer "Always allow" unless the user turned that on in Settings: one
+   * click should not grant every such call to come. Defaults to false.
+   */
+  irreversible?(args: z.infer<S>): boolean;
   /** Returns the text the model reads as this call's result. Throws on failure. */
   execute(args: z.infer<S>, context: ToolContext): Promise<string>;
 }

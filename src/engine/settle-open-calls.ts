@@ -4,6 +4,7 @@ import { decideByRules } from './decide-by-rules.ts';
 import { decideGate } from './decide-gate.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { executeCall } from './execute-call.ts';
+import { irreversibleFlag } from './irreversible-flag.ts';
 import { parseCall } from './parse-call.ts';
 import { pausePointFor } from './pause-for-call.ts';
 import type { CallRecords } from './ports.ts';
@@ -191,7 +192,7 @@ async function settleCall(
   const gate = decideGate(tool, args, gatePauses.at(-1));
   switch (gate.kind) {
     case 'ask':
-      ask(await pausePointFor(ctx, message, call, { ...gate.question, options: null, payload: args, kind: 'approval' }, 'gate'));
+      ask({ ...(await pausePointFor(ctx, message, call, { ...gate.question, options: null, payload: args, kind: 'approval' }, 'gate')), ...irreversibleFlag(tool, args) });
       return 'waiting';
     case 'waiting':
       return 'waiting';

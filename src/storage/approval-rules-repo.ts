@@ -132,6 +132,26 @@ export async function enableRule(db: PausepointDb, id: string): Promise<Approval
   }
 }
 
+/**
+ * Whether a card offers "Always allow" for a call its tool marks irreversible.
+ * Its own settings row, like "Ask for everything", and off unless turned on:
+ * an unreadable row counts as off.
+ */
+export const ALWAYS_ALLOW_IRREVERSIBLE_KEY = 'offerAlwaysAllowIrreversible';
+const AlwaysAllowIrreversibleRow = z.object({ v: z.literal(1), on: z.boolean() });
+
+export function liveAlwaysAllowIrreversible(db: PausepointDb): Observable<boolean> {
+  return liveQuery(async () => {
+    const row = await db.settings.get(ALWAYS_ALLOW_IRREVERSIBLE_KEY);
+    const parsed = AlwaysAllowIrreversibleRow.safeParse(row?.value);
+    return parsed.success && parsed.data.on;
+  });
+}
+
+export async function setAlwaysAllowIrreversible(db: PausepointDb, on: boolean): Promise<void> {
+  await write(() => db.settings.put({ key: ALWAYS_ALLOW_IRREVERSIBLE_KEY, value: { v: 1, on } }));
+}
+
 export async function setAskForEverything(db: PausepointDb, on: boolean): Promise<void> {
   await write(() => db.settings.put({ key: ASK_FOR_EVERYTHING_KEY, value: { v: 1, on } }));
 }

@@ -20,6 +20,7 @@ export function createDeleteNoteTool(store: NotesStorePort): ToolDefinition<type
       title: `Delete note “${id}”?`,
       description: `The note with id \`${id}\` will be deleted from this browser. **This cannot be undone.**`,
     }),
+    irreversible: () => true,
     async execute({ id }) {
       const note = await store.get(id);
       if (!note || !(await store.remove(id))) {

@@ -295,6 +295,13 @@ describe('http_request execute', () => {
     ]);
   });
 
+  it('marks DELETE irreversible, and nothing else', () => {
+    const tool = createHttpRequestTool();
+    expect(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].map((method) => tool.irreversible?.(args({ method, url: 'https://example.com' })))).toEqual([
+      false, false, false, false, false, true,
+    ]);
+  });
+
   describe('a change whose fate is not known', () => {
     const post = args({ method: 'POST', url: 'https://api.example.com/orders', body: '{}' });
 

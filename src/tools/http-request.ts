@@ -96,6 +96,7 @@ export function createHttpRequestTool(options: HttpRequestToolOptions = {}): Too
     input: HttpRequestInput,
     gate: httpGate,
     safeToRetry: (args) => isRead(args.method),
+    irreversible: (args) => args.method === 'DELETE',
     async execute(args, context) {
       const host = new URL(args.url).host;
       const init: RequestInit = {

@@ -64,6 +64,10 @@ describe('notes tools', () => {
     expect(remove.safeParse({ id: 7 }).success).toBe(false);
   });
 
+  it('mark every deletion irreversible', () => {
+    expect(createDeleteNoteTool(new MemoryNotes()).irreversible?.({ id: 'n1' })).toBe(true);
+  });
+
   it('save, list newest first, and delete: a round trip', async () => {
     const store = new MemoryNotes();
     const [save, list, remove] = [createSaveNoteTool(store), createListNotesTool(store), createDeleteNoteTool(store)];

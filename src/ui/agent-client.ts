@@ -18,11 +18,15 @@ export interface AgentClient {
   deleteConversation(conversationId: string): Promise<void>;
   /** Makes an approval rule from a draft (the engine fills in and checks the rest); rejects with the reason when it is refused. */
   addRule(draft: ApprovalRuleDraft): Promise<{ ruleId: string }>;
+  /** Stores an allow rule made from a card, then decides that card: one intent, so the rule exists before the loop resumes. */
+  approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft): Promise<DecideResult>;
   removeRule(ruleId: string): Promise<void>;
   /** Turns on a rule that came back disabled from a backup. */
   enableRule(ruleId: string): Promise<void>;
   /** "Ask for everything": while on, no allow rule applies. */
   setAskForEverything(on: boolean): Promise<void>;
+  /** Whether cards offer "Always allow" for calls their tool marks irreversible. */
+  setAlwaysAllowIrreversible(on: boolean): Promise<void>;
   /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides and as `owner` of the loops it runs. */
   readonly tabId: string;
   /**

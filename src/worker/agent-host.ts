@@ -4,7 +4,7 @@ import { ACTIVE_STATES, type DecidedBy } from '../engine/records/index.ts';
 import { withDemoSink } from '../model/demo-sink.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
-import { DexieRules, enableRule, setAskForEverything } from '../storage/approval-rules-repo.ts';
+import { DexieRules, enableRule, setAlwaysAllowIrreversible, setAskForEverything } from '../storage/approval-rules-repo.ts';
 import { deleteConversation, renameConversation } from '../storage/conversations-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
@@ -111,11 +111,17 @@ export class AgentHost {
         return null;
       case 'addRule':
         return { ruleId: (await this.engine.addRule(intent.draft)).id };
+      case 'approveWithRule':
+        await this.engine.addRule(intent.draft);
+        return this.engine.decide(intent.pausePointId, intent.decision, await this.#decidedBy);
       case 'removeRule':
         await this.engine.removeRule(intent.ruleId);
         return null;
       case 'enableRule':
         await enableRule(this.db, intent.ruleId);
+        return null;
+      case 'setAlwaysAllowIrreversible':
+        await setAlwaysAllowIrreversible(this.db, intent.on);
         return null;
       case 'setAskForEverything':
         await setAskForEverything(this.db, intent.on);

@@ -33,10 +33,18 @@ export const Intent = z.discriminatedUnion('type', [
   /** Approval rules (Settings, card buttons): the engine fills a draft in and checks it. */
   z.object({ type: z.literal('addRule'), draft: ApprovalRuleDraft }),
   z.object({ type: z.literal('removeRule'), ruleId: z.string() }),
+  /**
+   * A card's "Allow in this conversation" / "Always allow": the rule is stored
+   * first, then the call approved, so the loop the approval resumes already
+   * sees the rule for the calls that follow.
+   */
+  z.object({ type: z.literal('approveWithRule'), pausePointId: z.string(), decision: Decision, draft: ApprovalRuleDraft }),
   /** Turns on a rule restored disabled from a backup. */
   z.object({ type: z.literal('enableRule'), ruleId: z.string() }),
   /** Suspends every allow rule while on. */
   z.object({ type: z.literal('setAskForEverything'), on: z.boolean() }),
+  /** Whether cards offer "Always allow" for irreversible calls. */
+  z.object({ type: z.literal('setAlwaysAllowIrreversible'), on: z.boolean() }),
   /** Test connection: lists the endpoint's models with these (unsaved) settings. */
   z.object({ type: z.literal('listModels'), provider: z.string(), baseUrl: z.string(), apiKey: z.string() }),
 ]);

@@ -97,12 +97,22 @@ export class WorkerClient implements AgentClient {
     throw new AgentError('ProtocolError', 'The agent worker did not say which rule it made.');
   }
 
+  async approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft) {
+    const result = readDecideResult(await this.#call({ type: 'approveWithRule', pausePointId, decision, draft }));
+    if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a decision with something unreadable.');
+    return result;
+  }
+
   async removeRule(ruleId: string) {
     await this.#call({ type: 'removeRule', ruleId });
   }
 
   async enableRule(ruleId: string) {
     await this.#call({ type: 'enableRule', ruleId });
+  }
+
+  async setAlwaysAllowIrreversible(on: boolean) {
+    await this.#call({ type: 'setAlwaysAllowIrreversible', on });
   }
 
   async setAskForEverything(on: boolean) {

@@ -71,5 +71,7 @@ export const PausePoint = z.object({
    * card from a backup carries no flag, since deciding it is a decision here.
    */
   restored: z.boolean().optional(),
+  /** Set on a gate card whose call the tool marks irreversible (`ToolDefinition.irreversible`). */
+  irreversible: z.boolean().optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;

@@ -274,3 +274,32 @@ describe('ApprovalCard — approval rules', () => {
     expect(document.querySelector('.rule-decision')?.textContent).toContain('<img src=x onerror=alert(1)>');
   });
 });
+
+describe('ApprovalCard — rules from a gate card', () => {
+  const post = () =>
+    pausePoint({ origin: 'gate', toolName: 'http_request', conversationId: 'c1', title: 'POST to x.test', payload: { method: 'POST', url: 'https://x.test/a' } });
+
+  test('says what the rule allows, and Always allow sends the rule with the approval', async () => {
+    const { client } = renderCard(post());
+    const card = screen.getByRole('region', { name: 'POST to x.test' });
+    expect(within(card).getByText(/^What this allows: Allow http_request when method is POST and url is on https:\/\/x\.test/)).toBeTruthy();
+    await fireEvent.click(within(card).getByRole('button', { name: 'Always allow' }));
+    expect(client.approveWithRule).toHaveBeenCalledWith('p1', { type: 'approve' }, expect.objectContaining({ tool: 'http_request', scope: { kind: 'everywhere' }, source: 'card' }));
+    expect(client.decide).not.toHaveBeenCalled();
+  });
+
+  test('Allow in this conversation scopes the rule to the card’s conversation', async () => {
+    const { client } = renderCard(post());
+    await fireEvent.click(screen.getByRole('button', { name: 'Allow in this conversation' }));
+    expect(client.approveWithRule).toHaveBeenCalledWith('p1', { type: 'approve' }, expect.objectContaining({ scope: { kind: 'conversation', conversationId: 'c1' } }));
+  });
+
+  test('an irreversible call offers no Always allow by default; the model’s own cards offer no rules', () => {
+    renderCard({ ...post(), irreversible: true });
+    expect(screen.getByRole('button', { name: 'Allow in this conversation' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Always allow' })).toBeNull();
+    renderCard(pausePoint({ origin: 'model', title: 'Asked by the model' }));
+    const asked = screen.getByRole('region', { name: 'Asked by the model' });
+    expect(within(asked).queryByRole('button', { name: 'Allow in this conversation' })).toBeNull();
+  });
+});

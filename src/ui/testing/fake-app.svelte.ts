@@ -25,9 +25,11 @@ export function fakeClient(tabId = 'tab-1') {
     renameConversation: vi.fn(async (_id: string, _title: string) => {}),
     deleteConversation: vi.fn(async (_id: string) => {}),
     addRule: vi.fn(async (_draft: ApprovalRuleDraft) => ({ ruleId: 'rule-new' })),
+    approveWithRule: vi.fn(async (_id: string, _decision: Decision, _draft: ApprovalRuleDraft): Promise<DecideResult> => ({ outcome: 'decided' })),
     removeRule: vi.fn(async (_id: string) => {}),
     enableRule: vi.fn(async (_id: string) => {}),
     setAskForEverything: vi.fn(async (_on: boolean) => {}),
+    setAlwaysAllowIrreversible: vi.fn(async (_on: boolean) => {}),
     onEvent: vi.fn((listener: (event: WorkerEvent) => void) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
