@@ -1,3 +1,5 @@
+import type { Page } from '@playwright/test';
+
 /**
  * What bench:latency installs in every document before the app's own scripts
  * (`context.addInitScript`). All times are epoch milliseconds on the page's
@@ -36,6 +38,8 @@ export interface WorkerWatch {
 
 export interface LatencyMarks {
   timeOrigin: number;
+  /** A user-timing mark made at document start, unique to this document, and its epoch time: places this page's clock on a Chrome trace's. */
+  clockMark: { name: string; at: number };
   presses: Press[];
   card?: CardWatch;
   worker: WorkerWatch;
@@ -52,6 +56,16 @@ export const WATCH_CARD_KEY = 'bench-latency:watch-card';
 /** The probe intent's id: the app's own client numbers from 1 and ignores answers to ids it did not send. */
 export const PROBE_ID = -15;
 
+/** A new clock mark in a document that began before a trace did (the trace has to hold the mark). */
+export async function remarkClock(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const marks = window.__latency;
+    if (!marks) throw new Error('The latency probes are not installed in this page');
+    const name = `bench-latency-clock:${crypto.randomUUID()}`;
+    marks.clockMark = { name, at: performance.timeOrigin + performance.mark(name).startTime };
+  });
+}
+
 /**
  * Runs in the page before any of its scripts (`page.addInitScript`).
  * Self-contained: it is serialised into the page, so it may use nothing from
@@ -60,7 +74,9 @@ export const PROBE_ID = -15;
  */
 export function installLatencyProbes({ probeWorker }: { probeWorker: boolean }): void {
   const now = () => performance.timeOrigin + performance.now();
-  const marks: LatencyMarks = { timeOrigin: performance.timeOrigin, presses: [], worker: {} };
+  const clockName = `bench-latency-clock:${crypto.randomUUID()}`;
+  const clockMark = { name: clockName, at: performance.timeOrigin + performance.mark(clockName).startTime };
+  const marks: LatencyMarks = { timeOrigin: performance.timeOrigin, clockMark, presses: [], worker: {} };
   window.__latency = marks;
 
   // Capture phase on the window: the first listener of all to see the click, before the app's.

@@ -2,49 +2,65 @@ import type { Page } from '@playwright/test';
 import type { FakeLlm, RecordedChatRequest } from '../../tests/fake-llm/index.ts';
 import { WATCH_CARD_KEY, type CardWatch, type LatencyMarks, type Press } from './page-probes.ts';
 
+/** A press and the model request it caused, on one clock. */
+export interface PressToRequest {
+  press: Press;
+  request: RecordedChatRequest;
+  /** The clock mark of the document the press was made in (to find the window on a trace). */
+  clockMark: LatencyMarks['clockMark'];
+  /** Press (the click's own timestamp) → the request's head at the server. */
+  ms: number;
+  /** The same from when the page's first click listener ran: the main thread's input delay taken out. */
+  seenMs: number;
+}
+
 export interface RoundTiming {
-  /** Send pressed (the click's own timestamp) → the model request's head at the server. */
-  sendMs: number;
-  /** Approve pressed → the continuation request's head at the server. */
-  approveMs: number;
-  /** Reload (navigation start) → the card's Approve in the DOM, enabled and visible. */
-  reloadActionableMs: number;
-  /** Reload → the frame showing it produced. */
-  reloadPaintedMs: number;
-  /** The same two presses measured from when the page's first listener saw them (the input delay taken out). */
-  sendSeenMs: number;
-  approveSeenMs: number;
-  /** CORS preflights (OPTIONS) the server saw in this round: a cache miss costs a round trip before each request. */
+  send: PressToRequest;
+  approve: PressToRequest;
+  /** Only in rounds with a reload before Approve. */
+  reload?: {
+    /** Navigation start → the card's Approve in the DOM, enabled and visible. */
+    actionableMs: number;
+    /** Navigation start → the frame showing it produced. */
+    paintedMs: number;
+  };
+  /** CORS preflights (OPTIONS) the server saw in this round: a cache miss costs a round trip before its request. */
   preflights: number;
-  /** Page time stamps, for mapping a trace onto the round. */
-  sendPress: Press;
-  approvePress: Press;
-  sendRequest: RecordedChatRequest;
-  approveRequest: RecordedChatRequest;
 }
 
 export const cardTitle = (round: number) => `Round ${round}: send the report?`;
 export const answerText = (round: number) => `Done: report ${round} sent.`;
 
-const marksOf = (page: Page) => page.evaluate(() => window.__latency as LatencyMarks);
+const epochNow = () => performance.timeOrigin + performance.now();
 
-async function lastPress(page: Page, label: string, after: number): Promise<Press> {
+/** Presses `button` once the page has been idle `settleMs`, and times the `index`th chat request (0-based) against the press. */
+async function pressUntilRequest(page: Page, llm: FakeLlm, button: ReturnType<Page['getByRole']>, label: string, index: number, settleMs: number): Promise<PressToRequest> {
+  await button.waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(settleMs);
+  const before = epochNow();
+  await button.click();
+  const request = (await llm.waitForChatRequests(index + 1, 15_000))[index]!;
   const handle = await page.waitForFunction(
-    ({ label, after }) => window.__latency?.presses.findLast((p) => p.label === label && p.at > after),
-    { label, after },
+    ({ label, before }) => {
+      const marks = window.__latency;
+      const press = marks?.presses.findLast((p) => p.label === label && p.at >= before - 50);
+      return press && marks ? { press, clockMark: marks.clockMark } : undefined;
+    },
+    { label, before },
     { polling: 20, timeout: 10_000 },
   );
-  return (await handle.jsonValue()) as Press;
+  const { press, clockMark } = (await handle.jsonValue()) as { press: Press; clockMark: LatencyMarks['clockMark'] };
+  return { press, request, clockMark, ms: request.receivedAt - press.at, seenMs: request.receivedAt - press.seenAt };
 }
 
 /**
  * One round, driven as a person would through roles and labels, in a
  * conversation that is idle: type and Send → the model asks for approval
- * (wait_for_approval) → reload with the card pending → Approve → the model
- * answers. The replies are queued before each press, so the server answers
- * at once and only the app's own time is measured.
+ * (wait_for_approval) → optionally reload with the card pending → Approve →
+ * the model answers. The replies are queued before each press, so the server
+ * answers at once and only the app's own time is measured.
  */
-export async function playRound(page: Page, llm: FakeLlm, round: number, settleMs: number): Promise<RoundTiming> {
+export async function playRound(page: Page, llm: FakeLlm, round: number, { reload, settleMs }: { reload: boolean; settleMs: number }): Promise<RoundTiming> {
   const chatBefore = llm.chatRequests().length;
   const optionsBefore = llm.requests.filter((r) => r.method === 'OPTIONS').length;
   const title = cardTitle(round);
@@ -61,58 +77,39 @@ export async function playRound(page: Page, llm: FakeLlm, round: number, settleM
     { content: answerText(round) },
   );
 
-  const box = page.getByRole('textbox', { name: 'Message' });
-  await box.fill(`Round ${round}: email the report, but ask me first.`);
-  const send = page.getByRole('button', { name: 'Send', exact: true });
-  await send.waitFor();
-  await page.waitForTimeout(settleMs);
-  const before = performance.timeOrigin + performance.now();
-  await send.click();
-  const sendRequest = (await llm.waitForChatRequests(chatBefore + 1, 15_000))[chatBefore]!;
-  const sendPress = await lastPress(page, 'Send', before - 1_000);
+  await page.getByRole('textbox', { name: 'Message' }).fill(`Round ${round}: email the report, but ask me first.`);
+  const send = await pressUntilRequest(page, llm, page.getByRole('button', { name: 'Send', exact: true }), 'Send', chatBefore, settleMs);
 
   const card = page.getByRole('region', { name: title, exact: true });
-  const approve = card.getByRole('button', { name: 'Approve', exact: true });
-  await approve.waitFor({ timeout: 15_000 });
-  const pausePointId = await card.getAttribute('data-pause-point');
-  if (!pausePointId) throw new Error(`The card "${title}" has no data-pause-point`);
+  const approveButton = card.getByRole('button', { name: 'Approve', exact: true });
+  await approveButton.waitFor({ timeout: 15_000 });
 
-  // Reload with the card pending; the init script watches for its Approve from navigation start.
-  await page.evaluate(([key, id]) => sessionStorage.setItem(key, id), [WATCH_CARD_KEY, pausePointId] as const);
-  await page.reload({ waitUntil: 'commit' });
-  const watchHandle = await page.waitForFunction(() => (window.__latency?.card?.paintedAt !== undefined ? window.__latency.card : undefined), undefined, {
-    polling: 20,
-    timeout: 15_000,
-  });
-  const watch = (await watchHandle.jsonValue()) as CardWatch;
-  const { timeOrigin } = await marksOf(page);
-  if (watch.pausePointId !== pausePointId) throw new Error('The reload watched another card');
-  // Untimed: the button the observer saw is the one a person would press.
-  await approve.waitFor({ state: 'visible', timeout: 5_000 });
-  if (!(await approve.isEnabled())) throw new Error(`Approve on "${title}" is not enabled after the reload`);
+  let reloaded: RoundTiming['reload'];
+  if (reload) {
+    const pausePointId = await card.getAttribute('data-pause-point');
+    if (!pausePointId) throw new Error(`The card "${title}" has no data-pause-point`);
+    // The init script reads this at the new document's start and watches for the card's Approve from navigation start.
+    await page.evaluate(([key, id]) => sessionStorage.setItem(key, id), [WATCH_CARD_KEY, pausePointId] as const);
+    await page.reload({ waitUntil: 'commit' });
+    const handle = await page.waitForFunction(
+      () => (window.__latency?.card?.paintedAt !== undefined ? { card: window.__latency.card, timeOrigin: window.__latency.timeOrigin } : undefined),
+      undefined,
+      { polling: 20, timeout: 15_000 },
+    );
+    const { card: watch, timeOrigin } = (await handle.jsonValue()) as { card: CardWatch; timeOrigin: number };
+    if (watch.pausePointId !== pausePointId) throw new Error('The reload watched another card');
+    reloaded = { actionableMs: watch.actionableAt! - timeOrigin, paintedMs: watch.paintedAt! - timeOrigin };
+    // Untimed: the button the observer saw is the one a person would press.
+    await approveButton.waitFor({ state: 'visible', timeout: 5_000 });
+    if (!(await approveButton.isEnabled())) throw new Error(`Approve on "${title}" is not enabled after the reload`);
+    // Pressed once the new worker is up: this row is about deciding; starting is row d.
+    await page.waitForFunction(() => window.__latency?.worker.readyAt !== undefined, undefined, { polling: 20, timeout: 15_000 });
+  }
 
-  // Pressed once the reloaded page is settled (its worker up): the row is about deciding, not starting.
-  await page.waitForFunction(() => window.__latency?.worker.readyAt !== undefined, undefined, { polling: 20, timeout: 15_000 });
-  await page.waitForTimeout(settleMs);
-  const beforeApprove = performance.timeOrigin + performance.now();
-  await approve.click();
-  const approveRequest = (await llm.waitForChatRequests(chatBefore + 2, 15_000))[chatBefore + 1]!;
-  const approvePress = await lastPress(page, 'Approve', beforeApprove - 1_000);
+  const approve = await pressUntilRequest(page, llm, approveButton, 'Approve', chatBefore + 1, settleMs);
   await page.getByText(answerText(round), { exact: true }).waitFor({ timeout: 15_000 });
   await page.getByRole('status').filter({ hasText: 'Ready' }).first().waitFor({ timeout: 15_000 });
 
   const optionsAfter = llm.requests.filter((r) => r.method === 'OPTIONS').length;
-  return {
-    sendMs: sendRequest.receivedAt - sendPress.at,
-    approveMs: approveRequest.receivedAt - approvePress.at,
-    reloadActionableMs: watch.actionableAt! - timeOrigin,
-    reloadPaintedMs: watch.paintedAt! - timeOrigin,
-    sendSeenMs: sendRequest.receivedAt - sendPress.seenAt,
-    approveSeenMs: approveRequest.receivedAt - approvePress.seenAt,
-    preflights: optionsAfter - optionsBefore,
-    sendPress,
-    approvePress,
-    sendRequest,
-    approveRequest,
-  };
+  return { send, approve, ...(reloaded ? { reload: reloaded } : {}), preflights: optionsAfter - optionsBefore };
 }

@@ -1,18 +1,20 @@
 /**
  * `npm run bench:latency`: what a person feels between pressing and the model
- * being asked (issue 15), in real Chromium over a fresh production build
+ * being asked (issue 15), in real Chromium over a fresh production build,
  * against the fake model server on loopback:
  *   a. press Send → the model request arrives at the server;
  *   b. press Approve → the continuation request arrives;
  *   c. reload with a pending card → its Approve is actionable;
  *   d. open the app → its worker answers an intent.
- * The presses are stamped in the page (the click's own timestamp) and the
- * requests by the server when their head arrives, both as
- * `performance.timeOrigin + performance.now()`: one clock on one machine,
- * which a clock check confirms each run. See README.md.
+ * Presses are stamped in the page (the click's own timestamp), requests by the
+ * server when their head arrives, both as `performance.timeOrigin +
+ * performance.now()`: one clock on one machine, which a clock check confirms
+ * each run. A Chrome trace of top-level tasks (cheap) runs throughout, so each
+ * row also gets the CPU time the page and its worker spent inside it. See
+ * README.md.
  *
  * Environment: BENCH_LATENCY_ROUNDS (default 15); BENCH_LATENCY_DIST=<dir> to
- * serve an existing build instead of building (to compare builds).
+ * serve an existing build instead of building (to compare two builds).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,24 +22,50 @@ import { join, resolve } from 'node:path';
 import { startFakeLlm } from '../../tests/fake-llm/index.ts';
 import { launchChromium, newProfile, waitForServiceWorker } from '../ui/browser.ts';
 import { buildApp, startPreview } from '../ui/preview-server.ts';
+import { ChromeTrace, type WindowTime } from './chrome-trace.ts';
 import { clockCheck } from './clock-check.ts';
 import { coldStart, type ColdStart } from './cold-start.ts';
-import { installLatencyProbes } from './page-probes.ts';
+import { installLatencyProbes, remarkClock } from './page-probes.ts';
 import { percentile, p50p90 } from './percentile.ts';
-import { playRound, type RoundTiming } from './round-trip.ts';
+import { playRound, type PressToRequest, type RoundTiming } from './round-trip.ts';
 import { setUpEndpoint } from './set-up-endpoint.ts';
 
 const ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 15);
 const PREBUILT = process.env.BENCH_LATENCY_DIST ? resolve(process.env.BENCH_LATENCY_DIST) : undefined;
 /** Rounds played first and not counted: the first creates the conversation and fills the preflight cache, and V8 compiles the paths. */
 const WARM_UP_ROUNDS = 2;
-/** Idle time before each press, so the press does not land on the previous step's leftover rendering (a person reads first). */
-const SETTLE_MS = 300;
+/** Idle time before each press, so it does not land on the previous step's rendering (a person reads first). */
+const SETTLE_MS = 200;
 const API_KEY = 'sk-bench-latency';
-
 const TARGETS = { sendMs: 25, approveMs: 25, reloadMs: 150 } as const;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface Row {
+  name: string;
+  values: number[];
+  target?: number;
+  /** CPU on the path, from the trace, one per value. */
+  cpu?: WindowTime[];
+}
+
+function printRows(rows: readonly Row[]): void {
+  const cells = rows.map((row) => {
+    const p50 = percentile(row.values, 50);
+    const cpu = row.cpu && `worker ${percentile(row.cpu.map((c) => c.worker.cpuMs), 50).toFixed(1)}, page ${percentile(row.cpu.map((c) => c.page.cpuMs), 50).toFixed(1)}`;
+    return [
+      row.name,
+      p50p90(row.values),
+      row.target === undefined ? '(report)' : `≤ ${row.target} ms`,
+      row.target === undefined ? '—' : p50 <= row.target ? 'PASS' : 'MISS',
+      cpu ?? '',
+    ];
+  });
+  const header = ['from → to', 'p50 / p90', 'target (p50)', 'result', 'CPU ms inside, p50'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: readonly string[]) => c.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  console.log([line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n'));
+}
 
 const loadBefore = loadavg()[0] ?? 0;
 const started = performance.now();
@@ -57,7 +85,7 @@ try {
   cleanups.unshift(() => llm.close());
   const browser = await launchChromium();
   cleanups.unshift(() => browser.close());
-  log(`vite preview on ${server.origin}, fake model on ${llm.baseUrl}, Chromium ${browser.version()}`);
+  log(`vite preview on ${server.origin}, fake model on ${llm.baseUrl}, Chromium ${browser.version()} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
   const context = await newProfile(browser, server.origin);
   const page = await context.newPage();
@@ -66,17 +94,32 @@ try {
   await waitForServiceWorker(page);
   await page.goto('/#/new');
 
-  const rounds: RoundTiming[] = [];
-  for (let round = 1; round <= WARM_UP_ROUNDS + ROUNDS; round++) {
-    const counted = round > WARM_UP_ROUNDS;
-    log(counted ? `Round ${round - WARM_UP_ROUNDS} of ${ROUNDS}…` : `Warm-up round ${round}…`);
-    const timing = await playRound(page, llm, round, SETTLE_MS);
-    if (counted) rounds.push(timing);
+  // Phase 1: one long-lived page and worker, as in a session of work.
+  for (let round = 1; round <= WARM_UP_ROUNDS; round++) {
+    log(`Warm-up round ${round}…`);
+    await playRound(page, llm, round, { reload: false, settleMs: SETTLE_MS });
   }
-  const conversationPath = new URL(page.url()).hash;
+  const warm: RoundTiming[] = [];
+  let stopTrace = await ChromeTrace.record(browser, page);
+  await remarkClock(page);
+  for (let i = 1; i <= ROUNDS; i++) {
+    log(`Send and Approve, round ${i} of ${ROUNDS}…`);
+    warm.push(await playRound(page, llm, WARM_UP_ROUNDS + i, { reload: false, settleMs: SETTLE_MS }));
+  }
+  const warmTrace = await stopTrace();
+
+  // Phase 2: each card is decided after a reload, by the reloaded page's new worker.
+  const reloaded: RoundTiming[] = [];
+  stopTrace = await ChromeTrace.record(browser, page);
+  for (let i = 1; i <= ROUNDS; i++) {
+    log(`Reload with a pending card, round ${i} of ${ROUNDS}…`);
+    reloaded.push(await playRound(page, llm, WARM_UP_ROUNDS + ROUNDS + i, { reload: true, settleMs: SETTLE_MS }));
+  }
+  const reloadTrace = await stopTrace();
   const clock = await clockCheck(page, llm, ROUNDS);
 
   log(`Opening the app ${ROUNDS + 1} times in new tabs (the first not counted)…`);
+  const conversationPath = new URL(page.url()).hash;
   const starts: ColdStart[] = [];
   for (let i = 0; i <= ROUNDS; i++) {
     const start = await coldStart(context, `/${conversationPath}`);
@@ -84,31 +127,40 @@ try {
   }
 
   const loadAfter = loadavg()[0] ?? 0;
-  const pick = <T>(list: readonly T[], key: keyof T) => list.map((item) => item[key] as number);
-  const rows: [string, number[], number | undefined][] = [
-    ['a. press Send → model request at the server', pick(rounds, 'sendMs'), TARGETS.sendMs],
-    ['b. press Approve → continuation request at the server', pick(rounds, 'approveMs'), TARGETS.approveMs],
-    ['c. reload with a pending card → Approve actionable (painted)', pick(rounds, 'reloadPaintedMs'), TARGETS.reloadMs],
-    ['d. open the app → its worker answers an intent', pick(starts, 'answeredMs'), undefined],
+  const ms = (list: readonly PressToRequest[]) => list.map((p) => p.ms);
+  const cpuOf = (trace: ChromeTrace, list: readonly PressToRequest[]) => list.map((p) => trace.timeBetween(p.clockMark, p.press.at, p.request.receivedAt));
+  const sends = warm.map((r) => r.send);
+  const approvals = warm.map((r) => r.approve);
+  const afterReload = reloaded.map((r) => r.approve);
+  const rows: Row[] = [
+    { name: 'a. press Send → model request at the server', values: ms(sends), target: TARGETS.sendMs, cpu: cpuOf(warmTrace, sends) },
+    { name: 'b. press Approve → continuation request at the server', values: ms(approvals), target: TARGETS.approveMs, cpu: cpuOf(warmTrace, approvals) },
+    { name: "b'. the same, Approve on a just-reloaded page (its new worker)", values: ms(afterReload), target: TARGETS.approveMs, cpu: cpuOf(reloadTrace, afterReload) },
+    { name: 'c. reload with a pending card → Approve actionable (painted)', values: reloaded.map((r) => r.reload!.paintedMs), target: TARGETS.reloadMs },
+    { name: 'd. open the app → its worker answers an intent', values: starts.map((s) => s.answeredMs) },
   ];
-  const width = Math.max(...rows.map(([name]) => name.length));
+
   console.log(
     `\nPausepoint latency bench — Chromium ${browser.version()}, ${cpus().length} cores, 1-minute load ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after`,
   );
-  console.log(`${ROUNDS} rounds after ${WARM_UP_ROUNDS} warm-up rounds, in one conversation; p50 / p90 (nearest rank).\n`);
-  console.log(`${'from → to'.padEnd(width)}  p50 / p90                             target (p50)  result`);
-  for (const [name, values, target] of rows) {
-    const verdict = target === undefined ? '—' : percentile(values, 50) <= target ? 'PASS' : 'MISS';
-    console.log(`${name.padEnd(width)}  ${p50p90(values).padEnd(38)}  ${target === undefined ? '(report)' : `≤ ${target} ms`}${' '.repeat(target === undefined ? 6 : 14 - `≤ ${target} ms`.length)}${verdict}`);
-  }
+  console.log(
+    `${ROUNDS} rounds per row after ${WARM_UP_ROUNDS} warm-up rounds, all in one conversation; p50 / p90 by nearest rank. ` +
+      'CPU: the worker\'s and the page\'s thread CPU time inside each window (Chrome trace); wall time above it is waiting — for IndexedDB, a lock, a timer, or a core.\n',
+  );
+  printRows(rows);
   console.log('\nDetails:');
-  console.log(`  a/b from when the page's first click listener ran (input delay taken out): Send ${p50p90(pick(rounds, 'sendSeenMs'))}; Approve ${p50p90(pick(rounds, 'approveSeenMs'))}`);
-  console.log(`  c. in the DOM, enabled and visible (MutationObserver): ${p50p90(pick(rounds, 'reloadActionableMs'))}`);
-  console.log(`  d. new Worker() returned ${p50p90(pick(starts, 'createdMs'))}; its ready event ${p50p90(pick(starts, 'readyMs'))}`);
-  console.log(`  CORS preflights during the timed rounds: ${rounds.reduce((n, r) => n + r.preflights, 0)} (each would add a round trip before its request)`);
+  const seen = (list: readonly PressToRequest[]) => p50p90(list.map((p) => p.seenMs));
+  console.log(`  a/b/b' from when the page's first click listener ran (input delay taken out): ${seen(sends)}; ${seen(approvals)}; ${seen(afterReload)}`);
+  const wall = (cpu: readonly WindowTime[] | undefined) =>
+    cpu ? `worker busy ${percentile(cpu.map((c) => c.worker.wallMs), 50).toFixed(1)} ms, page busy ${percentile(cpu.map((c) => c.page.wallMs), 50).toFixed(1)} ms` : '';
+  for (const row of rows.slice(0, 3)) console.log(`  ${row.name.slice(0, 2)} wall time of the threads' tasks inside the window, p50: ${wall(row.cpu)}`);
+  console.log(`  c. in the DOM, enabled and visible (MutationObserver, before the frame): ${p50p90(reloaded.map((r) => r.reload!.actionableMs))}`);
+  console.log(`  c. the reloads' sends (a worker started by the previous reload): ${p50p90(ms(reloaded.map((r) => r.send)))}`);
+  console.log(`  d. new Worker() returned ${p50p90(starts.map((s) => s.createdMs))}; its ready event ${p50p90(starts.map((s) => s.readyMs))}`);
+  console.log(`  CORS preflights during the timed rounds: ${[...warm, ...reloaded].reduce((n, r) => n + r.preflights, 0)} (each would add a round trip before its request)`);
   console.log(
     `  clock check, a plain fetch from the page: page → server ${p50p90(clock.oneWayMs)}; server → page ${p50p90(clock.backMs)}` +
-      (Math.min(...clock.oneWayMs, ...clock.backMs) < 0 ? '  NEGATIVE: the two clocks disagree, the rows above are not trustworthy' : ' (both ≥ 0: one clock)'),
+      (Math.min(...clock.oneWayMs, ...clock.backMs) < 0 ? '  NEGATIVE: the two clocks disagree, the rows above cannot be trusted' : ' (all ≥ 0: one clock)'),
   );
   console.log(`\nTotal bench time ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 } finally {
