@@ -20,6 +20,25 @@ export interface VerifyOptions {
 const PROGRESS_EVERY = 500;
 
 /**
+ * The largest audit file the verifier reads, in bytes (200 MB). Verifying holds
+ * the whole text and its parsed entries in memory at once, a few times the
+ * file's size; a larger file is refused before any of it is read.
+ */
+export const MAX_AUDIT_FILE_BYTES = 200_000_000;
+const MEGABYTE = 1_000_000;
+
+/** Verifies an audit file chosen by the person: refused unread when it is larger than `MAX_AUDIT_FILE_BYTES`. */
+export async function verifyAuditBlob(file: Blob, options: VerifyOptions = {}): Promise<VerifyResult> {
+  if (file.size > MAX_AUDIT_FILE_BYTES) {
+    return {
+      ok: false,
+      reason: `This file is ${(file.size / MEGABYTE).toFixed(1)} MB; Pausepoint verifies audit files of up to ${MAX_AUDIT_FILE_BYTES / MEGABYTE} MB, so it was not read.`,
+    };
+  }
+  return verifyAuditFile(await file.text(), options);
+}
+
+/**
  * Checks an audit file: that it is a Pausepoint audit log this version can read,
  * that every entry's hash is the SHA-256 of its canonical JSON without `hash`,
  * that each `prev_hash` is the previous entry's hash (64 zeros for the first),

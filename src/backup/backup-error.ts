@@ -7,9 +7,12 @@
  * - `foreign_format`: JSON, but not a Pausepoint backup (an audit log export, another app's file).
  * - `future_version`: made by a newer Pausepoint; this one cannot read it.
  * - `invalid_file`: a Pausepoint backup whose outer structure is broken.
- * - `invalid_record`: one record (named by `table` and `index`) breaks its schema or repeats an id.
+ * - `invalid_record`: one record (named by `table` and `index`) breaks its schema, repeats an id,
+ *   points outside the file, or (settings) names a provider but another address.
+ * - `conflict`: a record's id is already used in this browser by a record the restore would not replace.
+ * - `too_large`: the file is bigger than a restore reads (`MAX_BACKUP_FILE_BYTES`); it was not read.
  */
-export type BackupErrorCode = 'not_json' | 'foreign_format' | 'future_version' | 'invalid_file' | 'invalid_record';
+export type BackupErrorCode = 'not_json' | 'foreign_format' | 'future_version' | 'invalid_file' | 'invalid_record' | 'conflict' | 'too_large';
 
 export class BackupError extends Error {
   override readonly name = 'BackupError';

@@ -9,6 +9,7 @@ import { createBackup } from './create-backup.ts';
 import { describeRestore } from './describe-restore.ts';
 import { restoreBackup } from './restore-backup.ts';
 import { databaseSnapshot } from './testing/database-snapshot.ts';
+import { makeConversation, makePausePoint } from '../engine/testing/make-records.ts';
 
 /**
  * Backup files as earlier versions of the app wrote them, and files that must
@@ -31,6 +32,9 @@ describe('backup format v1 sample', () => {
       pausePoints: 2,
       ledger: 1,
       notes: 1,
+      approvalRules: 0,
+      allowRulesOff: 0,
+      interrupted: 0,
       conversationsKept: 0,
       settings: 'restored',
       apiKeyMissing: true,
@@ -43,23 +47,77 @@ describe('backup format v1 sample', () => {
     expect((await db.settings.get('settings'))?.value).toMatchObject({ provider: 'openrouter', apiKey: '' });
   });
 
-  it('is written back identically by a backup of what it restored (no field is lost)', async () => {
+  it('is written back as version 2 with no field lost: only the decided card is marked as restored', async () => {
     await restoreBackup(db, sample);
     const again = JSON.parse(await (await createBackup(db)).blob.text());
     const original = JSON.parse(sample);
-    expect(again.data).toEqual(original.data);
+    expect(again.version).toBe(2);
+    const [decided, pending] = original.data.pausePoints;
+    expect(again.data).toEqual({ ...original.data, pausePoints: [{ ...decided, restored: true }, pending], approvalRules: [] });
   });
 });
 
-/** What each negative fixture must be refused with; every file in invalid/ must be listed here. */
-const REFUSALS: Record<string, { code: BackupErrorCode; table?: string; index?: number; message: RegExp }> = {
+describe('backup format v2 sample', () => {
+  const sample = read('v2-sample.json');
+
+  it('restores completely, with its approval rules granting nothing', async () => {
+    const result = await restoreBackup(db, sample);
+    expect(result).toMatchObject({ conversations: 2, messages: 9, pausePoints: 2, ledger: 1, notes: 1, approvalRules: 3, allowRulesOff: 1, interrupted: 0 });
+    expect(describeRestore(result)).toBe(
+      'Restored 2 conversations (9 messages, 2 approvals), 1 note, 3 approval rules and your settings. ' +
+        '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it. ' +
+        'Backups never hold an API key: enter yours in Settings.',
+    );
+    const rules = JSON.parse(sample).data.approvalRules;
+    expect(await db.approvalRules.orderBy('id').toArray()).toEqual([
+      { ...rules[0], source: 'backup', enabled: false },
+      { ...rules[1], source: 'backup', enabled: true },
+      // Switched off in the file, on here: a deny rule only restricts.
+      { ...rules[2], source: 'backup', enabled: true },
+    ]);
+  });
+});
+
+/**
+ * What each negative fixture must be refused with; every file in invalid/ must
+ * be listed here. `here` puts what the browser holds before the restore.
+ */
+const REFUSALS: Record<string, { code: BackupErrorCode; table?: string; index?: number; message: RegExp; here?: (db: PausepointDb) => Promise<void> }> = {
   'audit-log.json': { code: 'foreign_format', message: /audit log export/ },
   'corrupt-record.json': { code: 'invalid_record', table: 'messages', index: 3, message: /^Record 3 of messages \(id "a1b2c3d4-0000-4000-8000-000000000a03"\) is invalid: role:/ },
+  'dangling-ledger-entry.json': { code: 'invalid_record', table: 'ledger', index: 1, message: /cannot be restored: it belongs to conversation "0a0a0a0a-dead-4bad-8bad-0000000000ff", which is not in the backup/ },
+  'dangling-message-v1.json': { code: 'invalid_record', table: 'messages', index: 9, message: /^Record 9 of messages \(id "c1b2c3d4-0000-4000-8000-000000000c00"\) cannot be restored: it belongs to conversation "0a0a0a0a-dead-4bad-8bad-0000000000ff", which is not in the backup/ },
+  'dangling-pause-point.json': { code: 'invalid_record', table: 'pausePoints', index: 1, message: /which is not in the backup/ },
+  'dangling-rule-scope.json': { code: 'invalid_record', table: 'approvalRules', index: 1, message: /which is not in the backup/ },
   'duplicate-id.json': { code: 'invalid_record', table: 'pausePoints', index: 1, message: /repeats the id/ },
   'foreign-format.json': { code: 'foreign_format', message: /its format is "chat-archive"/ },
-  'future-version.json': { code: 'future_version', message: /newer version of Pausepoint \(backup version 2/ },
+  // Written as a file "from the future" when this app read version 1 only; version 2 is now
+  // current, and a version 2 file without its approvalRules table is damaged.
+  'future-version.json': { code: 'invalid_file', message: /damaged: data\.approvalRules/ },
+  'future-version-3.json': { code: 'future_version', message: /newer version of Pausepoint \(backup version 3; this app reads versions up to 2\)/ },
+  'id-taken-here.json': {
+    code: 'conflict',
+    table: 'pausePoints',
+    index: 0,
+    message: /^Record 0 of pausePoints \(id "8c0e2f4a-5b6d-4e7f-9a1b-2c3d4e5f6a01"\) has the id of an approval already in this browser, in another conversation/,
+    here: async (db) => {
+      await db.conversations.put(makeConversation({ id: 'local-conversation', title: 'Here only' }));
+      await db.pausePoints.put(makePausePoint({ id: '8c0e2f4a-5b6d-4e7f-9a1b-2c3d4e5f6a01', conversationId: 'local-conversation', status: 'resolved', resolution: 'decline', resolvedAt: 2 }));
+    },
+  },
+  'ledger-id-mismatch.json': {
+    code: 'invalid_record',
+    table: 'ledger',
+    index: 0,
+    message: /cannot be restored: its id is not "3f1c9a52-6a0e-4c1b-9d7e-2b8f4e1a7c01:call_Qx81", the id its conversation and tool call give it/,
+  },
   'missing-table.json': { code: 'invalid_file', message: /data\.ledger/ },
   'settings-javascript-url.json': { code: 'invalid_record', table: 'settings', message: /settings in this backup are invalid: baseUrl/ },
+  'settings-provider-elsewhere.json': {
+    code: 'invalid_record',
+    table: 'settings',
+    message: /^The settings in this backup cannot be restored: they name OpenAI as the provider but its Base URL is https:\/\/api\.openai\.com\.evil\.example\/v1, not https:\/\/api\.openai\.com\/v1\./,
+  },
   'truncated.json': { code: 'not_json', message: /not valid JSON, or it was cut off/ },
 };
 
@@ -71,10 +129,12 @@ describe('backup files that must be refused', () => {
   });
 
   it.each(names)('%s is refused and nothing is written', async (name) => {
+    const expected = REFUSALS[name]!;
     // Any write the refused file made would show against this.
     await db.notes.put({ v: 1, id: 'n-here', title: 'Here', body: 'Only here.', createdAt: 1, updatedAt: 1 });
+    await db.settings.put({ key: 'settings', value: { v: 1, provider: 'custom', baseUrl: 'https://gateway.example/v1', apiKey: 'sk-here', model: 'm', expiryMinutes: null, notifications: true, badge: true } });
+    await expected.here?.(db);
     const before = await databaseSnapshot(db);
-    const expected = REFUSALS[name]!;
 
     const error = await restoreBackup(db, read('invalid', name)).catch((e: unknown) => e);
 

@@ -1,31 +1,44 @@
 import { z } from 'zod';
-import { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
 import { NoteRecord } from './note-record.ts';
 
 /**
- * A backup file, version 1:
+ * A backup file, version 2:
  *
  * ```
- * { "format": "pausepoint.backup", "version": 1, "createdAt": ISO time, "appVersion": "0.1.0",
+ * { "format": "pausepoint.backup", "version": 2, "createdAt": ISO time, "appVersion": "0.1.0",
  *   "data": { "conversations": [...], "messages": [...], "pausePoints": [...], "ledger": [...],
- *             "notes": [...], "settings": {...} | null },
+ *             "notes": [...], "approvalRules": [...], "settings": {...} | null },
  *   "skipped": [{ "table", "id", "reason" }] }
  * ```
  *
  * Records are stored exactly as the database holds them (camelCase, each with
  * its own `v`). `settings` is the settings row's value without `apiKey`; the
  * device id is left out because it names the browser, not the data. `skipped`
- * lists stored records that were unreadable when the backup was made.
+ * lists stored records that were unreadable when the backup was made, or that
+ * point at a conversation the backup does not hold.
  *
- * Old files are history: tests load samples from tests/fixtures/backup. A change
- * that stops them parsing needs a new version and a migration, not new samples.
+ * Version 1 is the same without `approvalRules` (read as none). Old files are
+ * history: tests load samples from tests/fixtures/backup. A change that stops
+ * them parsing needs a new version and a migration, not new samples.
  */
 export const BACKUP_FORMAT = 'pausepoint.backup';
-export const BACKUP_VERSION = 1;
+export const BACKUP_VERSION = 2;
+/** Every version this app restores; each older one is read as the current shape. */
+export const READABLE_VERSIONS = [1, 2] as const;
+export type ReadableVersion = (typeof READABLE_VERSIONS)[number];
+
+/**
+ * The largest backup file a restore reads, in bytes (50 MB). A restore holds the
+ * whole text, its parsed JSON and the checked records in memory at once — several
+ * times the file's size — in the tab the person is using; a larger file is
+ * refused before any of it is read, rather than risking the tab.
+ */
+export const MAX_BACKUP_FILE_BYTES = 50_000_000;
 
 /** The record tables, in the order a backup writes them. */
-export const RECORD_TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes'] as const;
+export const RECORD_TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes', 'approvalRules'] as const;
 export type RecordTable = (typeof RECORD_TABLES)[number];
 
 export const RECORD_SCHEMAS = {
@@ -34,6 +47,7 @@ export const RECORD_SCHEMAS = {
   pausePoints: PausePoint,
   ledger: LedgerEntry,
   notes: NoteRecord,
+  approvalRules: ApprovalRule,
 } as const satisfies Record<RecordTable, z.ZodType>;
 
 export interface BackupRecords {
@@ -42,6 +56,7 @@ export interface BackupRecords {
   pausePoints: PausePoint[];
   ledger: LedgerEntry[];
   notes: NoteRecord[];
+  approvalRules: ApprovalRule[];
 }
 
 /** The settings a backup carries: everything but the API key. */
@@ -51,25 +66,39 @@ export type BackupSettings = z.infer<typeof BackupSettings>;
 export const SkippedRecord = z.object({ table: z.string(), id: z.string(), reason: z.string() });
 export type SkippedRecord = z.infer<typeof SkippedRecord>;
 
-/** The file's outer shape; each record is checked on its own so an error can name its table and index. */
-export const BackupEnvelope = z.object({
-  format: z.literal(BACKUP_FORMAT),
-  version: z.literal(BACKUP_VERSION),
-  createdAt: z.iso.datetime({ offset: true }),
-  appVersion: z.string(),
-  data: z.object({
-    conversations: z.array(z.unknown()),
-    messages: z.array(z.unknown()),
-    pausePoints: z.array(z.unknown()),
-    ledger: z.array(z.unknown()),
-    notes: z.array(z.unknown()),
-    settings: z.unknown(),
+const tables = {
+  conversations: z.array(z.unknown()),
+  messages: z.array(z.unknown()),
+  pausePoints: z.array(z.unknown()),
+  ledger: z.array(z.unknown()),
+  notes: z.array(z.unknown()),
+  settings: z.unknown(),
+};
+
+/** The file's outer shape, per version; each record is checked on its own so an error can name its table and index. */
+export const BACKUP_ENVELOPES = {
+  1: z.object({
+    format: z.literal(BACKUP_FORMAT),
+    version: z.literal(1),
+    createdAt: z.iso.datetime({ offset: true }),
+    appVersion: z.string(),
+    data: z.object(tables),
+    skipped: z.array(SkippedRecord).default([]),
   }),
-  skipped: z.array(SkippedRecord).default([]),
-});
+  2: z.object({
+    format: z.literal(BACKUP_FORMAT),
+    version: z.literal(2),
+    createdAt: z.iso.datetime({ offset: true }),
+    appVersion: z.string(),
+    data: z.object({ ...tables, approvalRules: z.array(z.unknown()) }),
+    skipped: z.array(SkippedRecord).default([]),
+  }),
+} as const satisfies Record<ReadableVersion, z.ZodType>;
 
 /** A backup that passed every check: what a restore may write. */
 export interface ValidBackup {
+  /** The version the file was written in (its records are read as the current shape). */
+  version: ReadableVersion;
   createdAt: string;
   appVersion: string;
   records: BackupRecords;

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
 import { useTestDb } from '../storage/open-test-db.ts';
 import { createBackup, type BackupProgress } from './create-backup.ts';
-import { SEED_API_KEY, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
+import { makeLedgerEntry, makePausePoint } from '../engine/testing/make-records.ts';
+import { restoreBackup } from './restore-backup.ts';
+import { SEED_API_KEY, SEED_DENY_RULE, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
 
 let db: PausepointDb;
 useTestDb((fresh) => (db = fresh));
@@ -16,14 +18,16 @@ describe('createBackup', () => {
     const backup = await createBackup(db, { now: () => NOW });
     const file = JSON.parse(await backup.blob.text());
 
-    expect(file).toMatchObject({ format: 'pausepoint.backup', version: 1, createdAt: '2026-01-31T12:00:00.000Z', appVersion: expect.any(String) });
+    expect(file).toMatchObject({ format: 'pausepoint.backup', version: 2, createdAt: '2026-01-31T12:00:00.000Z', appVersion: expect.any(String) });
     expect(file.data.conversations).toEqual(await db.conversations.toArray());
     expect(file.data.messages).toEqual(await db.messages.toArray());
     expect(file.data.pausePoints).toEqual(await db.pausePoints.toArray());
     expect(file.data.ledger).toEqual(await db.ledger.toArray());
     expect(file.data.notes).toEqual(await db.notes.toArray());
+    expect(file.data.approvalRules).toEqual(await db.approvalRules.toArray());
+    expect(file.data.approvalRules).toHaveLength(2);
     expect(file.skipped).toEqual([]);
-    expect(backup.counts).toEqual({ conversations: 2, messages: 6, pausePoints: 2, ledger: 1, notes: 1, settings: true });
+    expect(backup.counts).toEqual({ conversations: 2, messages: 6, pausePoints: 2, ledger: 1, notes: 1, approvalRules: 2, settings: true });
     expect(backup.fileName).toMatch(/^pausepoint-backup-2026-01-3[01]\.json$/);
     expect(backup.blob.type).toBe('application/json');
   });
@@ -56,7 +60,7 @@ describe('createBackup', () => {
 
     expect(file.data.messages.map((m: { id: string }) => m.id)).toEqual((await db.messages.toArray()).map((m) => m.id));
     expect(file.data.messages).toHaveLength(50);
-    const total = 2 + 50 + 2 + 1 + 1;
+    const total = 2 + 50 + 2 + 1 + 1 + 2;
     expect(progress[0]).toEqual({ done: 0, total });
     expect(progress.at(-1)).toEqual({ done: total, total });
     expect(progress.length).toBeGreaterThan(8);
@@ -64,7 +68,7 @@ describe('createBackup', () => {
 
   it('writes an empty database as a valid file', async () => {
     const file = JSON.parse(await (await createBackup(db)).blob.text());
-    expect(file.data).toEqual({ conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], settings: null });
+    expect(file.data).toEqual({ conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], approvalRules: [], settings: null });
   });
 
   it('leaves out records that would not restore, and lists them', async () => {
@@ -81,6 +85,26 @@ describe('createBackup', () => {
     ]);
     expect(backup.skipped).toEqual(file.skipped);
     expect(backup.counts.messages).toBe(6);
+  });
+
+  it('leaves out records whose conversation is gone or whose ledger id is not derived, so the file still restores', async () => {
+    await seedDatabase(db);
+    await db.messages.put({ v: 1, id: 'orphan-message', conversationId: 'gone', seq: 0, createdAt: 1, role: 'user', content: 'left behind' });
+    await db.pausePoints.put(makePausePoint({ id: 'orphan-card', conversationId: 'gone' }));
+    await db.ledger.put(makeLedgerEntry({ id: 'c2:not-this-call', conversationId: 'c2', toolCallId: 'call_9' }));
+    await db.approvalRules.put({ ...SEED_DENY_RULE, id: 'orphan-rule', scope: { kind: 'conversation', conversationId: 'gone' } });
+    const backup = await createBackup(db);
+    const file = JSON.parse(await backup.blob.text());
+
+    expect(file.skipped).toEqual([
+      { table: 'messages', id: 'orphan-message', reason: 'It cannot be restored: it belongs to conversation "gone", which is not in the backup.' },
+      { table: 'pausePoints', id: 'orphan-card', reason: 'It cannot be restored: it belongs to conversation "gone", which is not in the backup.' },
+      { table: 'ledger', id: 'c2:not-this-call', reason: 'It cannot be restored: its id is not "c2:call_9", the id its conversation and tool call give it.' },
+      { table: 'approvalRules', id: 'orphan-rule', reason: 'It cannot be restored: it belongs to conversation "gone", which is not in the backup.' },
+    ]);
+    await db.delete();
+    await db.open();
+    await expect(restoreBackup(db, JSON.stringify(file))).resolves.toMatchObject({ conversations: 2, messages: 6, approvalRules: 2, skippedInBackup: 4 });
   });
 
   it('names a broken settings row by its fields only, never its values', async () => {

@@ -4,6 +4,7 @@ import { APP_VERSION } from '../audit/app-version.ts';
 import { yieldToEventLoop } from '../audit/yield-to-event-loop.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { toStorageError } from '../storage/storage-error.ts';
+import { recordLinkProblem, type LinkedRecord } from './record-link-problem.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -66,8 +67,9 @@ export async function createBackup(db: PausepointDb, options: BackupOptions = {}
  * Each record is written only after its JSON text parses back into a valid
  * record, so every record in the file can be restored; a record that cannot
  * (corrupt, or holding a value JSON has no form for) is listed in `skipped`.
- * The settings row is written without its API key and the device id row is
- * never read.
+ * The same goes for a record that points outside the file (a message of a
+ * conversation that is gone; see record-link-problem.ts). The settings row is
+ * written without its API key and the device id row is never read.
  */
 export async function writeBackup(db: PausepointDb, write: (chunk: string) => void, options: BackupOptions = {}): Promise<BackupSummary> {
   const { now = Date.now, pageSize = 500, onProgress, signal } = options;
@@ -78,6 +80,7 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
     pausePoints: db.pausePoints,
     ledger: db.ledger,
     notes: db.notes,
+    approvalRules: db.approvalRules,
   };
   // The caller's callbacks run outside the backup's transaction: a write they start must not join it.
   const report = (progress: BackupProgress) => {
@@ -85,7 +88,9 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
   };
   const emit = (chunk: string) => Dexie.ignoreTransaction(() => write(chunk));
   const skipped: SkippedRecord[] = [];
-  const counts = { conversations: 0, messages: 0, pausePoints: 0, ledger: 0, notes: 0, settings: false };
+  const counts = { conversations: 0, messages: 0, pausePoints: 0, ledger: 0, notes: 0, approvalRules: 0, settings: false };
+  // The conversations written so far: every other table is written after them and must point inside the file.
+  const conversations = new Set<string>();
 
   try {
     await db.transaction('r', [...Object.values(tables), db.settings], async () => {
@@ -97,7 +102,7 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
       emit(`{"format":${JSON.stringify(BACKUP_FORMAT)},"version":${BACKUP_VERSION},"createdAt":${JSON.stringify(createdAt)},"appVersion":${JSON.stringify(APP_VERSION)},"data":{`);
       for (const name of RECORD_TABLES) {
         emit(`${name === RECORD_TABLES[0] ? '' : ','}\n${JSON.stringify(name)}:[`);
-        const schema: z.ZodType = RECORD_SCHEMAS[name];
+        const schema: z.ZodType<LinkedRecord> = RECORD_SCHEMAS[name];
         let last: IndexableType | undefined;
         for (;;) {
           signal?.throwIfAborted();
@@ -105,8 +110,9 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
           const page: unknown[] = await (last === undefined ? tables[name].orderBy(':id') : tables[name].where(':id').above(last)).limit(pageSize).toArray();
           const lines: string[] = [];
           for (const record of page) {
-            const line = recordLine(name, record, schema, skipped);
+            const line = recordLine(name, record, schema, conversations, skipped);
             if (line === undefined) continue;
+            if (name === 'conversations') conversations.add(idOf(record));
             lines.push(`${counts[name] === 0 ? '\n' : ',\n'}${line}`);
             counts[name]++;
           }
@@ -131,7 +137,7 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
 }
 
 /** The record's JSON line, or undefined (and an entry in `skipped`) when the line would not restore. */
-function recordLine(table: RecordTable, record: unknown, schema: z.ZodType, skipped: SkippedRecord[]): string | undefined {
+function recordLine(table: RecordTable, record: unknown, schema: z.ZodType<LinkedRecord>, conversations: ReadonlySet<string>, skipped: SkippedRecord[]): string | undefined {
   const id = idOf(record);
   let text: string | undefined;
   try {
@@ -143,6 +149,12 @@ function recordLine(table: RecordTable, record: unknown, schema: z.ZodType, skip
   const parsed = schema.safeParse(text === undefined ? undefined : JSON.parse(text));
   if (!parsed.success) {
     skipped.push({ table, id, reason: z.prettifyError(parsed.error).replace(/\s*\n\s*/g, '; ') });
+    return undefined;
+  }
+  // A record left behind by its conversation (or with a broken link) would make the whole file refused.
+  const problem = recordLinkProblem(table, parsed.data, conversations);
+  if (problem !== undefined) {
+    skipped.push({ table, id, reason: `It cannot be restored: ${problem}.` });
     return undefined;
   }
   return text;

@@ -7,7 +7,7 @@ function count(n: number, one: string, many = `${one}s`): string {
 /** What a restore did, in a sentence or three for the person who chose the file. */
 export function describeRestore(result: RestoreResult): string {
   const sentences: string[] = [];
-  const wrote = result.conversations + result.messages + result.pausePoints + result.ledger + result.notes > 0 || result.settings === 'restored';
+  const wrote = result.conversations + result.notes + result.approvalRules > 0 || result.settings === 'restored';
   if (!wrote) {
     sentences.push('Nothing to restore: everything in this backup is already here.');
   } else {
@@ -16,10 +16,21 @@ export function describeRestore(result: RestoreResult): string {
       parts.push(`${count(result.conversations, 'conversation')} (${count(result.messages, 'message')}, ${count(result.pausePoints, 'approval')})`);
     }
     if (result.notes > 0) parts.push(count(result.notes, 'note'));
+    if (result.approvalRules > 0) parts.push(count(result.approvalRules, 'approval rule'));
     if (result.settings === 'restored') parts.push('your settings');
-    const orphans = result.conversations === 0 && result.messages + result.pausePoints + result.ledger > 0;
-    if (orphans) parts.push(count(result.messages + result.pausePoints + result.ledger, 'record'));
     sentences.push(`Restored ${joinList(parts)}.`);
+  }
+  if (result.interrupted > 0) {
+    sentences.push(
+      result.interrupted === 1
+        ? '1 conversation was working when the backup was made; nothing runs in it until you press Continue.'
+        : `${result.interrupted} conversations were working when the backup was made; nothing runs in them until you press Continue.`,
+    );
+  }
+  if (result.allowRulesOff > 0) {
+    sentences.push(
+      `${count(result.allowRulesOff, 'allow rule')} came back switched off, as a backup never grants anything by itself: turn ${result.allowRulesOff === 1 ? 'it' : 'them'} on in Settings if you still want ${result.allowRulesOff === 1 ? 'it' : 'them'}.`,
+    );
   }
   if (result.conversationsKept > 0) {
     sentences.push(

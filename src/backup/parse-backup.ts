@@ -2,16 +2,20 @@ import type { z } from 'zod';
 import { yieldToEventLoop } from '../audit/yield-to-event-loop.ts';
 import { BackupError } from './backup-error.ts';
 import {
+  BACKUP_ENVELOPES,
   BACKUP_FORMAT,
   BACKUP_VERSION,
-  BackupEnvelope,
   BackupSettings,
   RECORD_SCHEMAS,
   RECORD_TABLES,
+  READABLE_VERSIONS,
   type BackupRecords,
+  type ReadableVersion,
   type RecordTable,
   type ValidBackup,
 } from './backup-format.ts';
+import { recordLinkProblem } from './record-link-problem.ts';
+import { settingsEndpointProblem } from './settings-endpoint-problem.ts';
 
 export interface ParseProgress {
   /** Records checked so far. */
@@ -31,36 +35,52 @@ const NOTHING = 'Nothing was restored.';
  * Reads and checks a whole backup file; throws a `BackupError` naming the first
  * problem. Checks come from the outside in, so a file gets the most useful
  * refusal: not JSON, then not a backup, then a version this app cannot read,
- * then a broken structure, then the first bad record (table and index).
- * Every record is checked before anything is written.
+ * then a broken structure, then the first bad record (table and index): one
+ * that breaks its schema, repeats an id, or points outside the file (see
+ * record-link-problem.ts); then settings that break their schema or point a
+ * named provider elsewhere. Every record is checked before anything is written.
  */
 export async function parseBackup(text: string, { onProgress, batchSize = 500 }: ParseOptions = {}): Promise<ValidBackup> {
   const json = parseJson(text);
-  checkFormatAndVersion(json);
-  const envelope = BackupEnvelope.safeParse(json);
+  const version = checkFormatAndVersion(json);
+  const envelope = BACKUP_ENVELOPES[version].safeParse(json);
   if (!envelope.success) {
     throw new BackupError('invalid_file', `This backup file is damaged: ${oneLine(envelope.error)}. ${NOTHING}`, { cause: envelope.error });
   }
   const { data } = envelope.data;
+  // Version 1 had no approval rules.
+  const stored: Record<RecordTable, unknown[]> = {
+    conversations: data.conversations,
+    messages: data.messages,
+    pausePoints: data.pausePoints,
+    ledger: data.ledger,
+    notes: data.notes,
+    approvalRules: 'approvalRules' in data ? data.approvalRules : [],
+  };
 
-  const total = RECORD_TABLES.reduce((sum, table) => sum + data[table].length, 0);
+  const total = RECORD_TABLES.reduce((sum, table) => sum + stored[table].length, 0);
   let checked = 0;
-  /** Every record of one table, checked against its schema, with no id twice. */
+  const conversations = new Set<string>();
+  /** Every record of one table, checked against its schema and the file's conversations, with no id twice. */
   const checkTable = async <T extends { id: string }>(table: RecordTable, schema: z.ZodType<T>): Promise<T[]> => {
-    const stored = data[table];
+    const rows = stored[table];
     const seen = new Set<string>();
     const valid: T[] = [];
-    for (let index = 0; index < stored.length; index++) {
-      const parsed = schema.safeParse(stored[index]);
+    for (let index = 0; index < rows.length; index++) {
+      const parsed = schema.safeParse(rows[index]);
       if (!parsed.success) {
         throw new BackupError(
           'invalid_record',
-          `Record ${index} of ${table}${idLabel(stored[index])} is invalid: ${oneLine(parsed.error)}. ${NOTHING}`,
+          `Record ${index} of ${table}${idLabel(rows[index])} is invalid: ${oneLine(parsed.error)}. ${NOTHING}`,
           { table, index, cause: parsed.error },
         );
       }
       if (seen.has(parsed.data.id)) {
-        throw new BackupError('invalid_record', `Record ${index} of ${table} repeats the id "${parsed.data.id}". ${NOTHING}`, { table, index });
+        throw new BackupError('invalid_record', `Record ${index} of ${table} repeats the id "${parsed.data.id.slice(0, 80)}". ${NOTHING}`, { table, index });
+      }
+      const problem = recordLinkProblem(table, parsed.data, conversations);
+      if (problem !== undefined) {
+        throw new BackupError('invalid_record', `Record ${index} of ${table}${idLabel(rows[index])} cannot be restored: ${problem}. ${NOTHING}`, { table, index });
       }
       seen.add(parsed.data.id);
       valid.push(parsed.data);
@@ -71,34 +91,43 @@ export async function parseBackup(text: string, { onProgress, batchSize = 500 }:
     }
     return valid;
   };
+  // Conversations first: every other table is checked against them.
+  const restoredConversations = await checkTable('conversations', RECORD_SCHEMAS.conversations);
+  for (const conversation of restoredConversations) conversations.add(conversation.id);
   const records: BackupRecords = {
-    conversations: await checkTable('conversations', RECORD_SCHEMAS.conversations),
+    conversations: restoredConversations,
     messages: await checkTable('messages', RECORD_SCHEMAS.messages),
     pausePoints: await checkTable('pausePoints', RECORD_SCHEMAS.pausePoints),
     ledger: await checkTable('ledger', RECORD_SCHEMAS.ledger),
     notes: await checkTable('notes', RECORD_SCHEMAS.notes),
+    approvalRules: await checkTable('approvalRules', RECORD_SCHEMAS.approvalRules),
   };
   onProgress?.({ checked, total });
 
-  let settings: ValidBackup['settings'] = null;
-  if (data.settings !== null && data.settings !== undefined) {
-    const parsed = BackupSettings.safeParse(data.settings);
-    if (!parsed.success) {
-      throw new BackupError('invalid_record', `The settings in this backup are invalid: ${oneLine(parsed.error)}. ${NOTHING}`, {
-        table: 'settings',
-        cause: parsed.error,
-      });
-    }
-    settings = parsed.data;
-  }
-
   return {
+    version,
     createdAt: envelope.data.createdAt,
     appVersion: envelope.data.appVersion,
     records,
-    settings,
+    settings: checkSettings(data.settings),
     skipped: envelope.data.skipped,
   };
+}
+
+function checkSettings(stored: unknown): BackupSettings | null {
+  if (stored === null || stored === undefined) return null;
+  const parsed = BackupSettings.safeParse(stored);
+  if (!parsed.success) {
+    throw new BackupError('invalid_record', `The settings in this backup are invalid: ${oneLine(parsed.error)}. ${NOTHING}`, {
+      table: 'settings',
+      cause: parsed.error,
+    });
+  }
+  const problem = settingsEndpointProblem(parsed.data);
+  if (problem !== undefined) {
+    throw new BackupError('invalid_record', `The settings in this backup cannot be restored: ${problem}. ${NOTHING}`, { table: 'settings' });
+  }
+  return parsed.data;
 }
 
 function parseJson(text: string): unknown {
@@ -113,7 +142,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-function checkFormatAndVersion(json: unknown): void {
+function checkFormatAndVersion(json: unknown): ReadableVersion {
   const format = isRecord(json) ? json.format : undefined;
   if (format !== BACKUP_FORMAT) {
     const what =
@@ -128,12 +157,14 @@ function checkFormatAndVersion(json: unknown): void {
   if (typeof version === 'number' && Number.isInteger(version) && version > BACKUP_VERSION) {
     throw new BackupError(
       'future_version',
-      `This backup was made by a newer version of Pausepoint (backup version ${version}; this app reads version ${BACKUP_VERSION}). Update Pausepoint, then restore it. ${NOTHING}`,
+      `This backup was made by a newer version of Pausepoint (backup version ${version}; this app reads versions up to ${BACKUP_VERSION}). Update Pausepoint, then restore it. ${NOTHING}`,
     );
   }
-  if (version !== BACKUP_VERSION) {
+  const readable = READABLE_VERSIONS.find((known) => known === version);
+  if (readable === undefined) {
     throw new BackupError('invalid_file', `This backup has an unknown version (${JSON.stringify(version)?.slice(0, 40)}). ${NOTHING}`);
   }
+  return readable;
 }
 
 function idLabel(record: unknown): string {

@@ -8,7 +8,8 @@ import { createBackup } from './create-backup.ts';
 import { describeRestore } from './describe-restore.ts';
 import { restoreBackup } from './restore-backup.ts';
 import { databaseSnapshot } from './testing/database-snapshot.ts';
-import { SEED_API_KEY, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
+import { SEED_ALLOW_RULE, SEED_API_KEY, SEED_DENY_RULE, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
+import type { PausePoint } from '../engine/records/index.ts';
 
 let db: PausepointDb;
 useTestDb((fresh) => (db = fresh));
@@ -19,7 +20,23 @@ async function backupText(): Promise<string> {
 
 /** Clears every data table, keeping settings and the device id: a browser that lost its data but kept its setup. */
 async function wipeData(): Promise<void> {
-  await Promise.all([db.conversations.clear(), db.messages.clear(), db.pausePoints.clear(), db.ledger.clear(), db.notes.clear()]);
+  await Promise.all([db.conversations.clear(), db.messages.clear(), db.pausePoints.clear(), db.ledger.clear(), db.notes.clear(), db.approvalRules.clear()]);
+}
+
+/**
+ * The seeded database as a restore of its backup brings it back: the same, but
+ * the card decided before the backup is marked as restored, and the rules are
+ * marked as from a backup with the allow rule switched off.
+ */
+function asRestored(snapshot: Record<string, unknown[]>): Record<string, unknown[]> {
+  return {
+    ...snapshot,
+    pausePoints: (snapshot.pausePoints as PausePoint[]).map((p) => (p.id === 'p2' ? { ...p, restored: true } : p)),
+    approvalRules: [
+      { ...SEED_ALLOW_RULE, source: 'backup', enabled: false },
+      { ...SEED_DENY_RULE, source: 'backup' },
+    ],
+  };
 }
 
 async function refusal(text: string): Promise<BackupError> {
@@ -37,19 +54,25 @@ describe('restoreBackup: round trip', () => {
 
     const result = await restoreBackup(db, text);
 
-    expect(await databaseSnapshot(db)).toEqual(before);
+    expect(await databaseSnapshot(db)).toEqual(asRestored(before));
     expect(result).toEqual({
       conversations: 2,
       messages: 24,
       pausePoints: 2,
       ledger: 1,
       notes: 1,
+      approvalRules: 2,
+      allowRulesOff: 1,
+      interrupted: 0,
       conversationsKept: 0,
       settings: 'unchanged',
       apiKeyMissing: false,
       skippedInBackup: 0,
     });
-    expect(describeRestore(result)).toBe('Restored 2 conversations (24 messages, 2 approvals) and 1 note.');
+    expect(describeRestore(result)).toBe(
+      'Restored 2 conversations (24 messages, 2 approvals), 1 note and 2 approval rules. ' +
+        '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it.',
+    );
   });
 
   it('restores into an empty browser without an API key, and says one is needed', async () => {
@@ -63,14 +86,16 @@ describe('restoreBackup: round trip', () => {
     const result = await restoreBackup(other.db, text);
 
     const after = await databaseSnapshot(other.db);
-    const { settings: settingsBefore, ...dataBefore } = before;
+    const { settings: settingsBefore, ...dataBefore } = asRestored(before);
     const { settings: settingsAfter, ...dataAfter } = after;
     expect(dataAfter).toEqual(dataBefore);
     const original = settingsBefore!.find((row) => (row as { key: string }).key === 'settings') as { value: object };
     expect(settingsAfter).toEqual([{ key: 'settings', value: { ...original.value, apiKey: '' } }]);
     expect(result).toMatchObject({ settings: 'restored', apiKeyMissing: true });
     expect(describeRestore(result)).toBe(
-      'Restored 2 conversations (6 messages, 2 approvals), 1 note and your settings. Backups never hold an API key: enter yours in Settings.',
+      'Restored 2 conversations (6 messages, 2 approvals), 1 note, 2 approval rules and your settings. ' +
+        '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it. ' +
+        'Backups never hold an API key: enter yours in Settings.',
     );
   });
 
@@ -130,7 +155,7 @@ describe('restoreBackup: reporting', () => {
     const text = await backupText();
     const progress: { checked: number; total: number }[] = [];
     await restoreBackup(db, text, { batchSize: 4, onProgress: (p) => progress.push(p) });
-    expect(progress.at(-1)).toEqual({ checked: 26, total: 26 });
+    expect(progress.at(-1)).toEqual({ checked: 28, total: 28 });
     expect(progress.length).toBeGreaterThan(5);
   });
 
@@ -142,7 +167,9 @@ describe('restoreBackup: reporting', () => {
     const result = await restoreBackup(db, text);
     expect(result.skippedInBackup).toBe(1);
     expect(describeRestore(result)).toBe(
-      'Restored 2 conversations (6 messages, 2 approvals) and 1 note. The backup notes 1 record that could not be read when it was made; it is not in it.',
+      'Restored 2 conversations (6 messages, 2 approvals), 1 note and 2 approval rules. ' +
+        '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it. ' +
+        'The backup notes 1 record that could not be read when it was made; it is not in it.',
     );
   });
 });
@@ -207,6 +234,65 @@ describe('restoreBackup: twice', () => {
   });
 });
 
+describe('restoreBackup: nothing comes back acting', () => {
+  it('a pending card comes back pending but without its expiry, so no timer here moves the loop', async () => {
+    await seedDatabase(db);
+    await db.pausePoints.update('p1', { expiresAt: 7_000 });
+    const text = await backupText();
+    await wipeData();
+
+    await restoreBackup(db, text);
+
+    expect(await db.pausePoints.get('p1')).toMatchObject({ status: 'pending', expiresAt: null });
+    expect(await db.pausePoints.get('p1')).not.toHaveProperty('restored');
+    expect((await db.conversations.get('c1'))?.state).toEqual({ kind: 'paused', pending: 1 });
+  });
+
+  it('a rule whose id is here already is kept as it is here', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    await wipeData();
+    const mine = { ...SEED_ALLOW_RULE, tool: 'notes_*', lastUsedAt: 9_000 };
+    await db.approvalRules.put(mine);
+
+    const result = await restoreBackup(db, text);
+
+    expect(await db.approvalRules.get('r1')).toEqual(mine);
+    expect(await db.approvalRules.get('r2')).toMatchObject({ source: 'backup', enabled: true });
+    expect(result).toMatchObject({ approvalRules: 1, allowRulesOff: 0 });
+  });
+
+  it('the rules of a conversation that is here already are not written: it is kept whole', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    await db.approvalRules.clear();
+
+    const result = await restoreBackup(db, text);
+
+    // r1 applies everywhere and is written (switched off); r2 belongs to c1, which is here.
+    expect((await db.approvalRules.toArray()).map((rule) => rule.id)).toEqual(['r1']);
+    expect(result).toMatchObject({ conversations: 0, approvalRules: 1, conversationsKept: 2 });
+  });
+
+  it('refuses a record whose id another conversation here already uses, and writes nothing', async () => {
+    await seedDatabase(db);
+    const file = JSON.parse(await backupText());
+    await wipeData();
+    // A different conversation here owns a message with the id the backup's c2 message has.
+    await db.conversations.put({ ...file.data.conversations[0], id: 'here', title: 'Here' });
+    await db.messages.put({ ...file.data.messages[4], conversationId: 'here', content: 'mine' });
+    const before = await databaseSnapshot(db);
+
+    const error = await refusal(JSON.stringify(file));
+
+    expect(error).toMatchObject({ code: 'conflict', table: 'messages', index: 4 });
+    expect(error.message).toBe(
+      'Record 4 of messages (id "c2-m0001") has the id of a message already in this browser, in another conversation; restoring it would replace that one. Nothing was restored.',
+    );
+    expect(await databaseSnapshot(db)).toEqual(before);
+  });
+});
+
 describe('restoreBackup: refused files change nothing', () => {
   let text: string;
   let before: Record<string, unknown[]>;
@@ -240,10 +326,10 @@ describe('restoreBackup: refused files change nothing', () => {
 
   it('refuses a future version', async () => {
     const future = JSON.parse(text);
-    future.version = 2;
+    future.version = 3;
     expect(await refusal(JSON.stringify(future))).toMatchObject({
       code: 'future_version',
-      message: 'This backup was made by a newer version of Pausepoint (backup version 2; this app reads version 1). Update Pausepoint, then restore it. Nothing was restored.',
+      message: 'This backup was made by a newer version of Pausepoint (backup version 3; this app reads versions up to 2). Update Pausepoint, then restore it. Nothing was restored.',
     });
   });
 

@@ -1,8 +1,11 @@
+import Dexie from 'dexie';
 import type { z } from 'zod';
 import type { PausepointDb } from '../storage/db.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
 import { toStorageError } from '../storage/storage-error.ts';
-import type { BackupRecords, BackupSettings, ValidBackup } from './backup-format.ts';
+import { BackupError } from './backup-error.ts';
+import { MAX_BACKUP_FILE_BYTES, type BackupRecords, type BackupSettings, type ValidBackup } from './backup-format.ts';
+import { inertRecords } from './inert-records.ts';
 import { parseBackup, type ParseOptions } from './parse-backup.ts';
 
 export interface RestoreResult {
@@ -12,6 +15,11 @@ export interface RestoreResult {
   pausePoints: number;
   ledger: number;
   notes: number;
+  /** Approval rules written; `allowRulesOff` of them are allow rules, written switched off. */
+  approvalRules: number;
+  allowRulesOff: number;
+  /** Conversations written that were working when the backup was made: they wait for Continue. */
+  interrupted: number;
   /** Conversations in the backup that were already here and were left as they are. */
   conversationsKept: number;
   /**
@@ -27,6 +35,21 @@ export interface RestoreResult {
 }
 
 const SETTINGS_KEY = 'settings';
+const MEGABYTE = 1_000_000;
+
+/**
+ * Restores a backup file chosen by the person: refused unread when it is larger
+ * than `MAX_BACKUP_FILE_BYTES`, otherwise read as text and restored.
+ */
+export async function restoreBackupFile(db: PausepointDb, file: Blob, options: ParseOptions = {}): Promise<RestoreResult> {
+  if (file.size > MAX_BACKUP_FILE_BYTES) {
+    throw new BackupError(
+      'too_large',
+      `This file is ${(file.size / MEGABYTE).toFixed(1)} MB; Pausepoint restores backups of up to ${MAX_BACKUP_FILE_BYTES / MEGABYTE} MB, so it was not read. Nothing was restored.`,
+    );
+  }
+  return restoreBackup(db, await file.text(), options);
+}
 
 /**
  * Restores a backup file's text into `db`. Every record is checked first
@@ -34,12 +57,21 @@ const SETTINGS_KEY = 'settings';
  * then all writes happen in one read-write transaction, so a failure part way
  * (the disk full) leaves the database as it was and is thrown as a `StorageError`.
  *
+ * What comes back is inert (see inert-records.ts): no conversation comes back
+ * running, no approval made elsewhere runs a call, no allow rule is on.
+ *
  * A restore adds what is missing and never rolls back what is here:
  * - A conversation already in the database is kept as it is, with all its
- *   records; the backup's copy of it is skipped whole. The local copy is the one
- *   this browser has been driving: putting an older copy over it would turn
- *   decided pause points back to pending (and a tool could run twice) and mix
- *   two message histories in one sequence.
+ *   records (and the rules scoped to it); the backup's copy of it is skipped
+ *   whole. The local copy is the one this browser has been driving: putting an
+ *   older copy over it would turn decided pause points back to pending (and a
+ *   tool could run twice) and mix two message histories in one sequence.
+ * - A record of a conversation that is not here, whose id is nevertheless taken
+ *   here (by another conversation's record), refuses the whole file: writing it
+ *   would replace that record, and giving it a new id would break the links
+ *   that name it (a card's id is in its tool result and its decision message).
+ *   Only a crafted or corrupted file can hold one.
+ * - A rule whose id is here already is kept as it is here.
  * - A note is written when it is missing or older here.
  * - Settings are written when this browser has none, or has the same endpoint —
  *   then its API key is kept. Settings for another endpoint are not written: they
@@ -53,49 +85,92 @@ export async function restoreBackup(db: PausepointDb, text: string, options: Par
 async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promise<RestoreResult> {
   const { records } = backup;
   try {
-    return await db.transaction('rw', [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.settings], async () => {
-      const present = await presentConversations(db, records);
+    return await db.transaction('rw', [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.approvalRules, db.settings], async () => {
+      const present = await presentConversations(db, records.conversations);
       const absent = <T extends { conversationId: string }>(rows: T[]) => rows.filter((row) => !present.has(row.conversationId));
+      const owned = {
+        messages: absent(records.messages),
+        pausePoints: absent(records.pausePoints),
+        ledger: absent(records.ledger),
+      };
+      await refuseTakenIds(db, records, owned);
+      const rules = await missingRules(db, records.approvalRules.filter((rule) => rule.scope.kind !== 'conversation' || !present.has(rule.scope.conversationId)));
       const conversations = records.conversations.filter((conversation) => !present.has(conversation.id));
-      const messages = absent(records.messages);
-      const pausePoints = absent(records.pausePoints);
-      const ledger = absent(records.ledger);
-      const notes = await newerNotes(db, records.notes);
+      const written = inertRecords({
+        conversations,
+        ...owned,
+        notes: await newerNotes(db, records.notes),
+        approvalRules: rules,
+      });
       const settings = await restoreSettings(db, backup.settings);
 
-      await db.conversations.bulkPut(conversations);
-      await db.messages.bulkPut(messages);
-      await db.pausePoints.bulkPut(pausePoints);
-      await db.ledger.bulkPut(ledger);
-      await db.notes.bulkPut(notes);
+      await db.conversations.bulkPut(written.conversations);
+      await db.messages.bulkPut(written.messages);
+      await db.pausePoints.bulkPut(written.pausePoints);
+      await db.ledger.bulkPut(written.ledger);
+      await db.notes.bulkPut(written.notes);
+      await db.approvalRules.bulkPut(written.approvalRules);
       if (settings.write) await db.settings.put({ key: SETTINGS_KEY, value: settings.write });
 
       return {
-        conversations: conversations.length,
-        messages: messages.length,
-        pausePoints: pausePoints.length,
-        ledger: ledger.length,
-        notes: notes.length,
-        conversationsKept: records.conversations.length - conversations.length,
+        conversations: written.conversations.length,
+        messages: written.messages.length,
+        pausePoints: written.pausePoints.length,
+        ledger: written.ledger.length,
+        notes: written.notes.length,
+        approvalRules: written.approvalRules.length,
+        allowRulesOff: written.approvalRules.filter((rule) => rule.effect === 'allow').length,
+        interrupted: written.conversations.filter((conversation, index) => conversation.state.kind === 'error' && conversations[index]?.state.kind !== 'error').length,
+        conversationsKept: records.conversations.length - written.conversations.length,
         settings: settings.outcome,
         apiKeyMissing: settings.apiKeyMissing,
         skippedInBackup: backup.skipped.length,
       };
     });
   } catch (error) {
+    // Thrown inside the transaction (which it aborted): the file's fault, not the database's.
+    if (error instanceof BackupError) throw error;
+    if (error instanceof Dexie.DexieError && error.inner instanceof BackupError) throw error.inner;
     throw toStorageError(error);
   }
 }
 
-/** Ids of conversations the backup mentions (as records or as owners of records) that exist here. */
-async function presentConversations(db: PausepointDb, records: BackupRecords): Promise<Set<string>> {
-  const ids = new Set<string>(records.conversations.map((conversation) => conversation.id));
-  for (const table of [records.messages, records.pausePoints, records.ledger]) {
-    for (const row of table) ids.add(row.conversationId);
-  }
-  const keys = [...ids];
+/** Ids of the backup's conversations that exist here. */
+async function presentConversations(db: PausepointDb, conversations: BackupRecords['conversations']): Promise<Set<string>> {
+  const keys = conversations.map((conversation) => conversation.id);
   const found = await db.conversations.bulkGet(keys);
   return new Set(keys.filter((_, index) => found[index] !== undefined));
+}
+
+/** Refuses the file when a record it would write has an id a record here already has (see `restoreBackup`). */
+async function refuseTakenIds(
+  db: PausepointDb,
+  records: BackupRecords,
+  owned: Pick<BackupRecords, 'messages' | 'pausePoints' | 'ledger'>,
+): Promise<void> {
+  const tables = [
+    ['messages', db.messages, 'a message'],
+    ['pausePoints', db.pausePoints, 'an approval'],
+    ['ledger', db.ledger, 'a ledger entry'],
+  ] as const;
+  for (const [table, store, what] of tables) {
+    const rows: readonly { id: string }[] = owned[table];
+    const here = await store.bulkGet(rows.map((row) => row.id));
+    const taken = rows.find((_, index) => here[index] !== undefined);
+    if (taken === undefined) continue;
+    const index = (records[table] as readonly { id: string }[]).indexOf(taken);
+    throw new BackupError(
+      'conflict',
+      `Record ${index} of ${table} (id "${taken.id.slice(0, 80)}") has the id of ${what} already in this browser, in another conversation; restoring it would replace that one. Nothing was restored.`,
+      { table, index },
+    );
+  }
+}
+
+/** The backup's rules whose ids are not here: a rule here is kept as it is. */
+async function missingRules(db: PausepointDb, rules: BackupRecords['approvalRules']): Promise<BackupRecords['approvalRules']> {
+  const here = await db.approvalRules.bulkGet(rules.map((rule) => rule.id));
+  return rules.filter((_, index) => here[index] === undefined);
 }
 
 async function newerNotes(db: PausepointDb, notes: BackupRecords['notes']): Promise<BackupRecords['notes']> {

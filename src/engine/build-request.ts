@@ -1,6 +1,7 @@
 import type { Message, ToolMessage } from './records/index.ts';
 import type { ModelMessage } from './ports.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
+import { wrapToolResult } from './tool-result-envelope.ts';
 
 const MISSING_RESULT = 'Error: no result was recorded for this call.';
 
@@ -12,7 +13,8 @@ const MISSING_RESULT = 'Error: no result was recorded for this call.';
  * result. The API requires every tool result right after the assistant message
  * that made the call, so results are placed there, and everything else keeps
  * its stored order. Interrupted or still-streaming assistant text and notices
- * are for the user only.
+ * are for the user only. Every tool result goes as data, in its envelope
+ * (tool-result-envelope.ts): whatever a tool read may have been written by anyone.
  */
 export function buildRequest(history: readonly Message[]): ModelMessage[] {
   const results = new Map<string, ToolMessage>();
@@ -42,7 +44,7 @@ export function buildRequest(history: readonly Message[]): ModelMessage[] {
           })),
         });
         for (const call of message.toolCalls) {
-          out.push({ role: 'tool', tool_call_id: call.id, content: results.get(call.id)?.content ?? MISSING_RESULT });
+          out.push({ role: 'tool', tool_call_id: call.id, content: wrapToolResult(results.get(call.id)?.content ?? MISSING_RESULT) });
         }
         break;
       }

@@ -23,6 +23,8 @@ export const DecideResult = z.discriminatedUnion('outcome', [
     status: PausePoint.shape.status,
     decidedBy: DecidedBy.optional(),
   }),
+  /** The card's time was up when the decision arrived: it is expired now, and what it guarded does not run. */
+  z.object({ outcome: z.literal('expired') }),
   z.object({ outcome: z.literal('invalid'), message: z.string() }),
   z.object({ outcome: z.literal('not_found') }),
 ]);

@@ -50,7 +50,7 @@ describe('wait_for_approval', () => {
     const h = harness([wait({ title: 'No description' }), wait({ title: 'Fixed', description: 'Now complete.' })]);
     const id = await say(h, null, 'go');
     const second = h.model.requests[1]!.messages;
-    expect(second.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^Error: both title and description are required/) });
+    expect(second.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^<tool_result>\nError: both title and description are required/) });
     expect(await pending(h, id)).toHaveLength(1);
     expect((await pending(h, id))[0]!.title).toBe('Fixed');
   });
@@ -140,7 +140,7 @@ describe('wait_for_approval', () => {
   });
 
   it('expires a card past its expiry, ignores it on resume, and tells the model', async () => {
-    const h = harness([wait({ title: 'Book', description: 'Book the room' }), { text: 'It expired, so I did not book.' }], { expiryMs: () => 60_000 });
+    const h = harness([wait({ title: 'Book', description: 'Book the room' }), { text: 'It expired, so I did not book.' }], { settings: { expiryMs: async () => 60_000 } });
     const id = await say(h, null, 'book');
     const [pause] = await pending(h, id);
     expect(pause?.expiresAt).toBe(h.clock.now() + 60_000);

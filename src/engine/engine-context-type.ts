@@ -1,4 +1,4 @@
-import type { ClockPort, IdPort, StoragePort } from './ports.ts';
+import type { ClockPort, IdPort, SettingsPort, StoragePort } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
@@ -9,6 +9,6 @@ export interface EngineContext {
   clock: ClockPort;
   ids: IdPort;
   owner: string;
-  expiryMs(): number | null;
+  settings: SettingsPort;
   onPause(pausePoint: PausePoint): void;
 }

@@ -1,4 +1,4 @@
-import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, StoragePort, ToolDefinition } from './ports.ts';
+import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, SettingsPort, StoragePort, ToolDefinition } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 
 export interface EngineOptions {
@@ -14,8 +14,8 @@ export interface EngineOptions {
   owner: string;
   /** Model calls allowed in one run before it stops and offers Continue. */
   maxSteps?: number;
-  /** How long a new pause point stays answerable; null for no expiry. */
-  expiryMs?: () => number | null;
+  /** The user's settings, read when needed; without it pause points never expire. */
+  settings?: SettingsPort;
   /** Told about every new pause point (notifications, badge). */
   onPause?: (pausePoint: PausePoint) => void;
   /** Told about every failure of a background run: an `UnrecordedFailure` when not even its error state could be stored. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { wrapToolResult } from './tool-result-envelope.ts';
 import { harness, pending, say, state, tab } from './testing/harness.ts';
 
 const transfer = (amount: number, to = 'alice', id?: string) => ({ name: 'transfer', args: { amount, to }, id });
@@ -28,7 +29,7 @@ describe('per-call approval gates', () => {
     // The tool result comes right after its call, then the decision message: the order the API requires.
     expect(messages.slice(-3)).toEqual([
       expect.objectContaining({ role: 'assistant', tool_calls: [expect.objectContaining({ id: 'call_big' })] }),
-      { role: 'tool', tool_call_id: 'call_big', content: 'sent 500 to bob' },
+      { role: 'tool', tool_call_id: 'call_big', content: wrapToolResult('sent 500 to bob') },
       { role: 'user', content: 'Approval approval: approve\nPayload: {"amount":500,"to":"bob"}' },
     ]);
   });
@@ -46,7 +47,7 @@ describe('per-call approval gates', () => {
     await h.engine.whenIdle();
     expect(h.executions).toEqual([{ amount: 450, to: 'bob' }]);
     const result = h.model.lastMessages().find((m) => m.role === 'tool');
-    expect(result?.content).toBe('The user edited the arguments before approving. Final arguments: {"amount":450,"to":"bob"}\n\nsent 450 to bob');
+    expect(result?.content).toBe(wrapToolResult('The user edited the arguments before approving. Final arguments: {"amount":450,"to":"bob"}\n\nsent 450 to bob'));
   });
 
   it('gives the model an explicit rejection with the reason on decline, and runs nothing', async () => {
@@ -57,7 +58,7 @@ describe('per-call approval gates', () => {
     await h.engine.whenIdle();
     expect(h.executions).toEqual([]);
     const result = h.model.lastMessages().find((m) => m.role === 'tool');
-    expect(result?.content).toMatch(/^The user declined this call, so it was not run\. Reason: unknown recipient/);
+    expect(result?.content).toMatch(/^<tool_result>\nThe user declined this call, so it was not run\. Reason: unknown recipient/);
     const stored = (await h.storage.listMessages(id)).find((m) => m.role === 'tool');
     expect(stored).toMatchObject({ outcome: 'declined' });
   });
@@ -108,7 +109,7 @@ describe('per-call approval gates', () => {
     await say(h, id, 'forget it');
     expect(h.executions).toEqual([]);
     const tool = h.model.lastMessages().find((m) => m.role === 'tool');
-    expect(tool?.content).toBe('Not run: the approval request expired because the user sent a new message instead of deciding.');
+    expect(tool?.content).toBe(wrapToolResult('Not run: the approval request expired because the user sent a new message instead of deciding.'));
   });
 });
 

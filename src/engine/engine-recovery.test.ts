@@ -136,7 +136,7 @@ describe('recovery after a tab dies mid-turn', () => {
     await tabB.decide(question!.id, { type: 'choose', option: 'Skip' }, tab('tab-B'));
     await tabB.whenIdle();
     expect(h.executions).toHaveLength(1);
-    expect(h.model.lastMessages().find((m) => m.role === 'tool')?.content).toMatch(/^Not run: the user chose to skip/);
+    expect(h.model.lastMessages().find((m) => m.role === 'tool')?.content).toMatch(/^<tool_result>\nNot run: the user chose to skip/);
   });
 
   it('does not take over a conversation whose owner is alive', async () => {

@@ -1,12 +1,13 @@
 import type { DecideResult, Decision } from './decision.ts';
-import { decisionMessage, expiryReason } from './decision-message.ts';
+import { decisionMessage } from './decision-message.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-context.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HistoryCache } from './history-cache.ts';
-import type { CallRecords, MessageDraft } from './ports.ts';
+import type { CallRecords, MessageDraft, SettingsPort } from './ports.ts';
 import { isActive, newConversation, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
+import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
@@ -41,7 +42,7 @@ export class Engine {
       clock: options.clock,
       ids: options.ids,
       owner: options.owner,
-      expiryMs: options.expiryMs ?? (() => null),
+      settings: options.settings ?? NO_SETTINGS,
       onPause: options.onPause ?? (() => {}),
     };
   }
@@ -89,14 +90,20 @@ export class Engine {
    */
   async decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
     const { storage, clock, ids, tools } = this.#ctx;
+    const now = clock.now();
     const settled = await storage.settlePausePoint(pausePointId, (pending) => {
+      const update = (c: Conversation, stillPending: number) => this.#afterDecision(c, stillPending);
+      // A card past its time takes no decision, even if no sweep has seen it
+      // yet: it is expired in this same transaction, and the run that follows
+      // tells the model and answers the call it guarded.
+      if (isDue(pending, now)) return { ...expirySettlement(this.#ctx, pending, 'timeout'), update };
       const checked = validateDecision(pending, decision, tools);
       if (!checked.ok) return { commit: false, reason: checked.message };
       const resolved: PausePoint = {
         ...pending,
         status: 'resolved',
         resolution: checked.resolution,
-        resolvedAt: clock.now(),
+        resolvedAt: now,
         decidedBy,
         ...(checked.reason?.trim() ? { reason: checked.reason.trim() } : {}),
         ...(checked.editedPayload !== undefined ? { editedPayload: checked.editedPayload } : {}),
@@ -105,21 +112,29 @@ export class Engine {
         v: 1,
         id: ids.uuid(),
         conversationId: pending.conversationId,
-        createdAt: clock.now(),
+        createdAt: now,
         role: 'user',
         content: decisionMessage(resolved),
         decision: { pausePointId: pending.id },
       };
-      return { commit: true, pausePoint: resolved, messages: [message], update: (c, stillPending) => this.#afterDecision(c, stillPending) };
+      return { commit: true, pausePoint: resolved, messages: [message], update };
     });
     if (!settled.ok) {
-      if (settled.reason === 'already_decided') {
-        return { outcome: 'already_decided', status: settled.pausePoint.status, decidedBy: settled.pausePoint.decidedBy };
+      switch (settled.reason) {
+        case 'already_decided':
+          return { outcome: 'already_decided', status: settled.pausePoint.status, decidedBy: settled.pausePoint.decidedBy };
+        case 'expired':
+          // Storage's own guard (not reached while the check above stands): the run expires it.
+          this.#kick(settled.pausePoint.conversationId);
+          return { outcome: 'expired' };
+        case 'not_found':
+          return { outcome: 'not_found' };
+        case 'refused':
+          return { outcome: 'invalid', message: settled.message };
       }
-      return settled.reason === 'not_found' ? { outcome: 'not_found' } : { outcome: 'invalid', message: settled.message };
     }
     this.#kick(settled.pausePoint.conversationId);
-    return { outcome: 'decided' };
+    return settled.pausePoint.status === 'expired' ? { outcome: 'expired' } : { outcome: 'decided' };
   }
 
   /**
@@ -223,7 +238,7 @@ export class Engine {
       carried = undefined;
       if (!step) return;
       const { pending, history } = step;
-      const expired = pending.filter((pause) => pause.expiresAt !== null && pause.expiresAt <= clock.now());
+      const expired = pending.filter((pause) => isDue(pause, clock.now()));
       if (expired.length > 0) {
         for (const pause of expired) await this.#expire(pause, 'timeout');
         continue;
@@ -315,16 +330,7 @@ export class Engine {
   }
 
   async #expire(pause: PausePoint, why: 'timeout' | 'abandoned'): Promise<void> {
-    const { storage, clock, ids } = this.#ctx;
-    await storage.settlePausePoint(pause.id, (pending) => {
-      const expired: PausePoint = { ...pending, status: 'expired', resolvedAt: clock.now(), expiredReason: why };
-      // Gate and unknown-outcome pauses are answered by their call's tool result; the model's own card by a message.
-      const messages: MessageDraft[] =
-        pending.origin === 'model'
-          ? [{ v: 1, id: ids.uuid(), conversationId: pending.conversationId, createdAt: clock.now(), role: 'user', content: `${decisionMessage(expired)} - ${expiryReason(expired)}`, decision: { pausePointId: pending.id } }]
-          : [];
-      return { commit: true, pausePoint: expired, messages };
-    });
+    await this.#ctx.storage.settlePausePoint(pause.id, (pending) => expirySettlement(this.#ctx, pending, why));
   }
 
   /** Pauses the run: the gates' new questions and the paused state, in one transaction; then tells the host. */
@@ -391,6 +397,8 @@ interface Step {
 }
 
 const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };
+/** An engine given no settings: pause points never expire. */
+const NO_SETTINGS: SettingsPort = { expiryMs: async () => null };
 
 /** Waits for a wait that the user's Stop may abort: true when it finished, false when stopped. */
 async function settles(wait: Promise<void>): Promise<boolean> {

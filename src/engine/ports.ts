@@ -25,6 +25,8 @@ export type SettleResult =
   | { ok: true; pausePoint: PausePoint; messages: Message[] }
   | { ok: false; reason: 'not_found' }
   | { ok: false; reason: 'already_decided'; pausePoint: PausePoint }
+  /** The settlement would have resolved the pause point at or after its `expiresAt` (see `resolvesPastExpiry`). */
+  | { ok: false; reason: 'expired'; pausePoint: PausePoint }
   | { ok: false; reason: 'refused'; message: string };
 
 /** What one step of the loop reads, in one transaction (see `StoragePort.loadStep`). */
@@ -114,6 +116,9 @@ export interface StoragePort {
    * Compare-and-set: inside one transaction, reads the pause point and, only if
    * it is still `pending`, asks `settle` for its new state and the messages to
    * append with it. The first settlement wins; later ones get `already_decided`.
+   * A settlement that would resolve it at or after its expiry (its `resolvedAt`
+   * against `expiresAt`) is refused as `expired` and writes nothing: a card
+   * past its time is never approved, whether or not a sweep has expired it yet.
    */
   settlePausePoint(id: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult>;
 
@@ -149,6 +154,18 @@ export interface RulesPort {
   load(): Promise<RuleSet>;
   /** Records that a rule decided a call (shown as "last used"). */
   markUsed(ruleId: string, at: number): Promise<void>;
+}
+
+/* ── settings ────────────────────────────────────────────────────────────── */
+
+/**
+ * The user's settings the engine needs, read each time they are needed (not
+ * cached), so a run started by any tab — a recovered one included — and a
+ * setting changed in another tab apply at once.
+ */
+export interface SettingsPort {
+  /** How long a new pause point stays answerable, in ms; null for no expiry. */
+  expiryMs(): Promise<number | null>;
 }
 
 /* ── model ───────────────────────────────────────────────────────────────── */

@@ -1,14 +1,25 @@
+import { answerHold } from './answer-hold.ts';
+import { finish, finishFromLedger, writeResult, type CallState } from './call-results.ts';
+import { decideGate } from './decide-gate.ts';
 import type { EngineContext } from './engine-context-type.ts';
-import { parseApprovalMarker } from './marker.ts';
+import { executeCall } from './execute-call.ts';
 import { parseCall } from './parse-call.ts';
-import type { CallRecords, MessageDraft, PauseRequest, ToolDefinition } from './ports.ts';
-import { ledgerId, type AssistantMessage, type LedgerEntry, type Message, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
-import { expiryReason } from './decision-message.ts';
+import { pausePointFor } from './pause-for-call.ts';
+import type { CallRecords } from './ports.ts';
+import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
+import { decisionsMadeHere } from './restored-decisions.ts';
+import { askAboutUnknownOutcome, currentUnknownPause } from './unknown-outcome.ts';
+import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
 
-export const UNKNOWN_OUTCOME_OPTIONS = ['Run again', 'Treat as done', 'Skip'] as const;
+export { UNKNOWN_OUTCOME_OPTIONS } from './unknown-outcome.ts';
 
-/** A call waits for a person, or is settled with the result stored for it. */
-type CallState = 'waiting' | Message;
+/**
+ * How many calls of one model answer run at most. An answer is one unit of
+ * work the user oversees; a page that talks the model into a burst of calls
+ * gets this many, and the rest are answered without running or asking.
+ */
+export const MAX_CALLS_PER_ANSWER = 8;
+export const TOO_MANY_CALLS = `Not run: too many calls in one answer (at most ${MAX_CALLS_PER_ANSWER} are run per answer).`;
 
 export interface Settled {
   /** How many calls still wait for a person. */
@@ -23,11 +34,19 @@ export interface Settled {
   questions: PausePoint[];
 }
 
+/** What storage held for one call when this pass read it. */
+interface StoredCall {
+  pauses: readonly PausePoint[];
+  ledger: LedgerEntry | undefined;
+}
+
 /**
  * Brings every open call of the last assistant message as far as it can go:
- * invalid calls get an error result, ungated calls run, gated calls pause (or,
- * once decided, run with the final arguments or report the refusal), and calls
- * a dead tab left mid-execution ask the user what happened.
+ * calls past the cap are answered unrun; the model's own cards are asked
+ * first, and until they are answered the answer's other calls wait (see
+ * answer-hold.ts); then invalid calls get an error result, ungated calls run,
+ * gated calls pause (or, once decided, run with the final arguments or report
+ * the refusal), and calls a dead tab left mid-execution ask the user what happened.
  */
 export async function settleOpenCalls(
   ctx: EngineContext,
@@ -37,32 +56,68 @@ export async function settleOpenCalls(
   /** The calls' stored records when the caller knows them without reading (calls it has just stored: none). */
   known?: CallRecords,
 ): Promise<Settled> {
-  const records = known ?? (await ctx.storage.loadCalls(message.conversationId, open.map((call) => call.id)));
-  const byCall = new Map<string, PausePoint[]>();
-  for (const pause of records.pausePoints) {
-    const list = byCall.get(pause.toolCallId);
-    if (list) list.push(pause);
-    else byCall.set(pause.toolCallId, [pause]);
-  }
-  const ledger = new Map(records.ledger.map((entry) => [entry.toolCallId, entry]));
+  const counted = message.toolCalls.slice(0, MAX_CALLS_PER_ANSWER);
+  const cards = counted.filter((call) => call.name === WAIT_FOR_APPROVAL);
+  // The cards' calls are read too, answered or not: their pause points say whether the others may go on.
+  const ids = [...new Set([...open, ...cards].map((call) => call.id))];
+  const stored = byCall(known ?? (await ctx.storage.loadCalls(message.conversationId, ids)));
+  const storedFor = (call: ToolCall): StoredCall => stored.get(call.id) ?? { pauses: [], ledger: undefined };
 
   const settled: Settled = { waiting: 0, results: [], questions: [] };
-  for (const call of open) {
-    if (signal.aborted) break;
-    const stored = { pauses: byCall.get(call.id) ?? [], ledger: ledger.get(call.id) };
-    const state = await settleCall(ctx, message, call, stored, (question) => settled.questions.push(question), signal);
+  const record = (state: CallState) => {
     if (state === 'waiting') settled.waiting++;
     else settled.results.push(state);
+    return state;
+  };
+  const settle = async (call: ToolCall) => {
+    // A restored backup's approvals are not decisions made here: the call asks again.
+    const { pauses, ledger } = storedFor(call);
+    const here = decisionsMadeHere(pauses);
+    return record(await settleCall(ctx, message, call, { pauses: here.pauses, ledger }, (question) => settled.questions.push(here.explain(question)), signal));
+  };
+
+  const counts = new Set(counted.map((call) => call.id));
+  for (const call of open) if (!counts.has(call.id)) record(await writeResult(ctx, message, call, TOO_MANY_CALLS, 'skipped'));
+
+  const isOpen = new Set(open.map((call) => call.id));
+  let asking = false;
+  for (const call of cards) {
+    if (signal.aborted) return settled;
+    if (isOpen.has(call.id) && (await settle(call)) === 'waiting') asking = true;
+  }
+  const hold = answerHold(
+    cards.flatMap((call) => storedFor(call).pauses.findLast((p) => p.origin === 'model') ?? []),
+    asking,
+  );
+
+  for (const call of open) {
+    if (signal.aborted) break;
+    if (!counts.has(call.id) || call.name === WAIT_FOR_APPROVAL) continue;
+    // A call with a ledger entry has started already (before the card, by an earlier version): it is finished as usual.
+    if (hold.kind === 'go' || storedFor(call).ledger) await settle(call);
+    else if (hold.kind === 'wait') record('waiting');
+    else record(await writeResult(ctx, message, call, hold.content, hold.outcome));
   }
   return settled;
+}
+
+function byCall(records: CallRecords): Map<string, StoredCall> {
+  const calls = new Map<string, { pauses: PausePoint[]; ledger: LedgerEntry | undefined }>();
+  const of = (id: string) => {
+    let entry = calls.get(id);
+    if (!entry) calls.set(id, (entry = { pauses: [], ledger: undefined }));
+    return entry;
+  };
+  for (const pause of records.pausePoints) of(pause.toolCallId).pauses.push(pause);
+  for (const entry of records.ledger) of(entry.toolCallId).ledger = entry;
+  return calls;
 }
 
 async function settleCall(
   ctx: EngineContext,
   message: AssistantMessage,
   call: ToolCall,
-  /** What storage held for this call when this step read it. */
-  { pauses, ledger }: { pauses: readonly PausePoint[]; ledger: LedgerEntry | undefined },
+  { pauses, ledger }: StoredCall,
   ask: (question: PausePoint) => void,
   signal: AbortSignal,
 ): Promise<CallState> {
@@ -72,9 +127,9 @@ async function settleCall(
   if (!parsed.ok) return result(parsed.error, 'invalid');
   const { tool } = parsed;
   let args = parsed.args;
-
-  const unknownPause = pauses.find((p) => p.origin === 'unknown_outcome');
   let reopen: LedgerEntry['status'][] = [];
+  // The gate's questions that count for this attempt: for a retry, only those asked since the user chose it.
+  let gatePauses = pauses.filter((p) => p.origin === 'gate');
 
   if (ledger) {
     switch (ledger.status) {
@@ -85,13 +140,16 @@ async function settleCall(
         return result('Not run: the user chose to skip this call after an interruption.', 'skipped');
       case 'started':
         if (tool.safeToRetry?.(ledger.args)) {
-          reopen = ['started'];
-          break;
+          // The same attempt again, after its tab died or a Stop cut it short:
+          // with the arguments its gate let through, and no new question.
+          const edited = gatePauses.at(-1)?.editedPayload !== undefined;
+          return executeCall(ctx, message, call, tool, ledger.args, edited, { previous: ledger, reopen: ['started'] }, signal);
         }
         await ctx.storage.putLedgerEntry({ ...ledger, status: 'unknown' });
         await askAboutUnknownOutcome(ctx, message, call, ledger);
         return 'waiting';
       case 'unknown': {
+        const unknownPause = currentUnknownPause(pauses, ledger);
         if (!unknownPause) {
           await askAboutUnknownOutcome(ctx, message, call, ledger);
           return 'waiting';
@@ -106,220 +164,28 @@ async function settleCall(
           const content = 'Not run: the user chose to skip this call after an interruption.';
           return finish(ctx, message, call, { ...ledger, status: 'skipped', finishedAt: ctx.clock.now() }, content, 'skipped');
         }
+        // Run again is a new attempt: it passes the gate afresh, asked about
+        // the arguments the call ran with (never the model's original ones).
+        // Its question is made after the user's choice, so it is listed after
+        // the unknown-outcome pause; the earlier attempt's question is before.
         reopen = ['unknown'];
         args = ledger.args;
+        gatePauses = pauses.slice(pauses.indexOf(unknownPause) + 1).filter((p) => p.origin === 'gate');
         break;
       }
     }
   }
 
-  let edited = false;
-  if (tool.gate && reopen.length === 0) {
-    const gatePause = pauses.find((p) => p.origin === 'gate');
-    if (!gatePause) {
-      const question = tool.gate(args);
-      if (question) {
-        ask(pausePointFor(ctx, message, call, { ...question, options: null, payload: args, kind: 'approval' }, 'gate'));
-        return 'waiting';
-      }
-    } else if (gatePause.status === 'pending') {
+  const gate = decideGate(tool, args, gatePauses.at(-1));
+  switch (gate.kind) {
+    case 'ask':
+      ask(await pausePointFor(ctx, message, call, { ...gate.question, options: null, payload: args, kind: 'approval' }, 'gate'));
       return 'waiting';
-    } else if (gatePause.status === 'expired') {
-      return result(`Not run: the approval request expired because ${expiryReason(gatePause)}.`, 'expired');
-    } else if (gatePause.resolution !== 'approve') {
-      const reason = gatePause.reason?.trim();
-      return result(
-        `The user declined this call, so it was not run. ${reason ? `Reason: ${reason}` : 'No reason was given.'} Do not retry it as is; take another path or ask the user.`,
-        'declined',
-      );
-    } else if (gatePause.editedPayload !== undefined) {
-      // Checked against the tool's schema when the user decided; parsed again so the tool gets defaults applied.
-      args = tool.input.parse(gatePause.editedPayload);
-      edited = true;
-    }
+    case 'waiting':
+      return 'waiting';
+    case 'refused':
+      return result(gate.content, gate.outcome);
+    case 'run':
+      return executeCall(ctx, message, call, tool, gate.args, gate.edited, { previous: ledger, reopen }, signal);
   }
-
-  return execute(ctx, message, call, tool, args, edited, { previous: ledger, reopen }, signal);
-}
-
-async function execute(
-  ctx: EngineContext,
-  message: AssistantMessage,
-  call: ToolCall,
-  tool: ToolDefinition,
-  args: unknown,
-  edited: boolean,
-  /**
-   * The entry this step read (if any) and the statuses it may be reopened from.
-   * `beginExecution` checks again in its transaction; `previous` only counts attempts.
-   */
-  { previous, reopen }: { previous: LedgerEntry | undefined; reopen: LedgerEntry['status'][] },
-  signal: AbortSignal,
-): Promise<CallState> {
-  const id = ledgerId(message.conversationId, call.id);
-  const entry: LedgerEntry = {
-    v: 1,
-    id,
-    conversationId: message.conversationId,
-    toolCallId: call.id,
-    toolName: call.name,
-    args,
-    status: 'started',
-    attempts: (previous?.attempts ?? 0) + 1,
-    startedAt: ctx.clock.now(),
-    finishedAt: null,
-    result: null,
-  };
-  if (!(await ctx.storage.beginExecution(entry, reopen))) {
-    // Another run got here first (two tabs racing): never run it a second time.
-    const winner = await ctx.storage.getLedgerEntry(id);
-    if (winner && (winner.status === 'succeeded' || winner.status === 'failed')) {
-      return finishFromLedger(ctx, message, call, winner, []);
-    }
-    return 'waiting';
-  }
-
-  let content: string;
-  let outcome: ToolOutcome;
-  try {
-    const output = await tool.execute(args, {
-      conversationId: message.conversationId,
-      toolCallId: call.id,
-      turnIndex: message.turnIndex,
-      signal,
-      pause: (request) => pauseForTool(ctx, message, call, request),
-    });
-    content = edited ? `The user edited the arguments before approving. Final arguments: ${JSON.stringify(args)}\n\n${output}` : output;
-    outcome = parseApprovalMarker(output) ? 'awaiting_approval' : 'done';
-  } catch (error) {
-    content = `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
-    outcome = 'failed';
-  }
-  const finished: LedgerEntry = { ...entry, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
-  const stored = await finish(ctx, message, call, finished, content, outcome);
-  return outcome === 'awaiting_approval' ? 'waiting' : stored;
-}
-
-/**
- * A finished call is stored in one write: its ledger entry with the result the
- * model reads, so a tab that dies after the tool ran either stored both (and
- * nothing runs again) or neither (and the entry still says `started`).
- */
-async function finish(
-  ctx: EngineContext,
-  message: AssistantMessage,
-  call: ToolCall,
-  entry: LedgerEntry,
-  content: string,
-  outcome: ToolOutcome,
-): Promise<Message> {
-  return ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome));
-}
-
-/** A ledger entry finished without its result stored next to it (written by an earlier version, which stored them apart). */
-async function finishFromLedger(
-  ctx: EngineContext,
-  message: AssistantMessage,
-  call: ToolCall,
-  ledger: LedgerEntry,
-  pauses: readonly PausePoint[],
-): Promise<CallState> {
-  const content = ledger.result ?? 'The tool ran; its result was not recorded.';
-  const marker = parseApprovalMarker(content);
-  const outcome: ToolOutcome = ledger.status === 'failed' ? 'failed' : marker ? 'awaiting_approval' : 'done';
-  const stored = await writeResult(ctx, message, call, content, outcome);
-  const stillPending = marker !== null && pauses.some((p) => p.id === marker && p.status === 'pending');
-  return stillPending ? 'waiting' : stored;
-}
-
-async function writeResult(
-  ctx: EngineContext,
-  message: AssistantMessage,
-  call: ToolCall,
-  content: string,
-  outcome: ToolOutcome,
-): Promise<Message> {
-  const [stored] = await ctx.storage.appendMessages(message.conversationId, [resultDraft(ctx, message, call, content, outcome)]);
-  return stored!;
-}
-
-function resultDraft(ctx: EngineContext, message: AssistantMessage, call: ToolCall, content: string, outcome: ToolOutcome): MessageDraft {
-  return {
-    v: 1,
-    id: ctx.ids.uuid(),
-    conversationId: message.conversationId,
-    createdAt: ctx.clock.now(),
-    role: 'tool',
-    toolCallId: call.id,
-    toolName: call.name,
-    content,
-    outcome,
-  };
-}
-
-/** `context.pause` for tools: idempotent per call, so a re-run finds the card it already made. */
-async function pauseForTool(ctx: EngineContext, message: AssistantMessage, call: ToolCall, request: PauseRequest): Promise<string> {
-  const existing = (await ctx.storage.loadCalls(message.conversationId, [call.id])).pausePoints.find(
-    (p) => p.toolCallId === call.id && p.origin === 'model',
-  );
-  if (existing) return existing.id;
-  return createPause(ctx, message, call, request, 'model');
-}
-
-async function askAboutUnknownOutcome(ctx: EngineContext, message: AssistantMessage, call: ToolCall, ledger: LedgerEntry) {
-  const description = [
-    `Pausepoint was interrupted (the tab closed or crashed) while **${call.name}** was running, so it cannot tell whether the action happened.`,
-    '',
-    'It will not run it again on its own. Choose **Run again** only if you are sure it did not happen; **Treat as done** if it did; **Skip** to tell the assistant it was not done.',
-  ].join('\n');
-  await createPause(
-    ctx,
-    message,
-    call,
-    { title: `Did “${call.name}” finish?`, description, options: [...UNKNOWN_OUTCOME_OPTIONS], payload: ledger.args, kind: 'choice' },
-    'unknown_outcome',
-  );
-}
-
-async function createPause(
-  ctx: EngineContext,
-  message: AssistantMessage,
-  call: ToolCall,
-  request: PauseRequest,
-  origin: PausePoint['origin'],
-): Promise<string> {
-  const pause = pausePointFor(ctx, message, call, request, origin);
-  await ctx.storage.createPausePoint(pause);
-  ctx.onPause(pause);
-  return pause.id;
-}
-
-function pausePointFor(
-  ctx: EngineContext,
-  message: AssistantMessage,
-  call: ToolCall,
-  request: PauseRequest,
-  origin: PausePoint['origin'],
-): PausePoint {
-  const now = ctx.clock.now();
-  const expiry = ctx.expiryMs();
-  return {
-    v: 1,
-    id: ctx.ids.uuid(),
-    conversationId: message.conversationId,
-    turnIndex: message.turnIndex,
-    title: request.title,
-    description: request.description,
-    options: request.options,
-    payload: request.payload ?? null,
-    kind: request.kind,
-    status: 'pending',
-    resolution: null,
-    resolvedAt: null,
-    createdAt: now,
-    origin,
-    toolCallId: call.id,
-    toolName: call.name,
-    expiresAt: expiry === null ? null : now + expiry,
-  };
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelMessage, ModelResult, ToolSpec } from '../engine/ports.ts';
+import { wrapToolResult } from '../engine/tool-result-envelope.ts';
 import { DEMO_MODEL_ID, createDemoModel } from './demo-model.ts';
 
 const TOOL_NAMES = ['wait_for_approval', 'save_note', 'list_notes', 'delete_note', 'http_request'];
@@ -94,7 +95,7 @@ describe('the demo model', () => {
     const second = await ask([
       user('delete my note'),
       { role: 'assistant', content: first.content, tool_calls: [{ id: listCall.id, type: 'function', function: { name: 'list_notes', arguments: '{}' } }] },
-      { role: 'tool', tool_call_id: listCall.id, content: listed },
+      { role: 'tool', tool_call_id: listCall.id, content: wrapToolResult(listed) },
     ]);
     expect(onlyCall(second, 'delete_note')).toEqual({ id: 'note-42' });
   });
@@ -103,7 +104,7 @@ describe('the demo model', () => {
     const result = await ask([
       user('delete a note'),
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'list_notes', arguments: '{}' } }] },
-      { role: 'tool', tool_call_id: 'c1', content: 'There are no saved notes.' },
+      { role: 'tool', tool_call_id: 'c1', content: wrapToolResult('There are no saved notes.') },
     ]);
     expect(result.toolCalls).toEqual([]);
     expect(result.content).toMatch(/no notes/i);
@@ -125,12 +126,14 @@ describe('the demo model', () => {
     const result = await ask([
       user('delete my note'),
       { role: 'assistant', content: null, tool_calls: [{ id: 'd1', type: 'function', function: { name: 'delete_note', arguments: '{"id":"n1"}' } }] },
-      { role: 'tool', tool_call_id: 'd1', content: 'Deleted note “Groceries” (id n1).' },
+      { role: 'tool', tool_call_id: 'd1', content: wrapToolResult('Deleted note “Groceries” (id n1).') },
       user('Approval approval: approve\nPayload: {"id":"n1"}'),
     ]);
     expect(result.content).toContain('> Approval approval: approve');
     expect(result.content).toContain('`delete_note`');
     expect(result.content).toContain('> Deleted note “Groceries” (id n1).');
+    // It reads the result through the envelope the engine sends it in, as a model does.
+    expect(result.content).not.toContain('tool_result');
     expect(result.content).not.toContain('nothing was actually sent');
   });
 
@@ -138,11 +141,12 @@ describe('the demo model', () => {
     const result = await ask([
       user('note this'),
       { role: 'assistant', content: null, tool_calls: [{ id: 'c9', type: 'function', function: { name: 'save_note', arguments: '{}' } }] },
-      { role: 'tool', tool_call_id: 'c9', content: 'Saved note “x” with id 7.' },
+      { role: 'tool', tool_call_id: 'c9', content: wrapToolResult('Saved note “x” with id 7.') },
     ]);
     expect(result.toolCalls).toEqual([]);
     expect(result.content).toContain('`save_note`');
     expect(result.content).toContain('> Saved note “x” with id 7.');
+    expect(result.content).not.toContain('tool_result');
   });
 
   it('does not call a tool the conversation does not offer', async () => {

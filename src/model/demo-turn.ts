@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { unwrapToolResult } from '../engine/tool-result-envelope.ts';
 
 /**
  * What the demo model reads from a Chat Completions request body: only what
@@ -50,7 +51,7 @@ export function demoTurn(body: DemoRequestBody): DemoTurn {
   const last = messages.at(-1);
 
   if (last?.role === 'tool') {
-    return { kind: 'tool_result', toolName: toolNameOf(messages, last.tool_call_id), content: textOf(last), userText, tools };
+    return { kind: 'tool_result', toolName: toolNameOf(messages, last.tool_call_id), content: unwrapToolResult(textOf(last)), userText, tools };
   }
   if (last?.role === 'user' && DECISION.test(textOf(last))) {
     return { kind: 'decision', text: textOf(last), toolResult: gatedResult(messages), userText, tools };
@@ -66,7 +67,7 @@ function gatedResult(messages: readonly RequestMessage[]): { toolName: string; c
     if (message.role !== 'tool') continue;
     const toolName = toolNameOf(messages, message.tool_call_id);
     // wait_for_approval's own result is only the pause marker; the decision says it all.
-    if (toolName !== 'wait_for_approval') return { toolName, content: textOf(message) };
+    if (toolName !== 'wait_for_approval') return { toolName, content: unwrapToolResult(textOf(message)) };
   }
   return undefined;
 }

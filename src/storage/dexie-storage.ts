@@ -1,6 +1,7 @@
 import Dexie from 'dexie';
 import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/ports.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
+import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
 import type { PausepointDb } from './db.ts';
 import { numberDrafts } from './number-drafts.ts';
 import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
@@ -154,6 +155,7 @@ export class DexieStorage implements StoragePort {
         if (settlement.pausePoint.id !== id) {
           throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
         }
+        if (resolvesPastExpiry(current, settlement.pausePoint)) return { ok: false, reason: 'expired', pausePoint: current };
         await pausePoints.put(settlement.pausePoint);
         const { conversationId } = current;
         const { update } = settlement;

@@ -10,12 +10,12 @@ import { DexieNotesStore } from '../storage/notes-store.ts';
 import { deviceId, readSettings } from '../storage/settings-repo.ts';
 import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
+import { engineSettings } from './engine-settings.ts';
 import { modelFor, modelFromSettings } from './model-from-settings.ts';
 import type { Intent, WorkerEvent } from './protocol.ts';
 import { WebLocks } from './web-locks.ts';
 
 const EXPIRY_SWEEP_MS = 15_000;
-const MINUTE = 60_000;
 
 /**
  * The engine as one tab's worker hosts it: Dexie storage, the openai adapter,
@@ -33,21 +33,16 @@ export class AgentHost {
     readonly tabId: string,
     private readonly emit: (event: WorkerEvent) => void,
   ) {
-    let expiryMinutes: number | null = null;
     this.engine = new Engine({
       storage: new DexieStorage(db),
-      model: async () => {
-        const settings = await readSettings(db);
-        expiryMinutes = settings?.expiryMinutes ?? null;
-        return modelFromSettings(settings);
-      },
+      model: async () => modelFromSettings(await readSettings(db)),
+      settings: engineSettings(db),
       tools: [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool()],
       clock: systemClock,
       ids: randomIds,
       network: browserNetwork,
       locks: new WebLocks(),
       owner: tabId,
-      expiryMs: () => (expiryMinutes === null ? null : expiryMinutes * MINUTE),
       onPause: (p) => this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title }),
       onError: (error, conversationId) => {
         console.error('Pausepoint: a background run failed', error);
@@ -60,8 +55,14 @@ export class AgentHost {
     };
   }
 
-  /** Recovers orphaned runs now, then keeps watching for new ones and for due expiries. */
+  /**
+   * Expires the cards that fell due while no tab was open and recovers
+   * orphaned runs, both now, then keeps watching for new ones and for due
+   * expiries. (A due card is refused when decided anyway; expiring it at once
+   * is what makes every tab show it expired, and tells the model.)
+   */
   start(): void {
+    void this.#expireDue();
     void this.#sweep();
     // Polling is enough here: a closed tab is noticed within seconds, and an
     // indexed read of the active conversations only is cheap next to a live query per tab.

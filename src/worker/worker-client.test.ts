@@ -23,6 +23,7 @@ const samples: unknown[] = [
   { id: 2, ok: 'yes', value: 1 },
   { outcome: 'decided' },
   { outcome: 'not_found' },
+  { outcome: 'expired' },
   { outcome: 'invalid', message: 'bad' },
   { outcome: 'invalid' },
   { outcome: 'already_decided', status: 'resolved' },

@@ -157,6 +157,8 @@ export function readDecideResult(value: unknown): DecideResult | null {
       return { outcome: 'decided' };
     case 'not_found':
       return { outcome: 'not_found' };
+    case 'expired':
+      return { outcome: 'expired' };
     case 'invalid':
       return isString(value.message) ? { outcome: 'invalid', message: value.message } : null;
     case 'already_decided': {

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import { join } from 'node:path';
 import { card, send, setUpEndpoint, waitCall } from './app.ts';
 import { API_KEY, expect, test } from './fixtures.ts';
 
-const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes'] as const;
+const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes', 'approvalRules'] as const;
 
 /** Every row of every table, read straight from IndexedDB: what "identical data" is judged on. */
 function snapshot(page: Page) {
@@ -64,7 +65,9 @@ test('backup, wipe, restore gives identical data; the backup holds no API key', 
   const file = await download.path();
   const text = await readFile(file, 'utf8');
   expect(text).not.toContain(API_KEY);
-  expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 1 });
+  expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 2 });
+  // What a restore brings back: the same, but a card decided before the backup is marked as decided elsewhere.
+  const restored = { ...before, pausePoints: (before.pausePoints ?? []).map((p) => ({ ...(p as object), restored: true })) };
 
   await wipe(page);
   expect((await snapshot(page)).conversations).toEqual([]);
@@ -72,12 +75,12 @@ test('backup, wipe, restore gives identical data; the backup holds no API key', 
   const restorePanel = await openBackupPanel(page);
   await restorePanel.getByLabel('Restore from backup file').setInputFiles(file);
   await expect(restorePanel.getByRole('status')).toContainText(/Restored/);
-  expect(await snapshot(page)).toEqual(before);
+  expect(await snapshot(page)).toEqual(restored);
 
   // The same file again changes nothing.
   await restorePanel.getByLabel('Restore from backup file').setInputFiles(file);
   await expect(restorePanel.getByRole('status')).toContainText(/Nothing to restore/);
-  expect(await snapshot(page)).toEqual(before);
+  expect(await snapshot(page)).toEqual(restored);
 });
 
 test('a corrupt backup is refused with a clear message and nothing changes', async ({ page, llm }) => {
@@ -97,4 +100,40 @@ test('a corrupt backup is refused with a clear message and nothing changes', asy
   await panel.getByLabel('Restore from backup file').setInputFiles(future);
   await expect(panel.getByRole('alert')).toContainText(/version/i);
   expect(await snapshot(page)).toEqual(before);
+});
+
+test('a restored backup with a running conversation and an approved, never executed POST runs nothing until the user acts', async ({ page, llm }) => {
+  // The crafted fixture, its POST pointed at the fake server's sink so an execution would be counted.
+  const target = `${llm.origin}/sink/transfers`;
+  const crafted = (await readFile(join(import.meta.dirname, '../fixtures/backup/crafted-running-approved-call.json'), 'utf8')).replaceAll('https://bank.example/transfers', target);
+  await setUpEndpoint(page, llm);
+  const requestsBefore = llm.requests.length;
+
+  const panel = await openBackupPanel(page);
+  await panel.getByLabel('Restore from backup file').setInputFiles({ name: 'crafted.json', mimeType: 'application/json', buffer: Buffer.from(crafted) });
+  await expect(panel.getByRole('status')).toContainText('1 conversation was working when the backup was made; nothing runs in it until you press Continue.');
+  await expect(panel.getByRole('status')).toContainText('1 allow rule came back switched off');
+
+  // The worker sweeps for active conversations every 3 s, and once when a tab opens: give it both.
+  await page.waitForTimeout(4_000);
+  await page.reload();
+  await page.getByRole('navigation').first().getByRole('link', { name: 'Pay the supplier' }).click();
+  await expect(page.getByText(/^Interrupted: Restored from a backup made while it was working\. Nothing has run here since; press Continue to go on\.$/)).toBeVisible();
+  await page.waitForTimeout(4_000);
+  expect(llm.requests.slice(requestsBefore)).toEqual([]);
+
+  // Continue asks again: a fresh card, still nothing sent and no model call.
+  llm.enqueue({ content: 'The transfer went through.' });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const gate = card(page, `POST to ${new URL(target).host}`);
+  await expect(gate).toBeVisible();
+  await expect(gate).toContainText('Asked again: this call was approved earlier, but that approval came from a restored backup, not from this browser.');
+  expect(llm.sinkHits()).toHaveLength(0);
+  expect(llm.chatRequests()).toHaveLength(0);
+
+  // Only a decision made here runs it, once, and lets the model go on.
+  await gate.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('The transfer went through.')).toBeVisible();
+  expect(llm.sinkHits('/sink/transfers')).toHaveLength(1);
+  expect(llm.chatRequests()).toHaveLength(1);
 });

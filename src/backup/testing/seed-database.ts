@@ -1,14 +1,45 @@
 import { makeConversation, makeLedgerEntry, makePausePoint } from '../../engine/testing/make-records.ts';
-import type { Message } from '../../engine/records/index.ts';
+import type { ApprovalRule, Message } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 
 export const SEED_API_KEY = 'sk-test-never-in-a-backup-5f1e';
 export const SEED_DEVICE_ID = 'device-7c1d-never-in-a-backup';
 
+export const SEED_ALLOW_RULE: ApprovalRule = {
+  v: 1,
+  id: 'r1',
+  effect: 'allow',
+  tool: 'http_request',
+  match: [{ kind: 'url', pointer: '/url', origin: 'https://api.example.com' }],
+  scope: { kind: 'everywhere' },
+  source: 'card',
+  createdAt: 1_300,
+  lastUsedAt: 4_100,
+  expiresAt: null,
+  definitionHash: 'hash-of-http-request',
+  enabled: true,
+};
+export const SEED_DENY_RULE: ApprovalRule = {
+  v: 1,
+  id: 'r2',
+  effect: 'deny',
+  tool: 'send_*',
+  match: [],
+  scope: { kind: 'conversation', conversationId: 'c1' },
+  source: 'settings',
+  createdAt: 1_400,
+  lastUsedAt: null,
+  expiresAt: null,
+  reason: 'Nothing is sent from this conversation.',
+  definitionHash: null,
+  enabled: true,
+};
+
 /**
  * A small but complete database: two conversations (one paused with a pending
  * card, one with a decided and executed call), `messagesPerConversation`
- * messages each, a note, settings with an API key, and a device id.
+ * messages each, a note, two approval rules (an allow rule everywhere, a deny
+ * rule in c1), settings with an API key, and a device id.
  */
 export async function seedDatabase(db: PausepointDb, { messagesPerConversation = 3 } = {}): Promise<void> {
   const messages = (conversationId: string): Message[] =>
@@ -41,6 +72,7 @@ export async function seedDatabase(db: PausepointDb, { messagesPerConversation =
   ]);
   await db.ledger.bulkPut([makeLedgerEntry({ id: 'c2:call_2', conversationId: 'c2', toolCallId: 'call_2', status: 'succeeded', finishedAt: 4_500, result: 'Sent.' })]);
   await db.notes.bulkPut([{ v: 1, id: 'n1', title: 'Numbering', body: 'Invoices start at 42.', createdAt: 1_000, updatedAt: 1_200 }]);
+  await db.approvalRules.bulkPut([SEED_ALLOW_RULE, SEED_DENY_RULE]);
   await db.settings.bulkPut([
     {
       key: 'settings',

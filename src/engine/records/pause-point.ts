@@ -45,5 +45,12 @@ export const PausePoint = z.object({
   expiresAt: z.number().nullable(),
   expiredReason: z.enum(['timeout', 'abandoned']).optional(),
   decidedBy: DecidedBy.optional(),
+  /**
+   * True when a backup brought this record here already decided (or expired):
+   * its decision was made in another browser, not in this one. The engine does
+   * not run a call on such an approval (see restored-decisions.ts); a pending
+   * card from a backup carries no flag, since deciding it is a decision here.
+   */
+  restored: z.boolean().optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;

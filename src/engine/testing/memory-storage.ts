@@ -1,3 +1,4 @@
+import { resolvesPastExpiry } from '../pause-expiry.ts';
 import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../ports.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
@@ -133,6 +134,7 @@ export class MemoryStorage implements StoragePort {
     if (settlement.pausePoint.id !== id) {
       throw new MemoryStorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
     }
+    if (resolvesPastExpiry(current, settlement.pausePoint)) return { ok: false, reason: 'expired', pausePoint: copyRecord(current) };
     const pausePoint = copyRecord(settlement.pausePoint);
     const { conversationId } = current;
     const { update } = settlement;

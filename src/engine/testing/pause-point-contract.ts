@@ -206,6 +206,29 @@ export function describePausePointContract(storageOf: () => StoragePort): void {
         pausePoint: { status: 'expired' },
       });
     });
+
+    it('refuses to resolve a pending pause point at or past its expiry, and writes nothing', async () => {
+      // `resolve` decides at 5_000.
+      const due = makePausePoint({ id: 'due', toolCallId: 'call_2', expiresAt: 5_000 });
+      await storage.createPausePoint(due);
+      const settle = vi.fn((p: PausePoint) => ({ ...resolve(p, [userDraft('c1', 'late')]), update: (c: Conversation) => ({ ...c, title: 'moved' }) }));
+      expect(await storage.settlePausePoint('due', settle)).toEqual({ ok: false, reason: 'expired', pausePoint: due });
+      expect(await storage.getPausePoint('due')).toEqual(due);
+      expect(await storage.listMessages('c1')).toEqual([]);
+      expect(await storage.getConversation('c1')).toEqual(makeConversation({ id: 'c1', nextSeq: 2 }));
+    });
+
+    it('lets a due pause point be expired, and one not yet due be resolved', async () => {
+      await storage.createPausePoint(makePausePoint({ id: 'due', toolCallId: 'call_2', expiresAt: 5_000 }));
+      await storage.createPausePoint(makePausePoint({ id: 'early', toolCallId: 'call_3', expiresAt: 5_001 }));
+      const expired = await storage.settlePausePoint('due', (p) => ({
+        commit: true,
+        pausePoint: { ...p, status: 'expired', resolvedAt: 6_000, expiredReason: 'timeout' },
+        messages: [],
+      }));
+      expect(expired).toMatchObject({ ok: true, pausePoint: { status: 'expired' } });
+      expect(await storage.settlePausePoint('early', (p) => resolve(p, []))).toMatchObject({ ok: true, pausePoint: { status: 'resolved' } });
+    });
   });
 
   describe('execution ledger', () => {

@@ -80,7 +80,7 @@ describe('BackupPanel backup and restore', () => {
     expect(downloads).toHaveLength(1);
     expect(downloads[0]!.name).toMatch(/^pausepoint-backup-\d{4}-\d{2}-\d{2}\.json$/);
     const text = await downloads[0]!.blob.text();
-    expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 1 });
+    expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 2 });
     expect(text).not.toContain(SEED_API_KEY);
   });
 
@@ -91,11 +91,44 @@ describe('BackupPanel backup and restore', () => {
     await screen.findByRole('status');
     const text = await downloads[0]!.blob.text();
     const before = await databaseSnapshot(db);
-    await Promise.all([db.conversations.clear(), db.messages.clear(), db.pausePoints.clear(), db.ledger.clear(), db.notes.clear()]);
+    await Promise.all([db.conversations.clear(), db.messages.clear(), db.pausePoints.clear(), db.ledger.clear(), db.notes.clear(), db.approvalRules.clear()]);
 
     await chooseFile(text);
 
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Restored 2 conversations (8 messages, 2 approvals) and 1 note.'));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(
+        'Restored 2 conversations (8 messages, 2 approvals), 1 note and 2 approval rules. ' +
+          '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it.',
+      ),
+    );
+    const { pausePoints, approvalRules, ...rest } = await databaseSnapshot(db);
+    const { pausePoints: pausePointsBefore, approvalRules: _rules, ...restBefore } = before;
+    expect(rest).toEqual(restBefore);
+    // The card decided before the backup comes back marked as decided elsewhere; the allow rule switched off.
+    expect(pausePoints).toEqual((pausePointsBefore as { status: string }[]).map((p) => (p.status === 'pending' ? p : { ...p, restored: true })));
+    expect(approvalRules).toMatchObject([
+      { id: 'r1', effect: 'allow', enabled: false, source: 'backup' },
+      { id: 'r2', effect: 'deny', enabled: true, source: 'backup' },
+    ]);
+  });
+
+  it('states the size limit, and refuses a larger file with a clear message without reading it', async () => {
+    await seedDatabase(db);
+    const before = await databaseSnapshot(db);
+    render(BackupPanel, { props: { db } });
+    expect(screen.getByText(/Backup files of up to 50 MB can be restored\./)).toBeTruthy();
+
+    const file = new File(['{}'], 'pausepoint-backup-2026-01-31.json', { type: 'application/json' });
+    Object.defineProperty(file, 'size', { value: 50_000_001 });
+    const read = vi.fn(async () => '{}');
+    for (const method of ['text', 'stream', 'arrayBuffer']) Object.defineProperty(file, method, { value: read });
+    const input = screen.getByLabelText('Restore from backup file') as HTMLInputElement;
+    Object.defineProperty(input, 'files', { value: [file], configurable: true });
+    await fireEvent.change(input);
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('This file is 50.0 MB; Pausepoint restores backups of up to 50 MB, so it was not read. Nothing was restored.');
+    expect(read).not.toHaveBeenCalled();
     expect(await databaseSnapshot(db)).toEqual(before);
   });
 

@@ -178,6 +178,30 @@ describe('ApprovalCard — after the decision', () => {
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
+  test('a decision that came after the expiry says the card expired, not that another tab decided', async () => {
+    const { client, rerender } = renderCard(pausePoint({ expiresAt: 1_700_000_060_000 }));
+    client.decide.mockResolvedValueOnce({ outcome: 'expired' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    const note = 'This request expired before your decision, so your decision was not recorded.';
+    expect(await screen.findByText(note)).toBeTruthy();
+    expect(screen.queryByText('Already decided in another tab')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+
+    // The live record follows, expired in the decision's transaction.
+    await rerender({ pause: pausePoint({ status: 'expired', expiredReason: 'timeout', resolvedAt: 1_700_000_061_000, expiresAt: 1_700_000_060_000 }) });
+    expect(screen.getByText('Expired')).toBeTruthy();
+    expect(screen.getByText(note)).toBeTruthy();
+    expect(screen.queryByText(/another tab/)).toBeNull();
+  });
+
+  test('already_decided with an expired card says it expired', async () => {
+    const { client } = renderCard(pausePoint());
+    client.decide.mockResolvedValueOnce({ outcome: 'already_decided', status: 'expired' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('This request expired before your decision, so your decision was not recorded.')).toBeTruthy();
+    expect(screen.queryByText('Already decided in another tab')).toBeNull();
+  });
+
   test('a card decided elsewhere while shown updates and says so', async () => {
     const { rerender } = renderCard(pausePoint());
     await rerender({

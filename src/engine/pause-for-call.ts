@@ -1,0 +1,52 @@
+import type { EngineContext } from './engine-context-type.ts';
+import type { PauseRequest } from './ports.ts';
+import type { AssistantMessage, PausePoint, ToolCall } from './records/index.ts';
+
+/**
+ * A new pending pause point for a call. The expiry is read from the settings
+ * now, as the card is made, so every run — one recovered by another tab
+ * before it ever called the model included — gives its cards the configured time.
+ */
+export async function pausePointFor(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  request: PauseRequest,
+  origin: PausePoint['origin'],
+): Promise<PausePoint> {
+  const expiry = await ctx.settings.expiryMs();
+  const now = ctx.clock.now();
+  return {
+    v: 1,
+    id: ctx.ids.uuid(),
+    conversationId: message.conversationId,
+    turnIndex: message.turnIndex,
+    title: request.title,
+    description: request.description,
+    options: request.options,
+    payload: request.payload ?? null,
+    kind: request.kind,
+    status: 'pending',
+    resolution: null,
+    resolvedAt: null,
+    createdAt: now,
+    origin,
+    toolCallId: call.id,
+    toolName: call.name,
+    expiresAt: expiry === null ? null : now + expiry,
+  };
+}
+
+/** Stores a pause point at once (rather than with the paused state) and tells the host. Returns its id. */
+export async function createPause(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  request: PauseRequest,
+  origin: PausePoint['origin'],
+): Promise<string> {
+  const pause = await pausePointFor(ctx, message, call, request, origin);
+  await ctx.storage.createPausePoint(pause);
+  ctx.onPause(pause);
+  return pause.id;
+}
