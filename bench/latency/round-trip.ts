@@ -23,6 +23,9 @@ export interface RoundTiming {
     actionableMs: number;
     /** Navigation start → the frame showing it produced. */
     paintedMs: number;
+    /** The reloaded document's clock mark and navigation start (epoch ms). */
+    clockMark: LatencyMarks['clockMark'];
+    timeOrigin: number;
   };
   /** CORS preflights (OPTIONS) the server saw in this round: a cache miss costs a round trip before its request. */
   preflights: number;
@@ -57,10 +60,15 @@ async function pressUntilRequest(page: Page, llm: FakeLlm, button: ReturnType<Pa
  * One round, driven as a person would through roles and labels, in a
  * conversation that is idle: type and Send → the model asks for approval
  * (wait_for_approval) → optionally reload with the card pending → Approve →
- * the model answers. The replies are queued before each press, so the server
+ * the model answers. `beforePress` runs before each of the two presses. The replies are queued before each press, so the server
  * answers at once and only the app's own time is measured.
  */
-export async function playRound(page: Page, llm: FakeLlm, round: number, { reload, settleMs }: { reload: boolean; settleMs: number }): Promise<RoundTiming> {
+export async function playRound(
+  page: Page,
+  llm: FakeLlm,
+  round: number,
+  { reload, settleMs, beforePress }: { reload: boolean; settleMs: number; beforePress?: () => Promise<void> },
+): Promise<RoundTiming> {
   const chatBefore = llm.chatRequests().length;
   const optionsBefore = llm.requests.filter((r) => r.method === 'OPTIONS').length;
   const title = cardTitle(round);
@@ -78,6 +86,7 @@ export async function playRound(page: Page, llm: FakeLlm, round: number, { reloa
   );
 
   await page.getByRole('textbox', { name: 'Message' }).fill(`Round ${round}: email the report, but ask me first.`);
+  await beforePress?.();
   const send = await pressUntilRequest(page, llm, page.getByRole('button', { name: 'Send', exact: true }), 'Send', chatBefore, settleMs);
 
   const card = page.getByRole('region', { name: title, exact: true });
@@ -92,13 +101,13 @@ export async function playRound(page: Page, llm: FakeLlm, round: number, { reloa
     await page.evaluate(([key, id]) => sessionStorage.setItem(key, id), [WATCH_CARD_KEY, pausePointId] as const);
     await page.reload({ waitUntil: 'commit' });
     const handle = await page.waitForFunction(
-      () => (window.__latency?.card?.paintedAt !== undefined ? { card: window.__latency.card, timeOrigin: window.__latency.timeOrigin } : undefined),
+      () => (window.__latency?.card?.paintedAt !== undefined ? window.__latency : undefined),
       undefined,
       { polling: 20, timeout: 15_000 },
     );
-    const { card: watch, timeOrigin } = (await handle.jsonValue()) as { card: CardWatch; timeOrigin: number };
+    const { card: watch, timeOrigin, clockMark } = (await handle.jsonValue()) as LatencyMarks & { card: CardWatch };
     if (watch.pausePointId !== pausePointId) throw new Error('The reload watched another card');
-    reloaded = { actionableMs: watch.actionableAt! - timeOrigin, paintedMs: watch.paintedAt! - timeOrigin };
+    reloaded = { actionableMs: watch.actionableAt! - timeOrigin, paintedMs: watch.paintedAt! - timeOrigin, clockMark, timeOrigin };
     // Untimed: the button the observer saw is the one a person would press.
     await approveButton.waitFor({ state: 'visible', timeout: 5_000 });
     if (!(await approveButton.isEnabled())) throw new Error(`Approve on "${title}" is not enabled after the reload`);
@@ -106,6 +115,7 @@ export async function playRound(page: Page, llm: FakeLlm, round: number, { reloa
     await page.waitForFunction(() => window.__latency?.worker.readyAt !== undefined, undefined, { polling: 20, timeout: 15_000 });
   }
 
+  await beforePress?.();
   const approve = await pressUntilRequest(page, llm, approveButton, 'Approve', chatBefore + 1, settleMs);
   await page.getByText(answerText(round), { exact: true }).waitFor({ timeout: 15_000 });
   await page.getByRole('status').filter({ hasText: 'Ready' }).first().waitFor({ timeout: 15_000 });
