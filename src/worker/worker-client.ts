@@ -1,7 +1,6 @@
 import type { Decision } from '../engine/decision.ts';
 import type { AgentClient } from '../ui/agent-client.ts';
 import type { DecideResult, Intent, Response, WorkerEvent } from './protocol.ts';
-import { wakeServiceWorker, type ServiceWorkerHost } from './wake-service-worker.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
 export class AgentError extends Error {
@@ -15,9 +14,6 @@ export class AgentError extends Error {
 }
 
 const REQUEST_TIMEOUT_MS = 120_000;
-
-/** Intents after which the agent worker asks the model: the service worker will see that request first. */
-const CALLS_MODEL: ReadonlySet<Intent['type']> = new Set(['send', 'decide', 'retry']);
 
 /**
  * The page's side of the worker: sends intents, matches responses by id, and
@@ -35,10 +31,7 @@ export class WorkerClient implements AgentClient {
   readonly #listeners = new Set<(event: WorkerEvent) => void>();
   #nextId = 1;
 
-  readonly #serviceWorker: ServiceWorkerHost;
-
-  constructor({ serviceWorker = globalThis.navigator?.serviceWorker }: { serviceWorker?: ServiceWorkerHost } = {}) {
-    this.#serviceWorker = serviceWorker;
+  constructor() {
     this.#worker = new Worker(new URL('./agent.worker.ts', import.meta.url), { type: 'module', name: this.tabId });
     this.#worker.addEventListener('message', (event: MessageEvent<unknown>) => this.#receive(event.data));
     this.#worker.addEventListener('error', (event) => {
@@ -101,7 +94,6 @@ export class WorkerClient implements AgentClient {
         reject: (error) => (clearTimeout(timer), reject(error)),
       });
       this.#worker.postMessage({ id, intent });
-      if (CALLS_MODEL.has(intent.type)) wakeServiceWorker(this.#serviceWorker);
     });
   }
 
