@@ -1,13 +1,24 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
+import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, DEV_CONTENT_SECURITY_POLICY } from './src/pwa/content-security-policy.ts';
 import { manifest } from './src/pwa/manifest.ts';
 
 // End-to-end tests build an extra page that drives the worker without the UI.
 const probes = process.env.PAUSEPOINT_PROBES === '1';
 
+/** The dev server serves index.html with the dev variant of its policy (see content-security-policy.ts). */
+function devContentSecurityPolicy(): Plugin {
+  return {
+    name: 'pausepoint:dev-content-security-policy',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace(CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY),
+  };
+}
+
 export default defineConfig({
   plugins: [
+    devContentSecurityPolicy(),
     svelte(),
     VitePWA({
       registerType: 'prompt',
@@ -32,8 +43,9 @@ export default defineConfig({
       ? { input: { main: 'index.html', probe: 'tests/e2e/probe/worker-probe.html' } }
       : undefined,
   },
-  preview: { host: '127.0.0.1' },
-  server: { host: '127.0.0.1' },
+  // The built app under the policy index.html carries, plus frame-ancestors, which only a header can set.
+  preview: { host: '127.0.0.1', headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY_HEADER } },
+  server: { host: '127.0.0.1', headers: { 'Content-Security-Policy': DEV_CONTENT_SECURITY_POLICY } },
   test: {
     // Two projects: Node for everything but the UI, and jsdom with Svelte's browser
     // build for src/ui (Svelte resolves to its server build under Node conditions,
@@ -57,6 +69,9 @@ export default defineConfig({
           environment: 'jsdom',
           // Unmounts rendered components after each test.
           setupFiles: ['@testing-library/svelte/vitest'],
+          // A few tests render hundreds of rows or every prefix of a long text in jsdom:
+          // about 2 s on a quiet machine, past vitest's 5 s default on a loaded one.
+          testTimeout: 20_000,
         },
       },
     ],

@@ -1,3 +1,5 @@
+// First: configures zod before any schema is built (see zod-config.ts).
+import './zod-config.ts';
 import { PausepointDb } from './storage/db.ts';
 import './ui/app.css';
 import { startApp } from './ui/start-app.ts';

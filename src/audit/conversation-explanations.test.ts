@@ -29,6 +29,19 @@ describe('ConversationExplanations', () => {
     expect((await explanations.explain(pps)).get('conv-trip')?.toolCalls.size).toBe(4);
   });
 
+  it('expects no decision message for a rule’s decision: it answers through the call’s result', async () => {
+    const explanations = new ConversationExplanations(db);
+    const pps = await db.pausePoints.where('conversationId').equals('conv-trip').toArray();
+    const decided = pps.find((pp) => pp.toolCallId === 'call-ask-1')!;
+    const byRule = { ...decided, id: 'pp-rule', origin: 'rule' as const, status: 'resolved' as const, resolution: 'approve', rule: { id: 'r1', effect: 'allow' as const, text: 'Allow wait_for_approval — everywhere' } };
+    await explanations.explain([...pps, byRule]);
+
+    await db.messages.clear();
+    explanations.beginGeneration();
+    // Read again only if something seemed missing: it would find the messages gone.
+    expect((await explanations.explain([...pps, byRule])).get('conv-trip')?.toolCalls.size).toBe(4);
+  });
+
   it('evicts the least recently used conversations beyond its weight limit, never one in use', async () => {
     const explanations = new ConversationExplanations(db, { maxWeight: 10 });
     const byConversation = async (id: string) => db.pausePoints.where('conversationId').equals(id).toArray();

@@ -133,11 +133,12 @@ export class ConversationExplanations {
 
 /**
  * Whether the pause point implies a message the explanation does not have: its
- * tool call always; a decision message once decided, and once expired when the
- * model asked (the engine answers an expired gate through the call's result).
+ * tool call always; a decision message once decided by a person, and once
+ * expired when the model asked (the engine answers an expired gate, and a
+ * rule's decision, through the call's result).
  */
 function lacksSomething(explanation: Explanation, pp: PausePoint): boolean {
-  const decisionExpected = pp.status === 'resolved' || (pp.status === 'expired' && pp.origin === 'model');
+  const decisionExpected = (pp.status === 'resolved' && pp.origin !== 'rule') || (pp.status === 'expired' && pp.origin === 'model');
   return !explanation.toolCalls.has(pp.toolCallId) || (decisionExpected && !explanation.decisions.has(pp.id));
 }
 

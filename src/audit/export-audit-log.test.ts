@@ -122,6 +122,25 @@ describe('exportAuditLog', () => {
     expect(entries.get(SCENARIO.pending)).toMatchObject({ status: 'pending', resolution: null, resolved_at: null, decision_message: null });
   });
 
+  it('exports a rule’s automatic decision as an entry of origin rule, joined like a human one', async () => {
+    const approved = (await db.pausePoints.get(SCENARIO.approved))!;
+    await db.pausePoints.put({
+      ...approved,
+      id: 'pp-by-rule',
+      title: 'Allowed by rule: Allow send_email — everywhere',
+      origin: 'rule',
+      decidedBy: undefined,
+      rule: { id: 'rule-1', effect: 'allow', text: 'Allow send_email — everywhere' },
+      definitionHash: 'f'.repeat(64),
+    });
+    const { text } = await exportText();
+    const file: unknown = JSON.parse(text);
+    expect(checkJsonSchema(schema, file)).toEqual([]);
+    const entry = byId(AuditLogFile.parse(file).entries).get('pp-by-rule');
+    expect(entry).toMatchObject({ origin: 'rule', resolution: 'approve', decided_by: null, decision_message: null, ledger: { status: 'succeeded' }, title: 'Allowed by rule: Allow send_email — everywhere' });
+    expect((await verifyAuditFile(text)).ok).toBe(true);
+  });
+
   it('never writes the API key or anything else from settings but the device id', async () => {
     const { text } = await exportText();
     expect(text).not.toContain(CANARY_API_KEY);

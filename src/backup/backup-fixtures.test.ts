@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
 import { useTestDb } from '../storage/open-test-db.ts';
+import { readSettings } from '../storage/settings-repo.ts';
 import { BackupError, type BackupErrorCode } from './backup-error.ts';
 import { createBackup } from './create-backup.ts';
 import { describeRestore } from './describe-restore.ts';
@@ -44,7 +45,8 @@ describe('backup format v1 sample', () => {
       'Restored 2 conversations (9 messages, 2 approvals), 1 note and your settings. Backups never hold an API key: enter yours in Settings.',
     );
     expect(await db.pausePoints.get('8c0e2f4a-5b6d-4e7f-9a1b-2c3d4e5f6a10')).toMatchObject({ status: 'pending', title: 'Send the January newsletter?' });
-    expect((await db.settings.get('settings'))?.value).toMatchObject({ provider: 'openrouter', apiKey: '' });
+    expect((await db.settings.get('settings'))?.value).toMatchObject({ provider: 'openrouter' });
+    expect(await readSettings(db)).toMatchObject({ provider: 'openrouter', apiKey: '' });
   });
 
   it('is written back as version 2 with no field lost: only the decided card is marked as restored', async () => {

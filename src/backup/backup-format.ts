@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
-import { NoteRecord } from './note-record.ts';
+import { NoteRecord, type Note } from '../tools/note-record.ts';
 
 /**
  * A backup file, version 2:
@@ -55,7 +55,7 @@ export interface BackupRecords {
   messages: Message[];
   pausePoints: PausePoint[];
   ledger: LedgerEntry[];
-  notes: NoteRecord[];
+  notes: Note[];
   approvalRules: ApprovalRule[];
 }
 

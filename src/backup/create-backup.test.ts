@@ -5,7 +5,7 @@ import { useTestDb } from '../storage/open-test-db.ts';
 import { createBackup, type BackupProgress } from './create-backup.ts';
 import { makeLedgerEntry, makePausePoint } from '../engine/testing/make-records.ts';
 import { restoreBackup } from './restore-backup.ts';
-import { SEED_API_KEY, SEED_DENY_RULE, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
+import { SEED_API_KEY, SEED_DENY_RULE, SEED_DEVICE_ID, SEED_OTHER_API_KEY, seedDatabase } from './testing/seed-database.ts';
 
 let db: PausepointDb;
 useTestDb((fresh) => (db = fresh));
@@ -36,7 +36,9 @@ describe('createBackup', () => {
     await seedDatabase(db);
     const text = await (await createBackup(db)).blob.text();
 
+    // Neither the key of the settings' endpoint nor any other origin's key: the keys row is never read.
     expect(text).not.toContain(SEED_API_KEY);
+    expect(text).not.toContain(SEED_OTHER_API_KEY);
     expect(text).not.toContain('apiKey');
     expect(JSON.parse(text).data.settings).toEqual({
       v: 1,

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
 import { openTestDb, useTestDb } from '../storage/open-test-db.ts';
+import { readSettings, saveSettings } from '../storage/settings-repo.ts';
 import { StorageError } from '../storage/storage-error.ts';
 import { BackupError } from './backup-error.ts';
 import { createBackup } from './create-backup.ts';
@@ -90,7 +91,7 @@ describe('restoreBackup: round trip', () => {
     const { settings: settingsAfter, ...dataAfter } = after;
     expect(dataAfter).toEqual(dataBefore);
     const original = settingsBefore!.find((row) => (row as { key: string }).key === 'settings') as { value: object };
-    expect(settingsAfter).toEqual([{ key: 'settings', value: { ...original.value, apiKey: '' } }]);
+    expect(settingsAfter).toEqual([{ key: 'settings', value: original.value }]);
     expect(result).toMatchObject({ settings: 'restored', apiKeyMissing: true });
     expect(describeRestore(result)).toBe(
       'Restored 2 conversations (6 messages, 2 approvals), 1 note, 2 approval rules and your settings. ' +
@@ -102,10 +103,8 @@ describe('restoreBackup: round trip', () => {
   it('keeps the current API key when the endpoint is the same', async () => {
     await seedDatabase(db);
     const text = await backupText();
-    await db.settings.put({
-      key: 'settings',
-      value: { v: 1, provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-newer-key', model: 'gpt-4.1', expiryMinutes: 30, notifications: false, badge: true },
-    });
+    await saveSettings(db, { provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-newer-key', model: 'gpt-4.1', expiryMinutes: 30, notifications: false, badge: true });
+    const keys = await db.settings.get('apiKeys');
 
     const result = await restoreBackup(db, text);
 
@@ -115,12 +114,24 @@ describe('restoreBackup: round trip', () => {
       v: 1,
       provider: 'openai',
       baseUrl: 'https://api.openai.com/v1',
-      apiKey: 'sk-newer-key',
       model: 'gpt-4o-mini',
       expiryMinutes: null,
       notifications: true,
       badge: false,
     });
+    expect(await db.settings.get('apiKeys')).toEqual(keys);
+    expect(await readSettings(db)).toMatchObject({ apiKey: 'sk-newer-key' });
+  });
+
+  it('says a key is needed only when none is saved for the restored endpoint’s origin', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    const other = await openTestDb();
+    onTestFinished(other.cleanup);
+    await other.db.settings.put({ key: 'apiKeys', value: { v: 1, keys: { 'https://api.openai.com': 'sk-here-already' } } });
+
+    expect(await restoreBackup(other.db, text)).toMatchObject({ settings: 'restored', apiKeyMissing: false });
+    expect(await readSettings(other.db)).toMatchObject({ provider: 'openai', apiKey: 'sk-here-already' });
   });
 
   it('keeps current settings for another endpoint: the key is never sent to the backup’s server', async () => {
@@ -144,7 +155,8 @@ describe('restoreBackup: round trip', () => {
 
     await restoreBackup(db, JSON.stringify(file));
 
-    expect((await db.settings.get('settings'))?.value).toMatchObject({ apiKey: '' });
+    expect((await db.settings.get('settings'))?.value).not.toHaveProperty('apiKey');
+    expect(JSON.stringify(await db.settings.toArray())).not.toContain('sk-smuggled-in-a-file');
     expect((await db.settings.get('deviceId'))?.value).toBe(SEED_DEVICE_ID);
   });
 });
@@ -372,6 +384,6 @@ describe('restoreBackup: out of space', () => {
     expect(writes).toBeGreaterThanOrEqual(4);
     // Conversations were written before the messages failed: the abort took them back too.
     expect(await databaseSnapshot(db)).toEqual(before);
-    expect((await db.settings.get('settings'))?.value).toMatchObject({ apiKey: SEED_API_KEY });
+    expect(await readSettings(db)).toMatchObject({ apiKey: SEED_API_KEY });
   });
 });

@@ -1,5 +1,6 @@
 import Dexie from 'dexie';
 import type { z } from 'zod';
+import { API_KEYS_KEY, apiKeyFor } from '../storage/api-keys.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
 import { toStorageError } from '../storage/storage-error.ts';
@@ -23,8 +24,8 @@ export interface RestoreResult {
   /** Conversations in the backup that were already here and were left as they are. */
   conversationsKept: number;
   /**
-   * `restored`: the backup's settings were written (keeping this browser's API key when
-   * the endpoint is the same); `unchanged`: they equal the current ones; `kept_current`:
+   * `restored`: the backup's settings were written (this browser's API keys, stored per
+   * endpoint origin, are untouched); `unchanged`: they equal the current ones; `kept_current`:
    * this browser's settings point at another endpoint and were kept; `absent`: the backup has none.
    */
   settings: 'restored' | 'unchanged' | 'kept_current' | 'absent';
@@ -73,9 +74,10 @@ export async function restoreBackupFile(db: PausepointDb, file: Blob, options: P
  *   Only a crafted or corrupted file can hold one.
  * - A rule whose id is here already is kept as it is here.
  * - A note is written when it is missing or older here.
- * - Settings are written when this browser has none, or has the same endpoint —
- *   then its API key is kept. Settings for another endpoint are not written: they
- *   would either send this key to a different server or drop it.
+ * - Settings are written when this browser has none, or has the same endpoint.
+ *   Settings for another endpoint are not written: they would switch this browser
+ *   to another server unasked. API keys are never written: a file holds none, and
+ *   the keys saved here (per origin) stay as they are.
  * Restoring the same file twice therefore writes nothing the second time.
  */
 export async function restoreBackup(db: PausepointDb, text: string, options: ParseOptions = {}): Promise<RestoreResult> {
@@ -198,11 +200,10 @@ async function restoreSettings(db: PausepointDb, backup: BackupSettings | null):
   if (current.success && current.data.baseUrl !== backup.baseUrl) {
     return { outcome: 'kept_current', write: undefined, apiKeyMissing: false };
   }
-  // The key stays only with the endpoint it was entered for (read raw, so a row broken elsewhere still keeps it).
-  const raw = row?.value as { apiKey?: unknown; baseUrl?: unknown } | undefined;
-  const apiKey = typeof raw?.apiKey === 'string' && raw.baseUrl === backup.baseUrl ? raw.apiKey : '';
-  const next = StoredSettings.parse({ ...backup, apiKey });
+  const next = StoredSettings.parse(backup);
   if (current.success && sameSettings(current.data, next)) return { outcome: 'unchanged', write: undefined, apiKeyMissing: false };
+  // The key, if any, is the one this browser saved for the restored endpoint's origin.
+  const apiKey = apiKeyFor((await db.settings.get(API_KEYS_KEY))?.value, next.baseUrl);
   return { outcome: 'restored', write: next, apiKeyMissing: apiKey === '' && !KEYLESS_PROVIDERS.has(next.provider) };
 }
 

@@ -1,4 +1,4 @@
-import { PROVIDER_PRESETS } from '../ui/settings/provider-presets.ts';
+import { PROVIDER_PRESETS } from '../model/provider-presets.ts';
 import type { BackupSettings } from './backup-format.ts';
 
 /**

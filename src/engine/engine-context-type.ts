@@ -1,10 +1,12 @@
-import type { ClockPort, IdPort, SettingsPort, StoragePort } from './ports.ts';
+import type { ClockPort, IdPort, RulesPort, SettingsPort, StoragePort } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
 /** What the engine's parts share: the ports, resolved options, and this tab's identity. */
 export interface EngineContext {
   storage: StoragePort;
+  /** The user's approval rules; an empty set when the host gave none. */
+  rules: RulesPort;
   tools: ToolRegistry;
   clock: ClockPort;
   ids: IdPort;

@@ -1,8 +1,13 @@
-import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, SettingsPort, StoragePort, ToolDefinition } from './ports.ts';
+import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, RulesPort, SettingsPort, StoragePort, ToolDefinition } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 
 export interface EngineOptions {
   storage: StoragePort;
+  /**
+   * The user's approval rules, read for every call before the tool's own gate.
+   * None: no rules (every call goes to its gate, and `addRule` is refused).
+   */
+  rules?: RulesPort;
   /** Asked before each model call, so changed settings apply to the next call. */
   model: () => ModelPort | Promise<ModelPort>;
   tools: readonly ToolDefinition[];

@@ -3,6 +3,7 @@ import type { ModelRequest, StoragePort } from './ports.ts';
 import { FakeClock } from './testing/fake-clock.ts';
 import { harness, say, state } from './testing/harness.ts';
 import { modelError } from './testing/scripted-model.ts';
+import { StorageError } from './storage-error.ts';
 
 /** The storage a tab sees, with some methods replaced. */
 function overriding(storage: StoragePort, overrides: Partial<StoragePort>): StoragePort {
@@ -194,16 +195,16 @@ describe('endpoint faults', () => {
     }], { onError: (error) => failures.push(error) });
     const id = await h.engine.createConversation();
     const storage = h.storage;
-    const gone = { name: 'StorageError', code: 'not_found', message: 'No conversation.' };
+    const gone = () => new StorageError('not_found', 'No conversation.');
     const tab = h.openTab('tab-A', {
       storage: overriding(storage, {
         getConversation: async (conversationId: string) => (deleted ? undefined : storage.getConversation(conversationId)),
         appendMessages: async (...args: Parameters<typeof storage.appendMessages>) => {
-          if (deleted) throw Object.assign(new Error(gone.message), gone);
+          if (deleted) throw gone();
           return storage.appendMessages(...args);
         },
         updateConversation: async (...args: Parameters<typeof storage.updateConversation>) => {
-          if (deleted) throw Object.assign(new Error(gone.message), gone);
+          if (deleted) throw gone();
           return storage.updateConversation(...args);
         },
       }),

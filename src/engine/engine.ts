@@ -5,8 +5,20 @@ import type { EngineContext } from './engine-context-type.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HistoryCache } from './history-cache.ts';
-import type { CallRecords, MessageDraft, SettingsPort } from './ports.ts';
-import { isActive, newConversation, type AssistantMessage, type Conversation, type ConversationState, type DecidedBy, type Message, type PausePoint } from './records/index.ts';
+import { newRule } from './new-rule.ts';
+import type { CallRecords, MessageDraft, RulesPort, SettingsPort } from './ports.ts';
+import {
+  isActive,
+  newConversation,
+  type ApprovalRule,
+  type ApprovalRuleDraft,
+  type AssistantMessage,
+  type Conversation,
+  type ConversationState,
+  type DecidedBy,
+  type Message,
+  type PausePoint,
+} from './records/index.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
@@ -38,6 +50,7 @@ export class Engine {
     this.#history = new HistoryCache(options.storage);
     this.#ctx = {
       storage: options.storage,
+      rules: options.rules ?? NO_RULES,
       tools: new ToolRegistry([waitForApproval, ...options.tools]),
       clock: options.clock,
       ids: options.ids,
@@ -148,6 +161,24 @@ export class Engine {
     const state: ConversationState =
       stillPending > 0 ? { kind: 'paused', pending: stillPending } : { kind: 'running', owner: this.#ctx.owner, since: this.#ctx.clock.now() };
     return { ...conversation, state };
+  }
+
+  /**
+   * Makes an approval rule and stores it: the id, times and the tool's
+   * definition hash are filled in here, so every rule is bound the same way
+   * whoever made it. It applies from the very next call, in every tab (each
+   * call reads the rules afresh). Throws `CallerError` for a rule that could
+   * not match what it says.
+   */
+  async addRule(draft: ApprovalRuleDraft): Promise<ApprovalRule> {
+    const rule = await newRule(this.#ctx, draft);
+    await this.#ctx.rules.put(rule);
+    return rule;
+  }
+
+  /** Removes an approval rule: the next call it would have decided is decided without it. */
+  async removeRule(ruleId: string): Promise<void> {
+    await this.#ctx.rules.remove(ruleId);
   }
 
   /** Aborts this tab's run of the conversation. Returns false when this tab is not running it. */
@@ -399,6 +430,16 @@ interface Step {
 const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };
 /** An engine given no settings: pause points never expire. */
 const NO_SETTINGS: SettingsPort = { expiryMs: async () => null };
+
+/** A host that gave no rules port: no rules apply, and none can be made. */
+const NO_RULES: RulesPort = {
+  load: async () => ({ rules: [], askForEverything: false }),
+  markUsed: async () => {},
+  put: async () => {
+    throw new Error('This engine has no rules port: approval rules cannot be stored.');
+  },
+  remove: async () => {},
+};
 
 /** Waits for a wait that the user's Stop may abort: true when it finished, false when stopped. */
 async function settles(wait: Promise<void>): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { ModelError } from './errors.ts';
+import { StorageError } from './storage-error.ts';
 import type { ConversationState } from './records/index.ts';
 
 type ErrorState = Extract<ConversationState, { kind: 'error' }>;
@@ -11,7 +12,8 @@ export function errorState(error: ModelError): ErrorState {
 
 /** Where any other failure of a run leaves it: the browser's storage full, or something unforeseen. */
 export function failureState(error: unknown): ErrorState {
-  const quota = error instanceof Error && (error.name === 'QuotaExceededError' || (error as { code?: unknown }).code === 'quota_exceeded');
+  // A storage port reports a full disk as its own error; an IndexedDB write outside it throws the DOM's.
+  const quota = (error instanceof StorageError && error.code === 'quota_exceeded') || (error instanceof Error && error.name === 'QuotaExceededError');
   const message = quota
     ? 'The browser ran out of storage space for Pausepoint. Free some space (or delete old conversations), then press Retry.'
     : `Something went wrong: ${error instanceof Error ? error.message : String(error)}`;

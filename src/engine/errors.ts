@@ -1,3 +1,5 @@
+import { StorageError } from './storage-error.ts';
+
 /**
  * Errors are split by who is at fault, and cross the worker boundary as a plain
  * `{ name, message, ...fields }` shape (see `toWireError`).
@@ -27,7 +29,7 @@ export class ModelError extends Error {
 export class CallerError extends Error {
   override readonly name = 'CallerError';
   constructor(
-    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'busy',
+    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'invalid_rule' | 'busy',
     message: string,
   ) {
     super(message);
@@ -61,9 +63,9 @@ export class UnrecordedFailure extends Error {
   }
 }
 
-/** Storage's "no such record" (both implementations throw `{ name: 'StorageError', code }`; the engine may not import them). */
+/** Storage's "no such record". */
 export function isNotFound(error: unknown): boolean {
-  return error instanceof Error && error.name === 'StorageError' && (error as { code?: unknown }).code === 'not_found';
+  return error instanceof StorageError && error.code === 'not_found';
 }
 
 export interface WireError {

@@ -43,5 +43,7 @@ function wouldRunOnRestoredDecision(pause: PausePoint): boolean {
   if (pause.restored !== true || pause.status !== 'resolved') return false;
   if (pause.origin === 'gate') return pause.resolution === 'approve';
   if (pause.origin === 'unknown_outcome') return pause.resolution === RUN_AGAIN;
+  // A rule's approval from another browser: the rules here decide the call afresh.
+  if (pause.origin === 'rule') return pause.resolution === 'approve';
   return false;
 }

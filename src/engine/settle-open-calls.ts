@@ -1,5 +1,6 @@
 import { answerHold } from './answer-hold.ts';
 import { finish, finishFromLedger, writeResult, type CallState } from './call-results.ts';
+import { decideByRules } from './decide-by-rules.ts';
 import { decideGate } from './decide-gate.ts';
 import type { EngineContext } from './engine-context-type.ts';
 import { executeCall } from './execute-call.ts';
@@ -174,6 +175,17 @@ async function settleCall(
         break;
       }
     }
+  }
+
+  if (!ledger) {
+    // Approval rules decide before the tool's own gate (decide-by-rules.ts).
+    const ruled = await decideByRules(ctx, message, call, tool, args, pauses);
+    if (ruled.kind === 'refuse') return result(ruled.content, 'declined');
+    if (ruled.kind === 'ask') {
+      ask(ruled.question);
+      return 'waiting';
+    }
+    if (ruled.kind === 'run') return executeCall(ctx, message, call, tool, args, false, { previous: undefined, reopen: [] }, signal);
   }
 
   const gate = decideGate(tool, args, gatePauses.at(-1));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definitionHash } from './definition-hash.ts';
 import type { ToolDefinition, ToolSpec } from './ports.ts';
 
 /**
@@ -7,6 +8,9 @@ import type { ToolDefinition, ToolSpec } from './ports.ts';
  */
 export class ToolRegistry {
   readonly #byName = new Map<string, ToolDefinition>();
+  readonly #specs = new Map<string, ToolSpec>();
+  /** The promise, not its value: two calls that ask at once share one digest. */
+  readonly #hashes = new Map<string, Promise<string>>();
   readonly specs: ToolSpec[];
 
   constructor(tools: readonly ToolDefinition[]) {
@@ -22,6 +26,23 @@ export class ToolRegistry {
         parameters: tool.parameters ?? (z.toJSONSchema(tool.input) as Record<string, unknown>),
       },
     }));
+    for (const spec of this.specs) this.#specs.set(spec.function.name, spec);
+  }
+
+  /**
+   * The hash of a tool's definition as the model gets it (name, description,
+   * JSON Schema; see definition-hash.ts), or undefined for no such tool.
+   */
+  definitionHash(name: string): Promise<string> | undefined {
+    const cached = this.#hashes.get(name);
+    if (cached) return cached;
+    const spec = this.#specs.get(name);
+    if (!spec) return undefined;
+    const hash = definitionHash(spec.function);
+    this.#hashes.set(name, hash);
+    // A failed digest is not kept: the next call asks again.
+    hash.catch(() => this.#hashes.delete(name));
+    return hash;
   }
 
   get(name: string): ToolDefinition | undefined {

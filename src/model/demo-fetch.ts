@@ -1,8 +1,9 @@
 import { demoReply } from './demo-script.ts';
 import { demoSseResponse } from './demo-sse-response.ts';
 import { DemoRequestBody, demoTurn } from './demo-turn.ts';
+import { DEMO_MODEL_ID } from './demo-endpoint.ts';
 
-export const DEMO_MODEL_ID = 'pausepoint-demo';
+export { DEMO_MODEL_ID };
 
 export interface DemoFetchOptions {
   /** Pause between streamed chunks; 0 in tests. */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelMessage, ModelResult, ToolSpec } from '../engine/ports.ts';
 import { wrapToolResult } from '../engine/tool-result-envelope.ts';
 import { DEMO_MODEL_ID, createDemoModel } from './demo-model.ts';
+import { DEMO_SINK_URL } from './demo-sink.ts';
 
 const TOOL_NAMES = ['wait_for_approval', 'save_note', 'list_notes', 'delete_note', 'http_request'];
 const TOOLS: ToolSpec[] = TOOL_NAMES.map((name) => ({
@@ -110,9 +111,9 @@ describe('the demo model', () => {
     expect(result.content).toMatch(/no notes/i);
   });
 
-  it.each(['make an http request', 'post the order'])('sends a gated POST to example.com on “%s”', async (text) => {
+  it.each(['make an http request', 'post the order'])('sends a gated POST to the demo sink, inside the browser, on “%s”', async (text) => {
     const args = onlyCall(await ask([user(text)]), 'http_request');
-    expect(args).toMatchObject({ method: 'POST', url: expect.stringMatching(/^https:\/\/example\.com\//) });
+    expect(args).toMatchObject({ method: 'POST', url: `${DEMO_SINK_URL}orders` });
   });
 
   it('confirms a decision by quoting it', async () => {

@@ -1,14 +1,9 @@
+import { DEMO_BASE_URL } from './demo-endpoint.ts';
 import { createDemoFetch, DEMO_MODEL_ID, type DemoFetchOptions } from './demo-fetch.ts';
 import { OpenAIModel } from './openai-model.ts';
 
-export { DEMO_MODEL_ID };
-
-/**
- * Where the demo model "lives". `.invalid` is reserved (RFC 2606) and never
- * resolves, so even a wiring mistake that bypassed the demo fetch could not
- * reach a real host.
- */
-export const DEMO_BASE_URL = 'https://demo.pausepoint.invalid/v1';
+// `.invalid` never resolves, so even a wiring mistake that bypassed the demo fetch could not reach a real host.
+export { DEMO_BASE_URL, DEMO_MODEL_ID };
 
 /**
  * The built-in Demo model: scripted and offline, yet driven through the same

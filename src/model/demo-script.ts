@@ -1,3 +1,4 @@
+import { DEMO_SINK_URL } from './demo-sink.ts';
 import type { DemoTurn } from './demo-turn.ts';
 
 /** One scripted assistant message: text, tool calls, or both. */
@@ -74,7 +75,9 @@ const RULES: DemoRule[] = [
     name: 'http',
     when: said(/http|\bpost\b/i),
     reply: () => ({
-      text: 'A POST sends data to another server, so Pausepoint will ask you before the request goes out.',
+      text:
+        'A POST sends data to a server, so Pausepoint will ask you before the request goes out. In the demo it goes to a ' +
+        'pretend server inside Pausepoint, the demo sink, which shows what it received: nothing leaves this browser.',
       toolCalls: [{ name: 'http_request', arguments: HTTP_POST }],
     }),
   },
@@ -136,7 +139,7 @@ const GREETING = [
   '- **form**: I ask you to fill in a short form',
   '- **note**: I save a note (harmless, so it runs without asking)',
   '- **delete**: I list your notes and delete the first one (asks first)',
-  '- **post**: I send an HTTP POST to example.com (asks first)',
+  '- **post**: I send an HTTP POST to the demo sink, a pretend server inside this browser (asks first)',
   '',
   'To talk to a real model, add an endpoint and an API key in Settings.',
 ].join('\n');
@@ -182,7 +185,7 @@ const FORM = {
 
 const HTTP_POST = {
   method: 'POST',
-  url: 'https://example.com/api/demo-orders',
+  url: `${DEMO_SINK_URL}orders`,
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ item: 'coffee beans', quantity: 2 }),
 };

@@ -65,6 +65,20 @@ describe('OpenAIModel.complete', () => {
     expect(withTools?.headers.authorization).toBe('Bearer sk-good');
   });
 
+  it('sends the answer’s token limit as max_tokens, or in the field it is told to use', async () => {
+    llm.enqueue({ content: 'a' }, { content: 'b' }, { content: 'c' });
+    await model({ maxTokens: 4096 }).complete(request());
+    await model({ maxTokens: 300, maxTokensField: 'max_completion_tokens' }).complete(request());
+    await model().complete(request());
+
+    const [plain, completion, unlimited] = llm.chatRequests();
+    expect(plain?.body).toMatchObject({ max_tokens: 4096 });
+    expect(plain?.body).not.toHaveProperty('max_completion_tokens');
+    expect(completion?.body).toMatchObject({ max_completion_tokens: 300 });
+    expect(completion?.body).not.toHaveProperty('max_tokens');
+    expect(unlimited?.body).not.toHaveProperty('max_tokens');
+  });
+
   it('assembles parallel tool calls whose arguments arrive split across chunks', async () => {
     llm.enqueue({
       content: 'Two things.',

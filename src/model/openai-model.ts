@@ -15,7 +15,17 @@ export interface OpenAIModelOptions {
   fetch?: typeof fetch;
   /** How long to wait for the response to start, and then for each next piece of it. */
   timeoutMs?: number;
+  /** The most tokens one answer may use; sent with every completion request when given. */
+  maxTokens?: number;
+  /**
+   * The request field that carries `maxTokens`. `max_tokens` is what compatible
+   * endpoints read; OpenAI itself has deprecated it for `max_completion_tokens`
+   * and refuses it for its reasoning models.
+   */
+  maxTokensField?: MaxTokensField;
 }
+
+export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -28,10 +38,12 @@ export class OpenAIModel implements ModelPort {
   readonly #client: OpenAI;
   readonly #model: string;
   readonly #timeoutMs: number;
+  readonly #tokenLimit: Partial<Record<MaxTokensField, number>>;
 
   constructor(options: OpenAIModelOptions) {
     this.#model = options.model;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#tokenLimit = options.maxTokens === undefined ? {} : { [options.maxTokensField ?? 'max_tokens']: options.maxTokens };
     this.#client = new OpenAI({
       baseURL: options.baseUrl,
       apiKey: options.apiKey,
@@ -53,7 +65,7 @@ export class OpenAIModel implements ModelPort {
 
     const stream = await this.#client.chat.completions
       .create(
-        { model: this.#model, messages, stream: true, ...(tools.length > 0 ? { tools } : {}) },
+        { model: this.#model, messages, stream: true, ...this.#tokenLimit, ...(tools.length > 0 ? { tools } : {}) },
         { signal: AbortSignal.any([signal, watchdog.signal]) },
       )
       .catch((error: unknown) => {

@@ -1,9 +1,35 @@
 import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { ACTIVE_STATES } from '../engine/records/index.ts';
 import { makeConversation } from '../engine/testing/make-records.ts';
 import { PausepointDb } from './db.ts';
+import { readApiKeys, readSettings } from './settings-repo.ts';
+
+const V3_STORES = {
+  conversations: 'id, updatedAt, state.kind',
+  messages: 'id, [conversationId+seq]',
+  pausePoints: 'id, conversationId, status, createdAt, toolCallId',
+  ledger: 'id, conversationId',
+  notes: 'id, updatedAt',
+  settings: 'key',
+  approvalRules: 'id, tool',
+};
+
+/** A database as version 3 left it, holding `rows` in its settings table; returns its name. */
+async function version3Database(rows: { key: string; value: unknown }[]): Promise<string> {
+  const name = `pausepoint-test-${crypto.randomUUID()}`;
+  const v3 = new Dexie(name);
+  v3.version(3).stores(V3_STORES);
+  await v3.table('settings').bulkPut(rows);
+  v3.close();
+  return name;
+}
+
+/** The settings row as the app wrote it before keys were stored per origin (history: never edited). */
+const legacyRow = JSON.parse(readFileSync(join(import.meta.dirname, '../../tests/fixtures/storage/v1/settings.json'), 'utf8')) as Record<string, unknown>;
 
 describe('PausepointDb', () => {
   it('finds conversations left active by their state index, and upgrades a version 1 database in place', async () => {
@@ -22,6 +48,43 @@ describe('PausepointDb', () => {
     const active = await db.conversations.where('state.kind').anyOf([...ACTIVE_STATES]).primaryKeys();
     expect(active.sort()).toEqual(['offline', 'running']);
     expect(await db.conversations.count()).toBe(4);
+    db.close();
+    await Dexie.delete(name);
+  });
+
+  it('version 4 moves the one stored API key to the origin of the stored base URL, and out of the settings row', async () => {
+    const name = await version3Database([{ key: 'settings', value: legacyRow }, { key: 'deviceId', value: 'device-1' }]);
+    const db = new PausepointDb(name);
+
+    expect(await readSettings(db)).toMatchObject({ provider: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', apiKey: legacyRow.apiKey });
+    expect(await readApiKeys(db)).toEqual(new Map([['https://openrouter.ai', legacyRow.apiKey]]));
+    const { apiKey: _, ...rest } = legacyRow;
+    expect((await db.settings.get('settings'))?.value).toEqual(rest);
+    expect((await db.settings.get('deviceId'))?.value).toBe('device-1');
+    db.close();
+    await Dexie.delete(name);
+  });
+
+  it.each([
+    ['an empty key', { ...legacyRow, apiKey: '' }, new Map()],
+    ['a keyless local endpoint', { ...legacyRow, provider: 'ollama', baseUrl: 'http://localhost:11434/v1', apiKey: '' }, new Map()],
+    ['a local endpoint with a key', { ...legacyRow, provider: 'lmstudio', baseUrl: 'http://localhost:1234/v1', apiKey: 'lm' }, new Map([['http://localhost:1234', 'lm']])],
+  ])('version 4 with %s', async (_case, value, keys) => {
+    const name = await version3Database([{ key: 'settings', value }]);
+    const db = new PausepointDb(name);
+    expect(await readApiKeys(db)).toEqual(keys);
+    expect((await db.settings.get('settings'))?.value).not.toHaveProperty('apiKey');
+    db.close();
+    await Dexie.delete(name);
+  });
+
+  it('version 4 leaves a row it cannot read as it was: its key was never used, and is never sent anywhere', async () => {
+    const broken = { ...legacyRow, baseUrl: 'not a url' };
+    const name = await version3Database([{ key: 'settings', value: broken }]);
+    const db = new PausepointDb(name);
+    expect(await readApiKeys(db)).toEqual(new Map());
+    expect((await db.settings.get('settings'))?.value).toEqual(broken);
+    expect(await readSettings(db, () => {})).toBeUndefined();
     db.close();
     await Dexie.delete(name);
   });

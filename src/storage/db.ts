@@ -1,16 +1,12 @@
 import Dexie, { type EntityTable } from 'dexie';
+import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 
-export interface Note {
-  v: 1;
-  id: string;
-  title: string;
-  body: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** One row per key; the API key lives here and nowhere else (never in backups or exports). */
+/**
+ * One row per key: `settings`, `deviceId`, and `apiKeys` (api-keys.ts), where
+ * the API keys live and nowhere else (never in backups or exports).
+ */
 export interface SettingRow {
   key: string;
   value: unknown;
@@ -44,5 +40,9 @@ export class PausepointDb extends Dexie {
     this.version(2).stores({ conversations: 'id, updatedAt, state.kind' });
     // Additive: the user's approval rules (src/engine/records/approval-rule.ts).
     this.version(3).stores({ approvalRules: 'id, tool' });
+    // Data only: the settings row's one API key becomes the key of its endpoint's origin.
+    this.version(4)
+      .stores({})
+      .upgrade((tx) => moveApiKeyToOrigin(tx.table('settings')));
   }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PausepointDb } from './db.ts';
 import { liveSettings, wellFormedSettings } from './live-settings.ts';
 import { useTestDb } from './open-test-db.ts';
-import { saveSettings, settingsFromRow } from './settings-repo.ts';
+import { readSettings, saveSettings, settingsFromRow } from './settings-repo.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 const saved = {
@@ -37,6 +37,13 @@ const rows: [string, unknown][] = [
   ['an unknown provider', { ...saved, provider: 'acme' }],
   ['a prototype key as provider', { ...saved, provider: '__proto__' }],
   ['a numeric key', { ...saved, apiKey: 42 }],
+  ['a row without the key (as saved since keys are per origin)', { ...saved, apiKey: undefined }],
+  ['plain http to this computer', { ...saved, baseUrl: 'http://127.0.0.1:8080/v1' }],
+  ['plain http to another host', { ...saved, baseUrl: 'http://gateway.example/v1' }],
+  ['max tokens', { ...saved, maxTokens: 2048 }],
+  ['max tokens of zero', { ...saved, maxTokens: 0 }],
+  ['max tokens beyond the limit', { ...saved, maxTokens: 10_000_000 }],
+  ['fractional max tokens', { ...saved, maxTokens: 1.5 }],
   ['a missing model', { ...saved, model: undefined }],
   ['another version', { ...saved, v: 2 }],
   ['an array', [saved]],
@@ -53,21 +60,37 @@ describe('liveSettings', () => {
     if (quick !== undefined) expect(quick).toEqual(settingsFromRow(value, () => {}));
   });
 
-  it.each(rows)('%s: reads what readSettings reads', async (_case, value) => {
+  it.each(rows)('%s: reads what readSettings reads, with the key of the row’s own origin', async (_case, value) => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      await db.settings.put({ key: 'settings', value });
+      await db.settings.bulkPut([
+        { key: 'settings', value },
+        { key: 'apiKeys', value: { v: 1, keys: { 'https://api.openai.com': 'sk-stored', 'http://127.0.0.1:8080': 'sk-local' } } },
+      ]);
       const live = await waitForEmission(liveSettings(db), () => true);
-      expect(live).toEqual(settingsFromRow(value, () => {}));
+      expect(live).toEqual(await readSettings(db));
     } finally {
       warn.mockRestore();
     }
   });
 
   it('takes a row as saved without the schema', async () => {
-    const settings = await saveSettings(db, { provider: 'demo', baseUrl: 'https://demo.pausepoint.invalid/v1', apiKey: '', model: 'pausepoint-demo' });
+    const { apiKey, ...settings } = await saveSettings(db, { provider: 'demo', baseUrl: 'https://demo.pausepoint.invalid/v1', apiKey: '', model: 'pausepoint-demo' });
     const row = await db.settings.get('settings');
     expect(wellFormedSettings(row?.value)).toEqual(settings);
+    expect(apiKey).toBe('');
+  });
+
+  it('follows a key saved for the current origin, and ignores keys of other origins', async () => {
+    await saveSettings(db, { provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-first', model: 'm' });
+    const live = liveSettings(db);
+    expect(await waitForEmission(live, () => true)).toMatchObject({ apiKey: 'sk-first' });
+    const next = waitForEmission(live, (s) => s?.apiKey === 'sk-second');
+    await saveSettings(db, { provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-second', model: 'm' });
+    expect(await next).toMatchObject({ provider: 'openai', apiKey: 'sk-second' });
+    const switched = waitForEmission(live, (s) => s?.provider === 'openrouter');
+    await saveSettings(db, { provider: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', apiKey: '', model: 'm' });
+    expect(await switched).toMatchObject({ apiKey: '' });
   });
 
   it('is undefined before the first save, and follows saves', async () => {

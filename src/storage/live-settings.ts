@@ -1,7 +1,10 @@
 import { liveQuery, type Observable } from 'dexie';
+import { API_KEYS_KEY } from './api-keys.ts';
 import type { PausepointDb } from './db.ts';
-import { PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
-import type { Settings } from './settings-repo.ts';
+import { plainHttpAllowed } from './endpoint-origin.ts';
+import { MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
+import type { SavedSettings, Settings } from './settings-repo.ts';
+import { withStoredKey } from './with-stored-key.ts';
 
 /**
  * The saved settings, live, exactly as `readSettings` reads them — without
@@ -18,36 +21,41 @@ import type { Settings } from './settings-repo.ts';
  */
 export function liveSettings(db: PausepointDb): Observable<Settings | undefined> {
   return liveQuery(async () => {
-    const row = await db.settings.get(SETTINGS_KEY);
+    const [row, keys] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY]);
     if (!row) return undefined;
-    const settings = wellFormedSettings(row.value);
-    if (settings) return settings;
-    const { settingsFromRow } = await import('./settings-repo.ts');
-    return settingsFromRow(row.value);
+    let saved = wellFormedSettings(row.value);
+    if (!saved) {
+      const { settingsFromRow } = await import('./settings-repo.ts');
+      saved = settingsFromRow(row.value);
+    }
+    return saved && withStoredKey(saved, keys?.value);
   });
 }
 
 const PROVIDER_SET: ReadonlySet<unknown> = new Set(PROVIDERS);
 
 /** The settings in a stored row when the row is exactly what a save writes; undefined when it needs the schema's judgement. */
-export function wellFormedSettings(value: unknown): Settings | undefined {
+export function wellFormedSettings(value: unknown): SavedSettings | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const row = value as Record<string, unknown>;
-  const { provider, baseUrl, apiKey, model, expiryMinutes, notifications, badge } = row;
+  const { provider, baseUrl, model, expiryMinutes, notifications, badge, maxTokens } = row;
   if (row.v !== 1 || !PROVIDER_SET.has(provider)) return undefined;
-  if (typeof baseUrl !== 'string' || !isPlainHttpUrl(baseUrl)) return undefined;
-  if (typeof apiKey !== 'string' || typeof model !== 'string') return undefined;
+  if (typeof baseUrl !== 'string' || !isPlainHttpUrl(baseUrl) || !plainHttpAllowed(baseUrl)) return undefined;
+  if (typeof model !== 'string') return undefined;
   if (expiryMinutes !== null && !(Number.isSafeInteger(expiryMinutes) && (expiryMinutes as number) > 0)) return undefined;
   if (typeof notifications !== 'boolean' || typeof badge !== 'boolean') return undefined;
-  // A new object with only the schema's fields, as zod's parse returns.
+  if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0 && (maxTokens as number) <= MAX_TOKENS_LIMIT)) {
+    return undefined;
+  }
+  // A new object with only the schema's fields, as zod's parse returns (an old row's `apiKey` is not one of them).
   return {
     provider: provider as Settings['provider'],
     baseUrl,
-    apiKey,
     model,
     expiryMinutes: expiryMinutes as number | null,
     notifications,
     badge,
+    ...(maxTokens === undefined ? {} : { maxTokens: maxTokens as number }),
   };
 }
 

@@ -1,16 +1,10 @@
-import type { Note, PausepointDb } from './db.ts';
+import type { Note } from '../tools/note-record.ts';
+import type { NotesStorePort } from '../tools/notes-store-port.ts';
+import type { PausepointDb } from './db.ts';
 import { toStorageError } from './storage-error.ts';
 
-/** The notes the agent's notes tools read and write. Ids come from the store. */
-export interface NotesStore {
-  /** Stores a new note and returns it. */
-  save(note: { title: string; body: string }): Promise<Note>;
-  /** Every note, most recently updated first. */
-  list(): Promise<Note[]>;
-  get(id: string): Promise<Note | undefined>;
-  /** Deletes a note; returns whether it existed. */
-  remove(id: string): Promise<boolean>;
-}
+/** The notes the agent's notes tools read and write (their port, src/tools/notes-store-port.ts). Ids come from the store. */
+export type NotesStore = NotesStorePort;
 
 export interface NotesStoreOptions {
   uuid?: () => string;

@@ -9,3 +9,8 @@ export type Provider = (typeof PROVIDERS)[number];
 
 /** The key of the one row that holds all settings (see settings-repo.ts). */
 export const SETTINGS_KEY = 'settings';
+
+/** Max tokens per answer when the user has not chosen: a long answer, yet a bound on what one can cost. */
+export const DEFAULT_MAX_TOKENS = 4096;
+/** Far above any model's output limit: a bound against typing errors, not a policy. */
+export const MAX_TOKENS_LIMIT = 1_000_000;

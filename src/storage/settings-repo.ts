@@ -1,25 +1,45 @@
 import { z } from 'zod';
+import { API_KEYS_KEY, storedApiKeys, withApiKey } from './api-keys.ts';
 import type { PausepointDb } from './db.ts';
-import { PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
+import { endpointOrigin, PLAIN_HTTP_REFUSED, plainHttpAllowed } from './endpoint-origin.ts';
+import { MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
+import { withStoredKey } from './with-stored-key.ts';
 
 export { PROVIDERS } from './settings-constants.ts';
 
+/**
+ * Where requests (and the API key) are sent: http(s) only, and plain http only
+ * to this computer, so that no stored row — a crafted one included — can send
+ * the key across a network unencrypted.
+ */
+export const EndpointUrl = z.url({ protocol: /^https?$/ }).refine(plainHttpAllowed, { message: PLAIN_HTTP_REFUSED });
+
 export const Settings = z.object({
   provider: z.enum(PROVIDERS),
-  /** Only http(s): this is where requests (and the API key) are sent. */
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  /** May be empty: local endpoints (Ollama, LM Studio) take no key. */
+  baseUrl: EndpointUrl,
+  /**
+   * The key saved for `baseUrl`'s origin; may be empty (local endpoints such as
+   * Ollama and LM Studio take none). Not part of the settings row: see api-keys.ts.
+   */
   apiKey: z.string(),
   model: z.string(),
   /** Pause points expire after this many minutes; null means they never do. */
   expiryMinutes: z.number().int().positive().nullable().default(null),
   notifications: z.boolean().default(true),
   badge: z.boolean().default(true),
+  /**
+   * The most tokens one model answer may use; absent means DEFAULT_MAX_TOKENS.
+   * Optional rather than defaulted, so rows and backups saved before it existed
+   * read back and are written out again exactly as they were.
+   */
+  maxTokens: z.number().int().positive().max(MAX_TOKENS_LIMIT).optional(),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a caller may pass to `saveSettings`: the fields with defaults may be left out. */
 export type SettingsInput = z.input<typeof Settings>;
+/** The settings as their row holds them: everything but the API key. */
+export type SavedSettings = Omit<Settings, 'apiKey'>;
 
 /**
  * All settings live in one row (`key: 'settings'`) rather than one row per field:
@@ -27,8 +47,17 @@ export type SettingsInput = z.input<typeof Settings>;
  * so no reader ever sees half of an old save mixed with half of a new one. The
  * row carries its own schema version like every stored record.
  */
-export const StoredSettings = Settings.extend({ v: z.literal(1) });
-const DEFAULTED_FIELDS: ReadonlySet<PropertyKey> = new Set(['expiryMinutes', 'notifications', 'badge']);
+export const StoredSettings = Settings.omit({ apiKey: true }).extend({
+  v: z.literal(1),
+  /**
+   * History: rows saved before database version 4 held the one API key here.
+   * The upgrade moved it to the key store (move-api-key-to-origin.ts); it is
+   * never read as a key, and no save writes it.
+   */
+  apiKey: z.string().optional(),
+});
+/** Fields a broken row can lose and still be read: they have defaults, or are not read at all. */
+const DROPPABLE_FIELDS: ReadonlySet<PropertyKey> = new Set(['expiryMinutes', 'notifications', 'badge', 'maxTokens', 'apiKey']);
 
 const DEVICE_ID_KEY = 'deviceId';
 
@@ -48,31 +77,52 @@ const warnCorrupt: CorruptSettingsReport = ({ salvaged, issues }) => {
  * itself is left in place until the next save replaces it.
  */
 export async function readSettings(db: PausepointDb, report: CorruptSettingsReport = warnCorrupt): Promise<Settings | undefined> {
-  const row = await db.settings.get(SETTINGS_KEY);
-  return row ? settingsFromRow(row.value, report) : undefined;
+  // One bulkGet reads both rows in one transaction: a save in between cannot pair one endpoint with another's key.
+  const [row, keys] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY]);
+  const saved = row ? settingsFromRow(row.value, report) : undefined;
+  return saved && withStoredKey(saved, keys?.value);
 }
 
-/** The settings in a stored row's value, read as `readSettings` describes. */
-export function settingsFromRow(value: unknown, report: CorruptSettingsReport = warnCorrupt): Settings | undefined {
+/** Every saved API key by origin: the settings form shows each origin its own. */
+export async function readApiKeys(db: PausepointDb): Promise<Map<string, string>> {
+  return storedApiKeys((await db.settings.get(API_KEYS_KEY))?.value);
+}
+
+/** The settings in a stored row's value, read as `readSettings` describes (the key is not in the row). */
+export function settingsFromRow(value: unknown, report: CorruptSettingsReport = warnCorrupt): SavedSettings | undefined {
   const parsed = StoredSettings.safeParse(value);
   if (parsed.success) return withoutVersion(parsed.data);
 
   const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`);
   const broken = parsed.error.issues.map((issue) => issue.path[0]);
-  const salvageable = broken.every((field) => field !== undefined && DEFAULTED_FIELDS.has(field));
+  const salvageable = broken.every((field) => field !== undefined && DROPPABLE_FIELDS.has(field));
   const salvaged = salvageable && isRecord(value) ? StoredSettings.safeParse(dropFields(value, broken)) : undefined;
   report({ salvaged: salvaged?.success === true, issues });
   return salvaged?.success ? withoutVersion(salvaged.data) : undefined;
 }
 
-/** Validates and stores the settings; returns them with defaults filled in. */
+/**
+ * Validates and stores the settings, and the API key under the origin of their
+ * base URL (an empty key removes that origin's key), in one transaction.
+ * Returns them with defaults filled in.
+ */
 export async function saveSettings(db: PausepointDb, input: SettingsInput): Promise<Settings> {
   const parsed = Settings.safeParse(input);
   if (!parsed.success) {
     throw new StorageError('invalid', `Settings not saved: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
   }
+  const { apiKey, ...saved } = parsed.data;
+  const origin = endpointOrigin(saved.baseUrl);
+  // Unreachable: EndpointUrl accepts only http(s) URLs, and every one of them has an origin.
+  if (origin === undefined) throw new StorageError('invalid', 'Settings not saved: the base URL has no origin.');
   try {
-    await db.settings.put({ key: SETTINGS_KEY, value: { v: 1, ...parsed.data } });
+    await db.transaction('rw', db.settings, async () => {
+      const keys = await db.settings.get(API_KEYS_KEY);
+      await db.settings.bulkPut([
+        { key: SETTINGS_KEY, value: { v: 1, ...saved } },
+        { key: API_KEYS_KEY, value: withApiKey(keys?.value, origin, apiKey) },
+      ]);
+    });
   } catch (error) {
     throw toStorageError(error);
   }
@@ -99,7 +149,7 @@ export async function deviceId(db: PausepointDb, uuid: () => string = () => cryp
   }
 }
 
-function withoutVersion({ v: _v, ...settings }: z.output<typeof StoredSettings>): Settings {
+function withoutVersion({ v: _v, apiKey: _legacy, ...settings }: z.output<typeof StoredSettings>): SavedSettings {
   return settings;
 }
 

@@ -1,25 +1,6 @@
-/**
- * Why a storage call failed. The first three are the caller's fault (a wrong id,
- * a record that already exists, a record that breaks an invariant); the last three
- * are the system's (the disk is full, stored data cannot be read, the database
- * cannot be opened).
- *
- * `MemoryStorage` (src/engine/testing) throws errors of the same shape — name
- * `StorageError` and one of these codes — because the engine may not import this
- * file. Match on `name` and `code`, not on `instanceof`, where both can appear.
- */
-export type StorageErrorCode = 'not_found' | 'conflict' | 'invalid' | 'quota_exceeded' | 'corrupt' | 'unavailable';
+import { StorageError } from '../engine/storage-error.ts';
 
-export class StorageError extends Error {
-  override readonly name = 'StorageError';
-  constructor(
-    readonly code: StorageErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
+export { StorageError, type StorageErrorCode } from '../engine/storage-error.ts';
 
 const UNAVAILABLE = new Set([
   'DatabaseClosedError',

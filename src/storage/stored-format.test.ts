@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { Conversation, ConversationState, LedgerEntry, Message, PausePoint, PauseKind, PauseStatus } from '../engine/records/index.ts';
+import { ApprovalRule, Conversation, ConversationState, LedgerEntry, Message, PausePoint, PauseKind, PauseStatus } from '../engine/records/index.ts';
 import { StoredSettings } from './settings-repo.ts';
 
 /**
@@ -18,6 +18,7 @@ const SCHEMAS: Record<string, z.ZodType> = {
   message: Message,
   'pause-point': PausePoint,
   'ledger-entry': LedgerEntry,
+  'approval-rule': ApprovalRule,
   settings: StoredSettings,
 };
 
@@ -62,6 +63,10 @@ describe('stored format v1', () => {
     expect(distinct(ledger.map((e) => e.status))).toEqual(distinct([...LedgerEntry.shape.status.options]));
     expect(pausePoints.some((p) => p.origin === 'gate' && p.editedPayload !== undefined && p.decidedBy)).toBe(true);
     expect(messages.some((m) => m.role === 'assistant' && m.toolCalls.length > 0)).toBe(true);
+    const rules = records('approval-rule').map(({ record }) => ApprovalRule.parse(record));
+    expect(distinct(rules.map((r) => r.effect))).toEqual(distinct([...ApprovalRule.shape.effect.options]));
+    expect(distinct(rules.flatMap((r) => r.match.map((m) => m.kind)))).toEqual(distinct(['equals', 'one_of', 'glob', 'at_most', 'at_least', 'url']));
+    expect(distinct(rules.map((r) => r.scope.kind))).toEqual(['conversation', 'everywhere']);
   });
 });
 

@@ -1,17 +1,59 @@
 import { z } from 'zod';
-import type { GateQuestion, ToolDefinition } from '../engine/ports.ts';
+import { OutcomeUnknown } from '../engine/errors.ts';
+import type { ToolDefinition } from '../engine/ports.ts';
+import { httpGate, isRead } from './http-gate.ts';
+import { readCappedText, type CappedText } from './read-capped-text.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/** RFC 9110 `token`: what a header name may be made of. */
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Why a header cannot be sent as given, in words the model can act on; null
+ * when it can. Checked here rather than left to fetch, which would refuse it
+ * with a TypeError that reads like a network failure, and because a line break
+ * in a value shown on the card could pass for the card's own text.
+ */
+function headerProblem(name: string, value: string): string | null {
+  if (!HTTP_TOKEN.test(name)) {
+    return `${JSON.stringify(name)} is not a valid header name: use only letters, digits and ! # $ % & ' * + - . ^ _ \` | ~ (no spaces, colons, line breaks or other control characters)`;
+  }
+  if (/[\r\n]/.test(value)) return `the value of ${name} contains a line break (CR or LF); a header value must be a single line, so remove it`;
+  const control = /\p{Cc}/u.exec(value);
+  if (control) return `the value of ${name} contains the control character ${codePoint(control[0])}; remove it`;
+  // Headers are byte strings: fetch refuses anything past U+00FF.
+  const wide = [...value].find((char) => (char.codePointAt(0) ?? 0) > 0xff);
+  if (wide) return `the value of ${name} contains “${wide}” (${codePoint(wide)}), which browsers cannot send in a header; use ASCII (percent-encoded if the server expects that)`;
+  return null;
+}
+
+const codePoint = (char: string): string => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+const hasCredentials = (url: string): boolean => URL.canParse(url) && (new URL(url).username !== '' || new URL(url).password !== '');
+
 export const HttpRequestInput = z
   .object({
-    method: z.enum(METHODS).describe('The HTTP method. GET and HEAD run at once; every other method asks the user first.'),
-    url: z.url({ protocol: /^https?$/ }).describe('The full http:// or https:// URL to request.'),
-    headers: z.record(z.string(), z.string()).optional().describe('Request headers, e.g. {"content-type": "application/json"}.'),
+    method: z.enum(METHODS).describe('The HTTP method. Every request, GET and HEAD included, waits for the user’s approval unless one of their rules allows it.'),
+    url: z
+      // Normalised, so the URL on the card, in the ledger and on the wire is one and the same string.
+      .url({ protocol: /^https?$/, normalize: true })
+      .refine((url) => !hasCredentials(url), 'the URL must not contain a user name or password (browsers refuse to send them); remove them')
+      .describe('The full http:// or https:// URL to request.'),
+    headers: z
+      .record(z.string(), z.string())
+      .superRefine((headers, ctx) => {
+        for (const [name, value] of Object.entries(headers)) {
+          const problem = headerProblem(name, value);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }
+      })
+      .optional()
+      .describe('Request headers, e.g. {"content-type": "application/json"}. Each value is a single line of text.'),
     body: z.string().optional().describe('The request body as text (JSON goes in as a string). Not allowed with GET or HEAD.'),
   })
   // fetch itself refuses this with a TypeError that would read like a network failure.
-  .refine((args) => args.body === undefined || (args.method !== 'GET' && args.method !== 'HEAD'), {
+  .refine((args) => args.body === undefined || !isRead(args.method), {
     message: 'GET and HEAD requests cannot have a body',
     path: ['body'],
   });
@@ -27,11 +69,14 @@ export interface HttpRequestToolOptions {
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** The model reads the response; more than this would crowd its context. */
 const MAX_RESPONSE_CHARS = 8_000;
-const MAX_BODY_PREVIEW = 1_000;
+/** At most this much of a body is read at all, whatever its size: enough for the characters above in any script. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
- * Any HTTP request, straight from the browser. Reading is free; anything that
- * can change something elsewhere (POST, PUT, PATCH, DELETE) waits for the user.
+ * Any HTTP request, straight from the browser, each one asked for first (see
+ * `httpGate`). Reads are safe to retry after an interruption; anything else
+ * whose fate the browser cannot tell (a timeout, a response CORS hides, a Stop
+ * while in flight) ends as `OutcomeUnknown`, never as a failure the model would retry.
  *
  * The tool never sees the user's model API key: it is not in its arguments,
  * options or context, so it cannot forward it anywhere. Cookies are not sent
@@ -45,83 +90,116 @@ export function createHttpRequestTool(options: HttpRequestToolOptions = {}): Too
     name: 'http_request',
     description:
       'Make an HTTP request from the user’s browser and read the response (status, content type, and up to 8,000 characters of body). ' +
-      'GET and HEAD run immediately; POST, PUT, PATCH and DELETE are shown to the user for approval first. ' +
+      'Every request, GET and HEAD included, is shown to the user for approval first, unless one of their rules allows it (for example reads from an origin they trust); ' +
+      'a declined request is not sent. Redirects are followed for GET and HEAD only. ' +
       'Sites that do not allow cross-origin requests (CORS) cannot be reached.',
     input: HttpRequestInput,
     gate: httpGate,
+    safeToRetry: (args) => isRead(args.method),
     async execute(args, context) {
-      const timeout = AbortSignal.timeout(timeoutMs);
+      const host = new URL(args.url).host;
+      const init: RequestInit = {
+        method: args.method,
+        headers: args.headers,
+        body: args.body,
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+        // A redirect would send a changing request on to a URL nobody approved.
+        redirect: isRead(args.method) ? 'follow' : 'manual',
+      };
+      // A request the browser will not build never leaves: say so plainly, rather than as a network error.
       try {
-        const response = await send(args.url, {
-          method: args.method,
-          headers: args.headers,
-          body: args.body,
-          signal: AbortSignal.any([context.signal, timeout]),
-          credentials: 'omit',
-          referrerPolicy: 'no-referrer',
-        });
-        const text = args.method === 'HEAD' ? '' : await response.text();
-        return describeResponse(response, text);
+        new Request(args.url, init);
       } catch (error) {
-        // A stopped run is not a failed request: let the engine see the abort.
-        if (context.signal.aborted) throw error;
-        if (timeout.aborted) return `Request failed: no complete response from ${hostOf(args.url)} within ${timeoutMs / 1000} s.`;
-        // fetch rejects with a bare TypeError for DNS, refused connections and CORS alike; the browser hides which.
-        if (error instanceof TypeError) {
-          return (
-            'Request failed: the server could not be reached or refused a cross-origin request (CORS). ' +
-            `Browsers do not say which. Check the URL, or use another service that allows requests from web pages. (${error.message})`
-          );
-        }
-        throw error;
+        return `Request not sent: the browser refused to build it (${error instanceof Error ? error.message : String(error)}).`;
       }
+      context.signal.throwIfAborted();
+
+      const timeout = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await send(args.url, { ...init, signal: AbortSignal.any([context.signal, timeout]) });
+      } catch (error) {
+        if (isRead(args.method)) return readFailure(error, { stopped: context.signal.aborted, timedOut: timeout.aborted, host, timeoutMs });
+        throw lostRequest(error, { stopped: context.signal.aborted, timedOut: timeout.aborted, host, timeoutMs, method: args.method });
+      }
+
+      // The server answered: from here on what happened is known.
+      if (response.type === 'opaqueredirect') return describeRedirect(args.method, host);
+      const body: CappedText = args.method === 'HEAD' ? { text: '', ending: 'complete' } : await readCappedText(response.body, MAX_RESPONSE_BYTES);
+      if (body.ending === 'failed' && isRead(args.method)) {
+        return readFailure(body.error, { stopped: context.signal.aborted, timedOut: timeout.aborted, host, timeoutMs });
+      }
+      return describeResponse(response, body);
     },
   };
 }
 
-/** Reading runs freely; every other method asks first, per call. */
-export function httpGate(args: HttpRequestArgs): GateQuestion | null {
-  if (args.method === 'GET' || args.method === 'HEAD') return null;
-  const headers = Object.entries(args.headers ?? {});
-  const lines = [
-    `**Method:** ${args.method}`,
-    `**URL:** ${codeSpan(args.url)}`,
-    headers.length === 0 ? '**Headers:** none' : `**Headers:**\n${headers.map(([name, value]) => `- ${codeSpan(`${name}: ${value}`)}`).join('\n')}`,
-    args.body === undefined ? '**Body:** none' : `**Body** (${args.body.length.toLocaleString('en')} characters):\n\n${codeBlock(preview(args.body))}`,
-    'This sends a request to a server outside Pausepoint; what it changes there may not be reversible.',
-  ];
-  return { title: `${args.method} to ${hostOf(args.url)}`, description: lines.join('\n\n') };
+interface Interruption {
+  stopped: boolean;
+  timedOut: boolean;
+  host: string;
+  timeoutMs: number;
 }
 
-function describeResponse(response: Response, text: string): string {
-  const status = `HTTP ${response.status} ${response.statusText}`.trim();
-  const contentType = `content-type: ${response.headers.get('content-type') ?? '(none)'}`;
-  const body =
-    text.length > MAX_RESPONSE_CHARS
-      ? `${text.slice(0, MAX_RESPONSE_CHARS)}\n[response truncated: ${MAX_RESPONSE_CHARS} of ${text.length} characters shown]`
-      : text;
-  return `${status}\n${contentType}\n\n${body}`;
+/** A read that failed was a read: nothing changed, and trying again is harmless. */
+function readFailure(error: unknown, { stopped, timedOut, host, timeoutMs }: Interruption): string {
+  // A stopped run is not a failed request: let the engine see the abort.
+  if (stopped) throw error;
+  if (timedOut) return `Request failed: no complete response from ${host} within ${timeoutMs / 1000} s.`;
+  // fetch rejects with a bare TypeError for DNS, refused connections and CORS alike; the browser hides which.
+  if (error instanceof TypeError) {
+    return (
+      'Request failed: the server could not be reached or refused a cross-origin request (CORS). ' +
+      `Browsers do not say which. Check the URL, or use another service that allows requests from web pages. (${error.message})`
+    );
+  }
+  throw error;
 }
 
-function hostOf(url: string): string {
-  return new URL(url).host;
+/**
+ * A changing request that left and got no answer we may read: it may have
+ * been acted on. Only the user can say whether to run it again.
+ */
+function lostRequest(error: unknown, { stopped, timedOut, host, timeoutMs, method }: Interruption & { method: string }): unknown {
+  const mayHaveLanded = `The ${method} to ${host} may have reached the server and been acted on; whether it was is not known.`;
+  if (stopped) return new OutcomeUnknown(`Stopped while the request was in flight. ${mayHaveLanded}`, { cause: error });
+  if (timedOut) return new OutcomeUnknown(`No response within ${timeoutMs / 1000} s. ${mayHaveLanded}`, { cause: error });
+  if (error instanceof TypeError) {
+    return new OutcomeUnknown(
+      'The browser reported a network failure or hid the response (CORS), and does not say whether the request was sent. ' +
+        `${mayHaveLanded} (${error.message})`,
+      { cause: error },
+    );
+  }
+  return error;
 }
 
-function preview(body: string): string {
-  return body.length > MAX_BODY_PREVIEW ? `${body.slice(0, MAX_BODY_PREVIEW)}\n… (${body.length - MAX_BODY_PREVIEW} more characters)` : body;
+function describeRedirect(method: string, host: string): string {
+  return (
+    `The server answered with a redirect, which was not followed: ${host} received the ${method} and pointed elsewhere ` +
+    '(the browser does not reveal where, nor the status). Redirects are followed for GET and HEAD only. ' +
+    'A redirect after a change usually means the server accepted it; do not send it again without asking the user.'
+  );
 }
 
-/** A fence longer than any backtick run inside, so a body cannot break out of its block. */
-function codeBlock(text: string): string {
-  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
-  return `${fence}text\n${text}\n${fence}`;
+function describeResponse(response: Response, body: CappedText): string {
+  const head = [`HTTP ${response.status} ${response.statusText}`.trim(), `content-type: ${response.headers.get('content-type') ?? '(none)'}`];
+  if (response.redirected && response.url !== '') head.push(`redirected to: ${response.url}`);
+  const { text } = body;
+  const shown = text.length > MAX_RESPONSE_CHARS ? text.slice(0, MAX_RESPONSE_CHARS) : text;
+  const notes: string[] = [];
+  if (body.ending === 'complete' && text.length > MAX_RESPONSE_CHARS) {
+    notes.push(`[response truncated: ${MAX_RESPONSE_CHARS} of ${text.length} characters shown]`);
+  } else if (body.ending === 'capped') {
+    notes.push(`[response truncated: ${shown.length} characters shown; the body is longer than ${MAX_RESPONSE_BYTES / 1024} KiB and was not read to the end]`);
+  } else if (body.ending === 'failed') {
+    notes.push(`[the response body was cut off after ${text.length} characters: ${reasonOf(body.error)}]`);
+  }
+  return `${head.join('\n')}\n\n${[shown, ...notes].join('\n')}`;
 }
 
-function codeSpan(text: string): string {
-  const ticks = '`'.repeat(longestBacktickRun(text) + 1);
-  return `${ticks} ${text} ${ticks}`;
-}
-
-function longestBacktickRun(text: string): number {
-  return Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+function reasonOf(error: unknown): string {
+  if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) return 'the request was stopped or timed out while reading it';
+  return error instanceof Error ? error.message : String(error);
 }

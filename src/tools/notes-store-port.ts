@@ -1,22 +1,15 @@
-/**
- * What the notes tools need from storage. Declared here, structurally equal
- * to `NotesStore` in src/storage/notes-store.ts, so tools never import storage
- * code and their tests run against a plain in-memory map.
- */
-export interface StoredNote {
-  v: 1;
-  id: string;
-  title: string;
-  body: string;
-  createdAt: number;
-  updatedAt: number;
-}
+import type { Note } from './note-record.ts';
 
+/**
+ * What the notes tools need from storage. Declared here, and implemented by
+ * src/storage/notes-store.ts, so tools never import storage code and their
+ * tests run against a plain in-memory map.
+ */
 export interface NotesStorePort {
-  save(note: { title: string; body: string }): Promise<StoredNote>;
+  save(note: { title: string; body: string }): Promise<Note>;
   /** Every note; the tools sort and cut the list themselves. */
-  list(): Promise<StoredNote[]>;
-  get(id: string): Promise<StoredNote | undefined>;
+  list(): Promise<Note[]>;
+  get(id: string): Promise<Note | undefined>;
   /** False when there was no such note. */
   remove(id: string): Promise<boolean>;
 }

@@ -3,25 +3,26 @@ import { z } from 'zod';
 import type { ToolContext, ToolDefinition } from '../engine/ports.ts';
 import { createDeleteNoteTool } from './delete-note.ts';
 import { createListNotesTool } from './list-notes.ts';
-import type { NotesStorePort, StoredNote } from './notes-store-port.ts';
+import type { Note } from './note-record.ts';
+import type { NotesStorePort } from './notes-store-port.ts';
 import { createNotesTools } from './notes-tools.ts';
 import { createSaveNoteTool } from './save-note.ts';
 
 /** The storage contract in a Map, with a clock the test controls. */
 class MemoryNotes implements NotesStorePort {
-  readonly notes = new Map<string, StoredNote>();
+  readonly notes = new Map<string, Note>();
   now = Date.parse('2026-05-01T10:00:00Z');
   #next = 0;
 
-  async save(note: { title: string; body: string }): Promise<StoredNote> {
-    const stored: StoredNote = { v: 1, id: `note-${++this.#next}`, ...note, createdAt: this.now, updatedAt: this.now };
+  async save(note: { title: string; body: string }): Promise<Note> {
+    const stored: Note = { v: 1, id: `note-${++this.#next}`, ...note, createdAt: this.now, updatedAt: this.now };
     this.notes.set(stored.id, stored);
     return stored;
   }
-  async list(): Promise<StoredNote[]> {
+  async list(): Promise<Note[]> {
     return [...this.notes.values()];
   }
-  async get(id: string): Promise<StoredNote | undefined> {
+  async get(id: string): Promise<Note | undefined> {
     return this.notes.get(id);
   }
   async remove(id: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import type { Decision } from '../engine/decision.ts';
+import type { ApprovalRuleDraft } from '../engine/records/index.ts';
 import type { DecideResult, WorkerEvent } from '../worker/protocol.ts';
 
 /**
@@ -14,6 +15,13 @@ export interface AgentClient {
   createConversation(title?: string): Promise<{ conversationId: string }>;
   renameConversation(conversationId: string, title: string): Promise<void>;
   deleteConversation(conversationId: string): Promise<void>;
+  /** Makes an approval rule from a draft (the engine fills in and checks the rest); rejects with the reason when it is refused. */
+  addRule(draft: ApprovalRuleDraft): Promise<{ ruleId: string }>;
+  removeRule(ruleId: string): Promise<void>;
+  /** Turns on a rule that came back disabled from a backup. */
+  enableRule(ruleId: string): Promise<void>;
+  /** "Ask for everything": while on, no allow rule applies. */
+  setAskForEverything(on: boolean): Promise<void>;
   /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides and as `owner` of the loops it runs. */
   readonly tabId: string;
   /**

@@ -1,8 +1,10 @@
 import { Engine } from '../engine/engine.ts';
 import { toWireError, UnrecordedFailure } from '../engine/errors.ts';
 import { ACTIVE_STATES, type DecidedBy } from '../engine/records/index.ts';
+import { withDemoSink } from '../model/demo-sink.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
+import { DexieRules, enableRule, setAskForEverything } from '../storage/approval-rules-repo.ts';
 import { deleteConversation, renameConversation } from '../storage/conversations-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
@@ -35,9 +37,11 @@ export class AgentHost {
   ) {
     this.engine = new Engine({
       storage: new DexieStorage(db),
+      rules: new DexieRules(db),
       model: async () => modelFromSettings(await readSettings(db)),
       settings: engineSettings(db),
-      tools: [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool()],
+      // The demo's requests land in its sink inside this thread (demo-sink.ts); every other one goes out.
+      tools: [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })],
       clock: systemClock,
       ids: randomIds,
       network: browserNetwork,
@@ -90,6 +94,17 @@ export class AgentHost {
         // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
         this.#stopEverywhere(intent.conversationId);
         await deleteConversation(this.db, intent.conversationId);
+        return null;
+      case 'addRule':
+        return { ruleId: (await this.engine.addRule(intent.draft)).id };
+      case 'removeRule':
+        await this.engine.removeRule(intent.ruleId);
+        return null;
+      case 'enableRule':
+        await enableRule(this.db, intent.ruleId);
+        return null;
+      case 'setAskForEverything':
+        await setAskForEverything(this.db, intent.on);
         return null;
       case 'listModels':
         return modelFor(intent).listModels();

@@ -1,4 +1,6 @@
 /// <reference lib="webworker" />
+// First: configures zod before any schema is built (see zod-config.ts).
+import '../zod-config.ts';
 import { toWireError } from '../engine/errors.ts';
 import { PausepointDb } from '../storage/db.ts';
 import { AgentHost } from './agent-host.ts';

@@ -1,5 +1,48 @@
-import { describe, expect, test } from 'vitest';
-import { modelFor } from './model-from-settings.ts';
+import { afterAll, afterEach, beforeAll, describe, expect, it, test, vi } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
+import type { ModelRequest } from '../engine/ports.ts';
+import type { Settings } from '../storage/settings-repo.ts';
+import { modelFor, modelFromSettings } from './model-from-settings.ts';
+
+let llm: FakeLlm;
+beforeAll(async () => {
+  llm = await startFakeLlm({ requireKey: 'sk-settings' });
+});
+afterEach(() => {
+  llm.reset();
+  vi.unstubAllGlobals();
+});
+afterAll(() => llm.close());
+
+const request = (): ModelRequest => ({ messages: [{ role: 'user', content: 'hi' }], tools: [], signal: new AbortController().signal, onText: () => {} });
+
+function settings(over: Partial<Settings> = {}): Settings {
+  return { provider: 'custom', baseUrl: llm.baseUrl, apiKey: 'sk-settings', model: 'fake-model', expiryMinutes: null, notifications: true, badge: true, ...over };
+}
+
+describe('modelFromSettings', () => {
+  it('asks for at most 4096 tokens per answer unless the settings say otherwise', async () => {
+    llm.enqueue({ content: 'a' }, { content: 'b' });
+    await modelFromSettings(settings()).complete(request());
+    await modelFromSettings(settings({ maxTokens: 512 })).complete(request());
+    expect(llm.chatRequests().map((r) => r.body)).toMatchObject([{ max_tokens: 4096 }, { max_tokens: 512 }]);
+    expect(llm.chatRequests().every((r) => r.headers.authorization === 'Bearer sk-settings')).toBe(true);
+  });
+
+  it('uses OpenAI’s own field, max_completion_tokens, for api.openai.com', async () => {
+    const bodies: unknown[] = [];
+    vi.stubGlobal('fetch', async (_input: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push(JSON.parse(String(init?.body)));
+      return new Response('{"error":{"message":"stop here"}}', { status: 400, headers: { 'content-type': 'application/json' } });
+    });
+    await modelFromSettings(settings({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', maxTokens: 1000 }))
+      .complete(request())
+      .catch(() => undefined);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toMatchObject({ max_completion_tokens: 1000 });
+    expect(bodies[0]).not.toHaveProperty('max_tokens');
+  });
+});
 
 const endpoint = { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-one', model: 'fake-model' };
 
@@ -14,6 +57,7 @@ describe('modelFor', () => {
     ['base URL', { baseUrl: 'http://127.0.0.1:10/v1' }],
     ['API key', { apiKey: 'sk-two' }],
     ['model', { model: 'other-model' }],
+    ['token limit', { maxTokens: 512 }],
   ])('builds a new one when the %s changes', (_field, change) => {
     const before = modelFor(endpoint);
     const changed = modelFor({ ...endpoint, ...change });

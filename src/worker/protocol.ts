@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
+import { ApprovalRuleDraft } from '../engine/records/index.ts';
 
 /**
  * The page ↔ worker protocol. The page sends intents; everything the user sees
@@ -16,10 +17,19 @@ export const Intent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('createConversation'), title: z.string().max(200).optional() }),
   z.object({ type: z.literal('renameConversation'), conversationId: z.string(), title: z.string().min(1).max(200) }),
   z.object({ type: z.literal('deleteConversation'), conversationId: z.string() }),
+  /** Approval rules (Settings, card buttons): the engine fills a draft in and checks it. */
+  z.object({ type: z.literal('addRule'), draft: ApprovalRuleDraft }),
+  z.object({ type: z.literal('removeRule'), ruleId: z.string() }),
+  /** Turns on a rule restored disabled from a backup. */
+  z.object({ type: z.literal('enableRule'), ruleId: z.string() }),
+  /** Suspends every allow rule while on. */
+  z.object({ type: z.literal('setAskForEverything'), on: z.boolean() }),
   /** Test connection: lists the endpoint's models with these (unsaved) settings. */
   z.object({ type: z.literal('listModels'), provider: z.string(), baseUrl: z.string(), apiKey: z.string() }),
 ]);
 export type Intent = z.infer<typeof Intent>;
+/** An intent as the page sends it: fields with defaults (a rule draft's) may be left out; the worker's parse fills them in. */
+export type IntentInput = z.input<typeof Intent>;
 
 export { DecideResult } from '../engine/decision.ts';
 

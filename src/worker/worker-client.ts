@@ -1,6 +1,7 @@
 import type { Decision } from '../engine/decision.ts';
+import type { ApprovalRuleDraft } from '../engine/records/index.ts';
 import type { AgentClient } from '../ui/agent-client.ts';
-import type { DecideResult, Intent, Response, WorkerEvent } from './protocol.ts';
+import type { DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
 export class AgentError extends Error {
@@ -77,12 +78,30 @@ export class WorkerClient implements AgentClient {
     await this.#call({ type: 'deleteConversation', conversationId });
   }
 
+  async addRule(draft: ApprovalRuleDraft) {
+    const value = await this.#call({ type: 'addRule', draft });
+    if (isObject(value) && isString(value.ruleId)) return { ruleId: value.ruleId };
+    throw new AgentError('ProtocolError', 'The agent worker did not say which rule it made.');
+  }
+
+  async removeRule(ruleId: string) {
+    await this.#call({ type: 'removeRule', ruleId });
+  }
+
+  async enableRule(ruleId: string) {
+    await this.#call({ type: 'enableRule', ruleId });
+  }
+
+  async setAskForEverything(on: boolean) {
+    await this.#call({ type: 'setAskForEverything', on });
+  }
+
   async listModels(endpoint: { provider: string; baseUrl: string; apiKey: string }): Promise<string[]> {
     const models = await this.#call({ type: 'listModels', ...endpoint });
     return Array.isArray(models) ? models.filter((m): m is string => typeof m === 'string') : [];
   }
 
-  #call(intent: Intent): Promise<unknown> {
+  #call(intent: IntentInput): Promise<unknown> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -20,3 +20,25 @@ test('a newcomer without a key: the Demo model is the default and walks through 
   // Scripted and offline: the demo never leaves the browser.
   expect(outbound).toEqual([]);
 });
+
+test('the demo’s POST, once approved, lands in the demo sink inside the browser: no request leaves', async ({ context, page }) => {
+  const outbound: string[] = [];
+  const app = test.info().project.use.baseURL!;
+  context.on('request', (request) => {
+    if (!request.url().startsWith(app)) outbound.push(`${request.method()} ${request.url()}`);
+  });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+
+  await send(page, 'post the order');
+  const gate = page.getByRole('region', { name: /^POST to / });
+  await expect(gate).toBeVisible();
+  await gate.getByRole('button', { name: 'Approve' }).click();
+  await expect(gate.getByText('Approved', { exact: true })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Ready' })).toBeVisible();
+  expect(outbound).toEqual([]);
+  // The demo shows what landed: the sink's receipt, quoted in its answer.
+  await expect(gate).toHaveAccessibleName('POST to demo.pausepoint.invalid');
+  await expect(page.getByRole('main').getByText(/nothing left this browser/).last()).toBeVisible();
+  await expect(page.getByRole('main').getByText(/coffee beans/).last()).toBeVisible();
+});

@@ -85,6 +85,8 @@ test('the API key goes to the configured endpoint and to no other origin', async
   );
   await setUpEndpoint(page, llm);
   await send(page, 'look something up');
+  // A read from the endpoint's own origin is not allowed implicitly: it asks like any other.
+  await card(page, `GET to ${new URL(llm.origin).host}`).getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Looked it up.')).toBeVisible();
 
   expect(leaks).toEqual([]);

@@ -3,6 +3,8 @@ import type { ApprovalRule, Message } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 
 export const SEED_API_KEY = 'sk-test-never-in-a-backup-5f1e';
+/** Saved for another endpoint's origin than the settings' own. */
+export const SEED_OTHER_API_KEY = 'sk-or-also-never-in-a-backup-93a0';
 export const SEED_DEVICE_ID = 'device-7c1d-never-in-a-backup';
 
 export const SEED_ALLOW_RULE: ApprovalRule = {
@@ -39,7 +41,7 @@ export const SEED_DENY_RULE: ApprovalRule = {
  * A small but complete database: two conversations (one paused with a pending
  * card, one with a decided and executed call), `messagesPerConversation`
  * messages each, a note, two approval rules (an allow rule everywhere, a deny
- * rule in c1), settings with an API key, and a device id.
+ * rule in c1), settings, API keys for two origins, and a device id.
  */
 export async function seedDatabase(db: PausepointDb, { messagesPerConversation = 3 } = {}): Promise<void> {
   const messages = (conversationId: string): Message[] =>
@@ -76,8 +78,10 @@ export async function seedDatabase(db: PausepointDb, { messagesPerConversation =
   await db.settings.bulkPut([
     {
       key: 'settings',
-      value: { v: 1, provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: SEED_API_KEY, model: 'gpt-4o-mini', expiryMinutes: null, notifications: true, badge: false },
+      value: { v: 1, provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', expiryMinutes: null, notifications: true, badge: false },
     },
+    // Keys live in a row of their own, one per endpoint origin (src/storage/api-keys.ts).
+    { key: 'apiKeys', value: { v: 1, keys: { 'https://api.openai.com': SEED_API_KEY, 'https://openrouter.ai': SEED_OTHER_API_KEY } } },
     { key: 'deviceId', value: SEED_DEVICE_ID },
   ]);
 }

@@ -26,6 +26,9 @@ export const RuleScope = z.discriminatedUnion('kind', [
 ]);
 export type RuleScope = z.infer<typeof RuleScope>;
 
+export const RuleEffect = z.enum(['allow', 'ask', 'deny']);
+export type RuleEffect = z.infer<typeof RuleEffect>;
+
 /**
  * What the user decided once for many calls: allow them, always ask, or
  * refuse them. Evaluated by the engine per call, before the tool's own gate;
@@ -34,7 +37,7 @@ export type RuleScope = z.infer<typeof RuleScope>;
 export const ApprovalRule = z.object({
   v: z.literal(1),
   id: z.string(),
-  effect: z.enum(['allow', 'ask', 'deny']),
+  effect: RuleEffect,
   /** A tool name, or a glob over names (`*`, `?`). */
   tool: z.string().min(1),
   /** Every matcher must hold for the rule to apply; none means every call of the tool. */
@@ -57,3 +60,14 @@ export const ApprovalRule = z.object({
   enabled: z.boolean(),
 });
 export type ApprovalRule = z.infer<typeof ApprovalRule>;
+
+/**
+ * A rule as a card button or Settings asks for it: the engine fills in the
+ * rest (`Engine.addRule`). `enabled` defaults to true, `match` to none and
+ * `expiresAt` to never.
+ */
+export const ApprovalRuleDraft = ApprovalRule.pick({ effect: true, tool: true, match: true, scope: true, source: true, reason: true }).extend({
+  expiresAt: z.number().nullable().default(null),
+  enabled: z.boolean().default(true),
+});
+export type ApprovalRuleDraft = z.input<typeof ApprovalRuleDraft>;

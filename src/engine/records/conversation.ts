@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTIVE_STATES } from './active-states.ts';
 
 /**
  * The stored state machine every tab renders. Only the tab whose worker holds
@@ -28,8 +29,7 @@ export const ConversationState = z.discriminatedUnion('kind', [
 ]);
 export type ConversationState = z.infer<typeof ConversationState>;
 
-/** States in which some tab's worker is (or was, before it died) driving the loop. */
-export const ACTIVE_STATES = ['running', 'retrying', 'waiting_for_network'] as const;
+export { ACTIVE_STATES };
 export function isActive(state: ConversationState): boolean {
   return (ACTIVE_STATES as readonly string[]).includes(state.kind);
 }

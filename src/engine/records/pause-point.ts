@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RuleEffect } from './approval-rule.ts';
 
 export const PAUSE_KINDS = ['approval', 'choice', 'data_entry'] as const;
 export const PauseKind = z.enum(PAUSE_KINDS);
@@ -10,6 +11,10 @@ export type PauseStatus = z.infer<typeof PauseStatus>;
 /** Who decided: the tab (a per-tab id) and the device (a per-browser id and a readable label). */
 export const DecidedBy = z.object({ tabId: z.string(), deviceId: z.string(), label: z.string() });
 export type DecidedBy = z.infer<typeof DecidedBy>;
+
+/** The rule behind a pause point, as it was when it applied. */
+export const PauseRule = z.object({ id: z.string(), effect: RuleEffect, text: z.string() });
+export type PauseRule = z.infer<typeof PauseRule>;
 
 /**
  * One record per pause: the canonical audit log of human decisions.
@@ -33,9 +38,12 @@ export const PausePoint = z.object({
   createdAt: z.number(),
   /**
    * Why this pause exists: the model asked (`wait_for_approval`), a tool's gate
-   * asked for this call, or a tool call's outcome is unknown after a crash.
+   * (or an `ask` rule) asked for this call, a tool call's outcome is unknown
+   * after a crash, or an approval rule decided the call without asking (`rule`:
+   * stored already resolved, so an automatic decision is on record as
+   * completely as a human one).
    */
-  origin: z.enum(['model', 'gate', 'unknown_outcome']),
+  origin: z.enum(['model', 'gate', 'unknown_outcome', 'rule']),
   /** The tool call this pause belongs to (for `model`, the wait_for_approval call itself). */
   toolCallId: z.string(),
   toolName: z.string(),
@@ -45,6 +53,14 @@ export const PausePoint = z.object({
   expiresAt: z.number().nullable(),
   expiredReason: z.enum(['timeout', 'abandoned']).optional(),
   decidedBy: DecidedBy.optional(),
+  /**
+   * The approval rule that decided this call (`origin: 'rule'`) or had it
+   * asked (an `ask` rule's card), with its text as it read then: the rule may
+   * be changed or removed later, the record of what it said may not.
+   */
+  rule: PauseRule.optional(),
+  /** The tool's definition hash when a rule decided or asked (see definition-hash.ts). */
+  definitionHash: z.string().optional(),
   /**
    * True when a backup brought this record here already decided (or expired):
    * its decision was made in another browser, not in this one. The engine does

@@ -1,5 +1,5 @@
 import type { MessageDraft } from '../ports.ts';
-import type { Conversation, LedgerEntry, PausePoint } from '../records/index.ts';
+import type { ApprovalRule, Conversation, LedgerEntry, PausePoint } from '../records/index.ts';
 
 /**
  * Valid records with plain defaults, for tests. Override what the test is about;
@@ -60,6 +60,25 @@ export function makeLedgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEnt
     startedAt: 3_000,
     finishedAt: null,
     result: null,
+    ...overrides,
+  };
+}
+
+/** An enabled allow rule for every call of `transfer`, everywhere, bound to no definition. */
+export function makeRule(overrides: Partial<ApprovalRule> = {}): ApprovalRule {
+  return {
+    v: 1,
+    id: 'r1',
+    effect: 'allow',
+    tool: 'transfer',
+    match: [],
+    scope: { kind: 'everywhere' },
+    source: 'settings',
+    createdAt: 500,
+    lastUsedAt: null,
+    expiresAt: null,
+    definitionHash: null,
+    enabled: true,
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@ import { resolvesPastExpiry } from '../pause-expiry.ts';
 import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../ports.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
-import { MemoryStorageError } from './memory-storage-error.ts';
+import { StorageError } from '../storage-error.ts';
 
 /**
  * StoragePort in memory, with the Dexie implementation's semantics (the shared
@@ -11,7 +11,7 @@ import { MemoryStorageError } from './memory-storage-error.ts';
  *   so each one is trivially atomic, as a transaction would be;
  * - records are deep-copied on the way in and on the way out (copyRecord), so
  *   no caller can change stored state by mutating an object, as with IndexedDB;
- * - errors have the shape of src/storage's `StorageError` (`name`, `code`).
+ * - errors are the port's own `StorageError`, with the same codes.
  *
  * Built for engine tests and benchmarks: lookups are Map hits and each
  * conversation keeps its messages in an array already sorted by `seq`.
@@ -36,7 +36,7 @@ export class MemoryStorage implements StoragePort {
   async updateConversation(id: string, update: (current: Conversation) => Conversation): Promise<Conversation> {
     const current = this.#requireConversation(id);
     const next = update(copyRecord(current));
-    if (next.id !== id) throw new MemoryStorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
+    if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
     this.#conversations.set(id, copyRecord(next));
     return next;
   }
@@ -46,13 +46,13 @@ export class MemoryStorage implements StoragePort {
     const current = this.#requireConversation(id);
     const ids = new Set<string>();
     for (const pausePoint of added) {
-      if (pausePoint.conversationId !== id) throw new MemoryStorageError('invalid', `A pause point added to conversation ${id} belongs to another one.`);
-      if (this.#pausePoints.has(pausePoint.id) || ids.has(pausePoint.id)) throw new MemoryStorageError('conflict', `A pause point ${pausePoint.id} already exists.`);
+      if (pausePoint.conversationId !== id) throw new StorageError('invalid', `A pause point added to conversation ${id} belongs to another one.`);
+      if (this.#pausePoints.has(pausePoint.id) || ids.has(pausePoint.id)) throw new StorageError('conflict', `A pause point ${pausePoint.id} already exists.`);
       ids.add(pausePoint.id);
     }
     const pending = this.#countPending(id) + added.filter((p) => p.status === 'pending').length;
     const next = update(copyRecord(current), pending);
-    if (next.id !== id) throw new MemoryStorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
+    if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
     for (const pausePoint of added) this.#storePausePoint(copyRecord(pausePoint));
     this.#conversations.set(id, copyRecord(next));
     return next;
@@ -120,7 +120,7 @@ export class MemoryStorage implements StoragePort {
 
   async createPausePoint(pausePoint: PausePoint): Promise<void> {
     if (this.#pausePoints.has(pausePoint.id)) {
-      throw new MemoryStorageError('conflict', `A pause point ${pausePoint.id} already exists.`);
+      throw new StorageError('conflict', `A pause point ${pausePoint.id} already exists.`);
     }
     this.#storePausePoint(copyRecord(pausePoint));
   }
@@ -132,7 +132,7 @@ export class MemoryStorage implements StoragePort {
     const settlement = settle(copyRecord(current));
     if (!settlement.commit) return { ok: false, reason: 'refused', message: settlement.reason };
     if (settlement.pausePoint.id !== id) {
-      throw new MemoryStorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
+      throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
     }
     if (resolvesPastExpiry(current, settlement.pausePoint)) return { ok: false, reason: 'expired', pausePoint: copyRecord(current) };
     const pausePoint = copyRecord(settlement.pausePoint);
@@ -167,7 +167,7 @@ export class MemoryStorage implements StoragePort {
 
   async finishExecution(entry: LedgerEntry, result: MessageDraft): Promise<Message> {
     if (result.conversationId !== entry.conversationId) {
-      throw new MemoryStorageError('invalid', `The result of ledger entry ${entry.id} belongs to conversation ${result.conversationId}.`);
+      throw new StorageError('invalid', `The result of ledger entry ${entry.id} belongs to conversation ${result.conversationId}.`);
     }
     const [appended] = this.#append(entry.conversationId, [result]);
     this.#ledger.set(entry.id, copyRecord(entry));
@@ -182,7 +182,7 @@ export class MemoryStorage implements StoragePort {
 
   #requireConversation(id: string): Conversation {
     const conversation = this.#conversations.get(id);
-    if (!conversation) throw new MemoryStorageError('not_found', `No conversation ${id}.`);
+    if (!conversation) throw new StorageError('not_found', `No conversation ${id}.`);
     return conversation;
   }
 
@@ -190,7 +190,7 @@ export class MemoryStorage implements StoragePort {
   #checkedUpdate(current: Conversation, update: (current: Conversation) => Conversation): Conversation {
     const next = copyRecord(update(copyRecord(current)));
     if (next.id !== current.id || next.nextSeq !== current.nextSeq) {
-      throw new MemoryStorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
+      throw new StorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
     }
     return next;
   }
@@ -222,10 +222,10 @@ export class MemoryStorage implements StoragePort {
     const ids = new Set<string>();
     for (const draft of drafts) {
       if (draft.conversationId !== conversationId) {
-        throw new MemoryStorageError('invalid', `Message ${draft.id} belongs to conversation ${draft.conversationId}, not ${conversationId}.`);
+        throw new StorageError('invalid', `Message ${draft.id} belongs to conversation ${draft.conversationId}, not ${conversationId}.`);
       }
       if (this.#messages.has(draft.id) || ids.has(draft.id)) {
-        throw new MemoryStorageError('conflict', `A message ${draft.id} already exists.`);
+        throw new StorageError('conflict', `A message ${draft.id} already exists.`);
       }
       ids.add(draft.id);
     }

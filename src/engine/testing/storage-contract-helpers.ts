@@ -1,9 +1,11 @@
+import { expect } from 'vitest';
+import { StorageError, type StorageErrorCode } from '../storage-error.ts';
 import type { MessageDraft, Settlement } from '../ports.ts';
 import type { PausePoint } from '../records/index.ts';
 
-/** Both implementations throw errors of this shape (see src/storage/storage-error.ts). */
-export function storageError(code: string) {
-  return { name: 'StorageError', code };
+/** What both implementations throw: the port's own error, with this code. */
+export function storageError(code: StorageErrorCode) {
+  return expect.objectContaining({ constructor: StorageError, code });
 }
 
 export function resolve(pending: PausePoint, drafts: MessageDraft[], resolution = 'approve'): Settlement {

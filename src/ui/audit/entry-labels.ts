@@ -7,6 +7,7 @@ export const ORIGIN_LABELS: Record<PausePoint['origin'], string> = {
   model: 'asked by the agent',
   gate: 'held by the tool’s approval gate',
   unknown_outcome: 'outcome unknown after an interruption',
+  rule: 'decided by an approval rule',
 };
 
 /** What came of running the guarded call, from its ledger entry (none: it never ran). */

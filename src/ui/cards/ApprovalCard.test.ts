@@ -232,3 +232,45 @@ describe('ApprovalCard — after the decision', () => {
     expect(screen.queryAllByRole('button')).toHaveLength(0);
   });
 });
+
+describe('ApprovalCard — approval rules', () => {
+  const byRule = (over: Partial<PausePoint>) =>
+    pausePoint({
+      origin: 'rule',
+      status: 'resolved',
+      resolution: 'approve',
+      resolvedAt: 5_000,
+      toolName: 'http_request',
+      title: 'Allowed by rule: Allow http_request when method is GET — everywhere',
+      rule: { id: 'r1', effect: 'allow', text: 'Allow http_request when method is GET — everywhere' },
+      ...over,
+    });
+
+  test('a call a rule allowed is a quiet decided line, not a card: nothing to decide', () => {
+    renderCard(byRule({}));
+    expect(screen.queryByRole('region')).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+    const line = document.querySelector('.rule-decision')!;
+    expect(line.textContent?.replace(/\s+/g, ' ')).toMatch(/^Allowed by rule: Allow http_request when method is GET — everywhere · /);
+  });
+
+  test('a call a rule denied says so, with the rule’s reason', () => {
+    renderCard(byRule({ resolution: 'decline', reason: 'Not this API', rule: { id: 'r2', effect: 'deny', text: 'Deny http_request — everywhere' } }));
+    const line = document.querySelector('.rule-decision')!.textContent?.replace(/\s+/g, ' ');
+    expect(line).toMatch(/^Denied by rule: Deny http_request — everywhere — Not this API · /);
+  });
+
+  test('a card an ask rule raised says which rule asked, and is decided as usual', async () => {
+    const { client } = renderCard(pausePoint({ origin: 'gate', title: 'Run save_note?', rule: { id: 'r3', effect: 'ask', text: 'Ask before save_note — everywhere' } }));
+    const card = screen.getByRole('region', { name: 'Run save_note?' });
+    expect(within(card).getByText('Asked because of your rule: Ask before save_note — everywhere')).toBeTruthy();
+    await fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+  });
+
+  test('rule text is shown as text, never as markup', () => {
+    renderCard(byRule({ rule: { id: 'r1', effect: 'allow', text: 'Allow x when to is <img src=x onerror=alert(1)>' } }));
+    expect(document.querySelector('img')).toBeNull();
+    expect(document.querySelector('.rule-decision')?.textContent).toContain('<img src=x onerror=alert(1)>');
+  });
+});

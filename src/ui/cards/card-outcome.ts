@@ -40,5 +40,6 @@ export function deciderText(p: PausePoint, tabId: string): string | null {
 export function kindLabel(p: PausePoint): string {
   if (p.origin === 'unknown_outcome') return 'Outcome unknown';
   if (p.origin === 'gate') return 'Tool approval';
+  if (p.origin === 'rule') return 'Approval rule';
   return p.kind === 'data_entry' ? 'Form' : p.kind === 'choice' ? 'Choice' : 'Approval';
 }

@@ -71,6 +71,28 @@ describe('MessageList', () => {
     expect(document.querySelectorAll('.message-item')).toHaveLength(2);
   });
 
+  test('a call an approval rule allowed shows as done, with a quiet decided line instead of a card', () => {
+    const call = { id: 'call-1', name: 'http_request', arguments: '{"method":"GET","url":"https://api.example.com/x"}' };
+    renderList(
+      [
+        user(0, 'Fetch it'),
+        assistant(1, '', { toolCalls: [call] }),
+        { ...base, id: 'm2', seq: 2, role: 'tool', toolCallId: 'call-1', toolName: 'http_request', content: '200 OK', outcome: 'done' },
+      ],
+      [
+        pausePoint({
+          origin: 'rule', status: 'resolved', resolution: 'approve', resolvedAt: 1_000, toolCallId: 'call-1', toolName: 'http_request',
+          title: 'Allowed by rule: Allow http_request — everywhere', rule: { id: 'r1', effect: 'allow', text: 'Allow http_request — everywhere' },
+        }),
+      ],
+    );
+    const details = document.querySelector('details.tool-call') as HTMLElement;
+    expect(within(details).getByText('Done')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: /Allowed by rule/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(document.querySelector('.rule-decision')?.textContent).toContain('Allow http_request — everywhere');
+  });
+
   test('renders the rows it is given, with a control for earlier ones when there are some', async () => {
     const { onShowEarlier, rerender } = renderList([user(0, 'first'), user(1, 'second')]);
     expect(document.querySelectorAll('.message-item')).toHaveLength(2);

@@ -61,6 +61,30 @@ describe('renderMarkdown', () => {
     expect(a?.getAttribute('rel')).toBe('noopener noreferrer');
   });
 
+  test('a numbered list keeps its start, and table cells their alignment', () => {
+    const out = dom(renderMarkdown('3. third step\n4. fourth step\n\n| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |'));
+    expect(out.querySelector('ol')?.getAttribute('start')).toBe('3');
+    const aligns = (selector: string) => [...out.querySelectorAll(selector)].map((cell) => cell.getAttribute('align'));
+    expect(aligns('th')).toEqual(['left', 'center', 'right']);
+    expect(aligns('td')).toEqual(['left', 'center', 'right']);
+  });
+
+  test('a link keeps its title', () => {
+    expect(dom(renderMarkdown('[docs](https://example.com/docs "The docs")')).querySelector('a')?.getAttribute('title')).toBe('The docs');
+  });
+
+  test('start and align survive only with the values and on the elements markdown gives them', () => {
+    const out = dom(
+      renderMarkdown(
+        '<ol start="javascript:alert(1)"><li>a</li></ol><ol start="-2"><li>b</li></ol><ul start="4"><li>c</li></ul>' +
+          '<table><tr><td align="justify">d</td><td align="expression(alert(1))">e</td></tr></table><p align="center">f</p>',
+      ),
+    );
+    expect(out.querySelectorAll('[start]')).toHaveLength(0);
+    expect(out.querySelectorAll('[align]')).toHaveLength(0);
+    expect(out.textContent).toBe('abcdef');
+  });
+
   test('headings sit below the page headings', () => {
     expect(renderMarkdown('# Title')).toContain('<h4>');
   });

@@ -10,6 +10,8 @@ import { Marked, type Token, type TokensList } from 'marked';
  *   must not look like ours), no images;
  * - only `href`, `title`, `align` and `start` attributes survive: no `on*`
  *   handlers, no `style`, no `class`/`id` (our CSS and DOM ids stay ours);
+ *   `start` only on `<ol>` as a number and `align` only on table cells as
+ *   left/center/right, which is all marked ever writes there;
  * - URLs must be http(s) or mailto: no `javascript:`, no `data:`;
  * - every link opens in a new tab with `rel="noopener noreferrer"`.
  *
@@ -25,8 +27,17 @@ const PURIFY_CONFIG = {
   ALLOWED_ATTR: ['href', 'title', 'align', 'start'],
   FORBID_TAGS: ['script', 'style', 'iframe', 'object', 'embed', 'form', 'img', 'svg', 'math'],
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+  // DOMPurify holds every attribute it does not know as URI-safe to ALLOWED_URI_REGEXP,
+  // which "3" and "left" fail: these two are exempted here and checked by the hook below.
+  ADD_URI_SAFE_ATTR: ['align', 'start'],
   ALLOW_DATA_ATTR: false,
   ALLOW_ARIA_ATTR: false,
+};
+
+/** The values marked writes, on the elements it writes them on; anything else is dropped. */
+const SAFE_VALUES: Readonly<Record<string, { tags: ReadonlySet<string>; value: RegExp }>> = {
+  start: { tags: new Set(['OL']), value: /^\d{1,9}$/ },
+  align: { tags: new Set(['TH', 'TD']), value: /^(?:left|center|right)$/ },
 };
 
 let purifier: ReturnType<typeof DOMPurify> | undefined;
@@ -35,6 +46,10 @@ let purifier: ReturnType<typeof DOMPurify> | undefined;
 function purify(): ReturnType<typeof DOMPurify> {
   if (purifier) return purifier;
   const instance = DOMPurify(window);
+  instance.addHook('uponSanitizeAttribute', (node, data) => {
+    const rule = Object.hasOwn(SAFE_VALUES, data.attrName) ? SAFE_VALUES[data.attrName] : undefined;
+    if (rule && !(rule.tags.has(node.nodeName) && rule.value.test(data.attrValue))) data.keepAttr = false;
+  });
   instance.addHook('afterSanitizeAttributes', (node) => {
     if (node.nodeName === 'A' && node.hasAttribute('href')) {
       node.setAttribute('target', '_blank');

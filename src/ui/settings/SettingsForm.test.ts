@@ -3,20 +3,25 @@ import 'fake-indexeddb/auto';
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { PausepointDb } from '../../storage/db.ts';
-import { readSettings } from '../../storage/settings-repo.ts';
+import { readApiKeys, readSettings, saveSettings } from '../../storage/settings-repo.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
+import type { Settings } from '../../storage/settings-repo.ts';
 import SettingsForm from './SettingsForm.svelte';
 
 let db: PausepointDb;
 
-function renderForm(testConnection = vi.fn(async () => ['gpt-4o-mini', 'gpt-4o'])) {
-  db = new PausepointDb(`settings-test-${crypto.randomUUID()}`);
+function renderForm(testConnection = vi.fn(async () => ['gpt-4o-mini', 'gpt-4o']), initial?: Settings, existing?: PausepointDb) {
+  db = existing ?? new PausepointDb(`settings-test-${crypto.randomUUID()}`);
   const fake = fakeContext({ testConnection });
   fake.app.db = db;
   const onSaved = vi.fn();
-  render(SettingsForm, { props: { initial: undefined, onSaved }, context: fake.context });
+  render(SettingsForm, { props: { initial, onSaved }, context: fake.context });
   return { onSaved, testConnection };
 }
+
+const provider = () => screen.getByRole('combobox', { name: 'Provider' });
+const baseUrl = () => screen.getByRole('textbox', { name: 'Base URL' }) as HTMLInputElement;
+const apiKey = () => screen.getByLabelText('API key') as HTMLInputElement;
 
 afterEach(async () => {
   await db.delete();
@@ -52,6 +57,94 @@ describe('SettingsForm', () => {
     renderForm(vi.fn(async () => Promise.reject(new Error('The endpoint refused the API key.'))));
     await fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     expect((await screen.findByText(/Could not connect/)).textContent).toContain('refused the API key');
+  });
+
+  test('a key belongs to its origin: switching provider shows the new one’s key or none, and switching back shows the first', async () => {
+    const { testConnection, onSaved } = renderForm();
+    await fireEvent.change(provider(), { target: { value: 'openai' } });
+    await fireEvent.input(apiKey(), { target: { value: 'sk-openai-only' } });
+
+    await fireEvent.change(provider(), { target: { value: 'openrouter' } });
+    expect(baseUrl().value).toBe('https://openrouter.ai/api/v1');
+    expect(apiKey().value).toBe('');
+    await fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await screen.findByText(/Connected\./);
+    expect(testConnection).toHaveBeenLastCalledWith(expect.objectContaining({ provider: 'openrouter', apiKey: '' }));
+
+    // A custom host on the same provider field, by typing its address: still no key.
+    await fireEvent.change(provider(), { target: { value: 'custom' } });
+    await fireEvent.input(baseUrl(), { target: { value: 'https://gateway.example/v1' } });
+    expect(apiKey().value).toBe('');
+    await fireEvent.input(baseUrl(), { target: { value: 'https://api.openai.com/v1' } });
+    expect(apiKey().value).toBe('sk-openai-only');
+
+    await fireEvent.change(provider(), { target: { value: 'openai' } });
+    expect(apiKey().value).toBe('sk-openai-only');
+    expect(JSON.stringify(testConnection.mock.calls)).not.toContain('sk-openai-only');
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(await readApiKeys(db)).toEqual(new Map([['https://api.openai.com', 'sk-openai-only']]));
+  });
+
+  test('each origin shows the key saved for it; saving stores the typed key under the Base URL’s origin only', async () => {
+    const seed = new PausepointDb(`settings-test-${crypto.randomUUID()}`);
+    await saveSettings(seed, { provider: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', apiKey: 'sk-or-saved', model: 'm' });
+    const initial = await saveSettings(seed, { provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-openai-saved', model: 'gpt-4o-mini' });
+    const { onSaved } = renderForm(undefined, initial, seed);
+    expect(apiKey().value).toBe('sk-openai-saved');
+
+    await fireEvent.change(provider(), { target: { value: 'openrouter' } });
+    await vi.waitFor(() => expect(apiKey().value).toBe('sk-or-saved'));
+    await fireEvent.change(provider(), { target: { value: 'lmstudio' } });
+    expect(apiKey().value).toBe('');
+    await fireEvent.input(apiKey(), { target: { value: 'lm-local' } });
+    await fireEvent.input(screen.getByRole('combobox', { name: 'Model' }), { target: { value: 'qwen' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+
+    expect(await readApiKeys(db)).toEqual(
+      new Map([
+        ['https://openrouter.ai', 'sk-or-saved'],
+        ['https://api.openai.com', 'sk-openai-saved'],
+        ['http://localhost:1234', 'lm-local'],
+      ]),
+    );
+    expect(await readSettings(db)).toMatchObject({ provider: 'lmstudio', baseUrl: 'http://localhost:1234/v1', apiKey: 'lm-local' });
+  });
+
+  test('plain http:// is refused for anything but this computer, saying why', async () => {
+    const { onSaved, testConnection } = renderForm();
+    await fireEvent.change(provider(), { target: { value: 'custom' } });
+    await fireEvent.input(baseUrl(), { target: { value: 'http://gateway.example/v1' } });
+    await fireEvent.input(screen.getByRole('combobox', { name: 'Model' }), { target: { value: 'm' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText(/plain http:\/\/ is allowed only for this computer/)).toBeTruthy();
+    expect(baseUrl().getAttribute('aria-invalid')).toBe('true');
+    expect(testConnection).not.toHaveBeenCalled();
+    expect(onSaved).not.toHaveBeenCalled();
+
+    for (const local of ['http://127.0.0.1:8080/v1', 'http://[::1]:8080/v1', 'http://localhost:8080/v1']) {
+      await fireEvent.input(baseUrl(), { target: { value: local } });
+      await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+      await vi.waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
+      onSaved.mockClear();
+    }
+  });
+
+  test('Max tokens per answer starts at 4096, is saved, and must be a whole positive number', async () => {
+    const { onSaved } = renderForm();
+    await fireEvent.change(provider(), { target: { value: 'openai' } });
+    const field = screen.getByRole('spinbutton', { name: 'Max tokens per answer' }) as HTMLInputElement;
+    expect(field.value).toBe('4096');
+    await fireEvent.input(field, { target: { value: '0' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText(/whole number from 1/)).toBeTruthy();
+    expect(onSaved).not.toHaveBeenCalled();
+    await fireEvent.input(field, { target: { value: '800' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(await readSettings(db)).toMatchObject({ provider: 'openai', maxTokens: 800 });
   });
 
   test('an invalid Base URL blocks Save', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ACTIVE_STATES, type ConversationState } from '../../engine/records/index.ts';
-import { ACTIVE_KINDS, describeState, isActive, runsInTab } from './conversation-status.ts';
+import { ACTIVE_STATES as PAGE_ACTIVE_STATES, describeState, isActive, runsInTab } from './conversation-status.ts';
 
 describe('describeState', () => {
   test('running offers Stop', () => {
@@ -39,7 +39,7 @@ describe('isActive and runsInTab', () => {
   ];
 
   test("agree with the engine's ACTIVE_STATES", () => {
-    expect([...ACTIVE_KINDS].sort()).toEqual([...ACTIVE_STATES].sort());
+    expect([...PAGE_ACTIVE_STATES].sort()).toEqual([...ACTIVE_STATES].sort());
     for (const state of states) expect(isActive(state)).toBe((ACTIVE_STATES as readonly string[]).includes(state.kind));
   });
 

@@ -1,4 +1,5 @@
 import type { ConversationState } from '../../engine/records/index.ts';
+import { ACTIVE_STATES } from '../../engine/records/active-states.ts';
 
 export type StatusAction = 'stop' | 'retry' | 'continue' | null;
 export type StatusTone = 'idle' | 'busy' | 'attention' | 'error';
@@ -9,14 +10,9 @@ export interface StatusView {
   tone: StatusTone;
 }
 
-/**
- * The state kinds in which some tab's worker drives a conversation's loop. The
- * same as the engine's `ACTIVE_STATES`, kept here because importing that constant
- * would load the records' zod schemas into the page (a test checks the two agree).
- */
-export const ACTIVE_KINDS = ['running', 'retrying', 'waiting_for_network'] as const;
+export { ACTIVE_STATES };
 
-/** Whether some tab's worker drives this conversation's loop (its state is one of `ACTIVE_KINDS`). */
+/** Whether some tab's worker drives this conversation's loop (its state is one of `ACTIVE_STATES`). */
 export function isActive(state: ConversationState): boolean {
   return activeOwner(state) !== null;
 }

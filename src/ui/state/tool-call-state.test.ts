@@ -57,6 +57,12 @@ describe('toolCallState', () => {
     expect(toolCallState(awaiting, [pause({ status: 'resolved', resolution: 'approve' })], true)).toBe('running');
     expect(toolCallState(awaiting, [pause({ status: 'expired' })], false)).toBe('expired');
   });
+  test('a call an approval rule decided reads like one a person decided', () => {
+    const allowed = pause({ origin: 'rule', status: 'resolved', resolution: 'approve' });
+    expect(toolCallState(undefined, [allowed], true)).toBe('running');
+    expect(toolCallState(tool('done'), [allowed], false)).toBe('done');
+    expect(toolCallState(tool('declined'), [pause({ origin: 'rule', status: 'resolved', resolution: 'decline' })], false)).toBe('declined');
+  });
   test('indexes the latest result and the pauses per call', () => {
     const results = latestToolResults([tool('awaiting_approval', 3), tool('done', 5)]);
     expect(results.get('call1')?.outcome).toBe('done');

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import type { Decision } from '../../engine/decision.ts';
-import type { PausePoint } from '../../engine/records/index.ts';
+import type { ApprovalRuleDraft, PausePoint } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import type { DecideResult, WorkerEvent } from '../../worker/protocol.ts';
 import type { AgentClient } from '../agent-client.ts';
@@ -24,6 +24,10 @@ export function fakeClient(tabId = 'tab-1') {
     createConversation: vi.fn(async (_title?: string) => ({ conversationId: 'created' })),
     renameConversation: vi.fn(async (_id: string, _title: string) => {}),
     deleteConversation: vi.fn(async (_id: string) => {}),
+    addRule: vi.fn(async (_draft: ApprovalRuleDraft) => ({ ruleId: 'rule-new' })),
+    removeRule: vi.fn(async (_id: string) => {}),
+    enableRule: vi.fn(async (_id: string) => {}),
+    setAskForEverything: vi.fn(async (_on: boolean) => {}),
     onEvent: vi.fn((listener: (event: WorkerEvent) => void) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);

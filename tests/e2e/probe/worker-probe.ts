@@ -1,6 +1,7 @@
 // Built only for end-to-end tests (PAUSEPOINT_PROBES=1): exposes the real
 // worker client and database so a test can drive the engine in Chromium
 // without going through the UI.
+import '../../../src/zod-config.ts';
 import { PausepointDb } from '../../../src/storage/db.ts';
 import { saveSettings } from '../../../src/storage/settings-repo.ts';
 import { WorkerClient } from '../../../src/worker/worker-client.ts';

@@ -1,6 +1,11 @@
-import type { PROVIDERS } from '../../storage/settings-repo.ts';
+/**
+ * The endpoints Settings offers, with what each one needs. Plain data, no zod or
+ * openai: the page's settings form and the backup's checks both read it.
+ */
+import type { Provider } from '../storage/settings-constants.ts';
+import { DEMO_BASE_URL, DEMO_MODEL_ID } from './demo-endpoint.ts';
 
-export type Provider = (typeof PROVIDERS)[number];
+export type { Provider };
 
 export interface ProviderPreset {
   label: string;
@@ -10,14 +15,6 @@ export interface ProviderPreset {
   model: string;
   keyHint: string;
 }
-
-/**
- * Where the demo model "lives": the same reserved, never-resolving host as
- * `DEMO_BASE_URL` in src/model/demo-model.ts (not imported: that module pulls the
- * openai SDK into the page, which only the worker needs).
- */
-export const DEMO_BASE_URL = 'https://demo.pausepoint.invalid/v1';
-export const DEMO_MODEL = 'pausepoint-demo';
 
 export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {
   openai: { label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', keyHint: 'A key from your OpenAI account (sk-…).' },
@@ -43,17 +40,9 @@ export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {
   demo: {
     label: 'Demo model — scripted, offline, no key needed',
     baseUrl: DEMO_BASE_URL,
-    model: DEMO_MODEL,
+    model: DEMO_MODEL_ID,
     keyHint: '',
   },
 };
 
 export const PROVIDER_ORDER: readonly Provider[] = ['openai', 'openrouter', 'ollama', 'lmstudio', 'custom', 'demo'];
-
-export const EXPIRY_CHOICES: readonly { label: string; minutes: number | null }[] = [
-  { label: 'Never', minutes: null },
-  { label: 'After 15 minutes', minutes: 15 },
-  { label: 'After 1 hour', minutes: 60 },
-  { label: 'After 24 hours', minutes: 24 * 60 },
-  { label: 'After 7 days', minutes: 7 * 24 * 60 },
-];

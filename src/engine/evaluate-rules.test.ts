@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateRules, type RuleCall } from './evaluate-rules.ts';
+import type { RuleSet } from './ports.ts';
+import type { ApprovalRule } from './records/index.ts';
+import { ruleIndex } from './rule-index.ts';
+import { makeRule } from './testing/make-records.ts';
+
+const NOW = 10_000;
+const call = (overrides: Partial<RuleCall> = {}): RuleCall => ({
+  toolName: 'transfer',
+  args: { amount: 50, to: 'alice' },
+  conversationId: 'c1',
+  definitionHash: 'hash-now',
+  ...overrides,
+});
+const set = (rules: ApprovalRule[], askForEverything = false): RuleSet => ({ rules, askForEverything });
+/**
+ * The verdict, the same on both of the evaluator's paths: a rules array seen
+ * for the first time is scanned, one seen again is indexed (rule-index.ts).
+ */
+function verdict(rules: ApprovalRule[], c: RuleCall = call(), askForEverything = false) {
+  const rulesSet = set(rules, askForEverything);
+  const scanned = evaluateRules(rulesSet, c, NOW);
+  if (rules.length > 0) expect(ruleIndex(rulesSet.rules)).toBeDefined();
+  expect(evaluateRules(rulesSet, c, NOW)).toEqual(scanned);
+  return scanned;
+}
+
+const allow = makeRule({ id: 'allow' });
+const ask = makeRule({ id: 'ask', effect: 'ask' });
+const deny = makeRule({ id: 'deny', effect: 'deny', reason: 'No money moves today.' });
+
+describe('evaluateRules: precedence', () => {
+  it('leaves a call no rule matches to the tool’s own gate', () => {
+    expect(verdict([])).toEqual({ effect: 'none', stale: [] });
+    expect(verdict([makeRule({ tool: 'save_note' })])).toEqual({ effect: 'none', stale: [] });
+  });
+
+  it('deny beats ask beats allow, whatever their order', () => {
+    for (const rules of [[allow, ask, deny], [deny, ask, allow], [ask, deny, allow]]) {
+      expect(verdict(rules)).toMatchObject({ effect: 'deny', rule: { id: 'deny' } });
+    }
+    for (const rules of [[allow, ask], [ask, allow]]) expect(verdict(rules)).toMatchObject({ effect: 'ask', rule: { id: 'ask' } });
+    expect(verdict([allow])).toMatchObject({ effect: 'allow', rule: { id: 'allow' } });
+  });
+
+  it('names the first matching rule of the winning effect', () => {
+    const second = makeRule({ id: 'allow-2' });
+    expect(verdict([allow, second])).toMatchObject({ rule: { id: 'allow' } });
+  });
+});
+
+describe('evaluateRules: which rules apply', () => {
+  it('skips disabled rules', () => {
+    expect(verdict([{ ...deny, enabled: false }, allow])).toMatchObject({ effect: 'allow' });
+  });
+
+  it('skips expired rules, and applies one until the moment it expires', () => {
+    expect(verdict([{ ...deny, expiresAt: NOW }, allow])).toMatchObject({ effect: 'allow' });
+    expect(verdict([{ ...deny, expiresAt: NOW + 1 }, allow])).toMatchObject({ effect: 'deny' });
+  });
+
+  it('applies a conversation rule in its conversation only; an everywhere rule in all', () => {
+    const here = makeRule({ id: 'here', scope: { kind: 'conversation', conversationId: 'c1' } });
+    expect(verdict([here], call({ conversationId: 'c1' }))).toMatchObject({ effect: 'allow', rule: { id: 'here' } });
+    expect(verdict([here], call({ conversationId: 'c2' }))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict([allow], call({ conversationId: 'c2' }))).toMatchObject({ effect: 'allow' });
+  });
+
+  it('matches tools by exact name or glob, and nothing else', () => {
+    const globbed = makeRule({ tool: 'trans*' });
+    expect(verdict([globbed])).toMatchObject({ effect: 'allow' });
+    expect(verdict([makeRule({ tool: 'transfe?' })])).toMatchObject({ effect: 'allow' });
+    expect(verdict([makeRule({ tool: 'tran' })])).toMatchObject({ effect: 'none' });
+    expect(verdict([makeRule({ tool: 'trans.*' })])).toMatchObject({ effect: 'none' });
+    expect(verdict([makeRule({ tool: '*' })], call({ toolName: 'anything' }))).toMatchObject({ effect: 'allow' });
+  });
+
+  it('applies a rule only when all its argument matchers hold', () => {
+    const small = makeRule({ match: [{ kind: 'at_most', pointer: '/amount', value: 100 }, { kind: 'equals', pointer: '/to', value: 'alice' }] });
+    expect(verdict([small])).toMatchObject({ effect: 'allow' });
+    expect(verdict([small], call({ args: { amount: 500, to: 'alice' } }))).toMatchObject({ effect: 'none' });
+    expect(verdict([small], call({ args: { amount: 50, to: 'mallory' } }))).toMatchObject({ effect: 'none' });
+    expect(verdict([small], call({ args: { to: 'alice' } }))).toMatchObject({ effect: 'none' });
+  });
+
+  it('“Ask for everything” suspends every allow rule; deny and ask rules still apply', () => {
+    expect(verdict([allow], call(), true)).toEqual({ effect: 'none', stale: [] });
+    expect(verdict([allow, ask], call(), true)).toMatchObject({ effect: 'ask' });
+    expect(verdict([allow, deny], call(), true)).toMatchObject({ effect: 'deny' });
+  });
+});
+
+describe('evaluateRules: many rules', () => {
+  it('finds the one rule that applies among many, by origin and by glob, and names the earliest of an effect', () => {
+    const rules: ApprovalRule[] = [];
+    for (let i = 0; i < 300; i++) {
+      rules.push(makeRule({ id: `site-${i}`, tool: 'http_request', match: [{ kind: 'url', pointer: '/url', origin: `https://api${i}.example.com`, pathPrefix: '/v1/' }] }));
+      rules.push(makeRule({ id: `tool-${i}`, tool: `tool_${i}`, match: [{ kind: 'at_most', pointer: '/amount', value: i }] }));
+      rules.push(makeRule({ id: `glob-${i}`, tool: `mcp_${i}_*`, effect: i % 2 === 0 ? 'allow' : 'deny' }));
+    }
+    rules.push(makeRule({ id: 'site-7-again', tool: 'http_request', match: [{ kind: 'url', pointer: '/url', origin: 'https://api7.example.com' }] }));
+    rules.push(makeRule({ id: 'site-7-deny', effect: 'deny', tool: 'http_request', match: [{ kind: 'url', pointer: '/url', origin: 'https://api7.example.com', pathPrefix: '/v1/admin' }] }));
+    const http = (url: string) => call({ toolName: 'http_request', args: { method: 'GET', url } });
+
+    expect(verdict(rules, http('https://api7.example.com/v1/items'))).toMatchObject({ effect: 'allow', rule: { id: 'site-7' } });
+    expect(verdict(rules, http('https://api7.example.com/v2/items'))).toMatchObject({ effect: 'allow', rule: { id: 'site-7-again' } });
+    expect(verdict(rules, http('https://api7.example.com/v1/admin/users'))).toMatchObject({ effect: 'deny', rule: { id: 'site-7-deny' } });
+    expect(verdict(rules, http('https://api7.example.com.evil.test/v1/items'))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict(rules, http('https://api299.example.com/v1/x'))).toMatchObject({ effect: 'allow', rule: { id: 'site-299' } });
+    expect(verdict(rules, call({ toolName: 'tool_42', args: { amount: 42 } }))).toMatchObject({ effect: 'allow', rule: { id: 'tool-42' } });
+    expect(verdict(rules, call({ toolName: 'tool_42', args: { amount: 43 } }))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict(rules, call({ toolName: 'mcp_13_write' }))).toMatchObject({ effect: 'deny', rule: { id: 'glob-13' } });
+    expect(verdict(rules, call({ toolName: 'mcp_12_read' }))).toMatchObject({ effect: 'allow', rule: { id: 'glob-12' } });
+    expect(verdict(rules, call({ toolName: 'mcp_1' }))).toEqual({ effect: 'none', stale: [] });
+  });
+});
+
+describe('evaluateRules: bound to the tool’s definition', () => {
+  it('applies an allow rule made for this definition, or for none (a glob)', () => {
+    expect(verdict([makeRule({ definitionHash: 'hash-now' })])).toMatchObject({ effect: 'allow' });
+    expect(verdict([makeRule({ tool: 'trans*', definitionHash: null })])).toMatchObject({ effect: 'allow' });
+  });
+
+  it('does not apply an allow rule made for another definition, and reports it as stale', () => {
+    const old = makeRule({ id: 'old', definitionHash: 'hash-before' });
+    expect(verdict([old])).toEqual({ effect: 'none', stale: [old] });
+    expect(verdict([old, makeRule({ id: 'fresh', definitionHash: 'hash-now' })])).toMatchObject({ effect: 'allow', rule: { id: 'fresh' } });
+  });
+
+  it('keeps applying deny and ask rules to a changed tool: refusing or asking is never the unsafe direction', () => {
+    expect(verdict([{ ...deny, definitionHash: 'hash-before' }])).toMatchObject({ effect: 'deny' });
+    expect(verdict([{ ...ask, definitionHash: 'hash-before' }])).toMatchObject({ effect: 'ask' });
+  });
+
+  it('reports only rules that would otherwise have applied as stale', () => {
+    const otherTool = makeRule({ id: 'other', tool: 'save_note', definitionHash: 'hash-before' });
+    const disabled = makeRule({ id: 'off', enabled: false, definitionHash: 'hash-before' });
+    expect(verdict([otherTool, disabled])).toEqual({ effect: 'none', stale: [] });
+  });
+});

@@ -1,0 +1,43 @@
+import type { RuleSet, RulesPort } from '../ports.ts';
+import type { ApprovalRule } from '../records/index.ts';
+import { copyRecord } from './copy-record.ts';
+
+/**
+ * RulesPort in memory, for engine tests and benchmarks. Records are copied on
+ * the way in and out, as IndexedDB would, so a caller that mutates a rule it
+ * was given changes nothing stored. Rules are listed in the order they were
+ * first stored.
+ */
+export class MemoryRules implements RulesPort {
+  readonly #rules = new Map<string, ApprovalRule>();
+  #askForEverything = false;
+  /** How often `load` was called: tests check that rules are read per call. */
+  loads = 0;
+
+  constructor(rules: readonly ApprovalRule[] = []) {
+    for (const rule of rules) this.#rules.set(rule.id, copyRecord(rule));
+  }
+
+  async load(): Promise<RuleSet> {
+    this.loads++;
+    return { rules: [...this.#rules.values()].map(copyRecord), askForEverything: this.#askForEverything };
+  }
+
+  async markUsed(ruleId: string, at: number): Promise<void> {
+    const rule = this.#rules.get(ruleId);
+    if (rule) this.#rules.set(ruleId, { ...rule, lastUsedAt: at });
+  }
+
+  async put(rule: ApprovalRule): Promise<void> {
+    this.#rules.set(rule.id, copyRecord(rule));
+  }
+
+  async remove(ruleId: string): Promise<void> {
+    this.#rules.delete(ruleId);
+  }
+
+  /** "Ask for everything" (a setting of the host's, read with the rules). */
+  setAskForEverything(on: boolean): void {
+    this.#askForEverything = on;
+  }
+}

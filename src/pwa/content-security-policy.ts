@@ -1,0 +1,45 @@
+/**
+ * The Content-Security-Policy the app runs under, as index.html's meta tag
+ * carries it (a test keeps the two equal) and, with `frame-ancestors`, which a
+ * meta tag cannot carry, as the header `vite preview` sends.
+ *
+ * - Scripts only from the app's own files: no inline script, no inline event
+ *   handler, no eval. Model output is sanitised before it reaches the DOM; this
+ *   is the second wall, should a way round the sanitiser ever be found.
+ * - Styles only from the app's own files: Svelte's styles are built into CSS
+ *   files, and no component sets a style attribute.
+ * - Images from the app and from data:/blob: URLs only; markdown images are
+ *   rendered as links, so a model cannot make the page load a tracking pixel.
+ * - `connect-src *`: the endpoint and the http_request tool's targets are the
+ *   user's choice, any host; what may be sent where is decided by the settings
+ *   schema (the key only to its own origin, plain http only to this computer)
+ *   and by approval cards, not by this policy.
+ * - Nothing else: no plugins, frames, forms that post, or `<base>` rewriting.
+ */
+const DIRECTIVES = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  'connect-src *',
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+];
+
+/** The policy of the meta tag in index.html. */
+export const CONTENT_SECURITY_POLICY = DIRECTIVES.join('; ');
+
+/** The same as a header, which may also forbid framing the app (clickjacking a card's Approve button). */
+export const CONTENT_SECURITY_POLICY_HEADER = `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`;
+
+/**
+ * The dev server's variant: Vite's dev client injects each stylesheet as a
+ * `<style>` element and reloads over a WebSocket. Never built into the app.
+ */
+export const DEV_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace(
+  'connect-src *',
+  'connect-src * ws: wss:',
+);

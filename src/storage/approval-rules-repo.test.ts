@@ -1,0 +1,169 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it, vi } from 'vitest';
+import type { ApprovalRule } from '../engine/records/index.ts';
+import { makeConversation } from '../engine/testing/make-records.ts';
+import { describeRulesPort } from '../engine/testing/rules-port-contract.ts';
+import {
+  ASK_FOR_EVERYTHING_KEY,
+  DexieRules,
+  enableRule,
+  liveRules,
+  putRule,
+  readRules,
+  removeRule,
+  setAskForEverything,
+  type UnreadableRuleReport,
+} from './approval-rules-repo.ts';
+import type { PausepointDb } from './db.ts';
+import { openTestDb, useTestDb } from './open-test-db.ts';
+import { waitForEmission } from './wait-for-emission.ts';
+
+const rule = (overrides: Partial<ApprovalRule> = {}): ApprovalRule => ({
+  v: 1,
+  id: 'rule-1',
+  effect: 'allow',
+  tool: 'http_request',
+  match: [
+    { kind: 'one_of', pointer: '/method', values: ['GET', 'HEAD'] },
+    { kind: 'url', pointer: '/url', origin: 'https://docs.example' },
+  ],
+  scope: { kind: 'everywhere' },
+  source: 'settings',
+  createdAt: 1_000,
+  lastUsedAt: null,
+  expiresAt: null,
+  definitionHash: 'hash-1',
+  enabled: true,
+  ...overrides,
+});
+
+describe('approval rules repository', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+
+  it('stores rules and reads them back, oldest first, with no switch set', async () => {
+    await putRule(db, rule({ id: 'b', createdAt: 2_000 }));
+    await putRule(db, rule({ id: 'a', createdAt: 3_000, effect: 'deny', reason: 'Never.' }));
+    await putRule(db, rule({ id: 'c', createdAt: 2_000 }));
+    const stored = await readRules(db);
+    expect(stored.rules.map((r) => r.id)).toEqual(['b', 'c', 'a']);
+    expect(stored.rules[2]).toEqual(rule({ id: 'a', createdAt: 3_000, effect: 'deny', reason: 'Never.' }));
+    expect(stored.askForEverything).toBe(false);
+    expect(stored.unreadable).toEqual([]);
+  });
+
+  it('refuses to store a rule that does not parse', async () => {
+    await expect(putRule(db, { ...rule(), effect: 'always' })).rejects.toMatchObject({ name: 'StorageError', code: 'invalid' });
+    await expect(putRule(db, { ...rule(), scope: { kind: 'conversation' } })).rejects.toMatchObject({ code: 'invalid' });
+    expect(await db.approvalRules.count()).toBe(0);
+  });
+
+  it('skips and reports a corrupt row, and never applies it', async () => {
+    await putRule(db, rule({ id: 'good' }));
+    // Written behind the schema's back: a damaged database, or a newer version's record.
+    await db.approvalRules.bulkPut([
+      { ...rule({ id: 'bad-effect' }), effect: 'allow-all' } as unknown as ApprovalRule,
+      { ...rule({ id: 'newer' }), v: 2 } as unknown as ApprovalRule,
+      { id: 'bare' } as unknown as ApprovalRule,
+    ]);
+    const report = vi.fn<UnreadableRuleReport>();
+    const stored = await readRules(db, report);
+
+    expect(stored.rules.map((r) => r.id)).toEqual(['good']);
+    expect(stored.unreadable.map((u) => u.id).sort()).toEqual(['bad-effect', 'bare', 'newer']);
+    expect(report).toHaveBeenCalledTimes(3);
+    expect(report).toHaveBeenCalledWith({ id: 'bad-effect', issues: [expect.stringContaining('effect:')] });
+    expect(await new DexieRules(db, () => {}).load()).toEqual({ rules: [rule({ id: 'good' })], askForEverything: false });
+  });
+
+  it('keeps "Ask for everything" in a row of its own, and reads a broken one as on', async () => {
+    await db.settings.put({ key: 'settings', value: { v: 1, provider: 'demo' } });
+    await setAskForEverything(db, true);
+    expect((await readRules(db)).askForEverything).toBe(true);
+    expect(await db.settings.get(ASK_FOR_EVERYTHING_KEY)).toEqual({ key: ASK_FOR_EVERYTHING_KEY, value: { v: 1, on: true } });
+    expect(await db.settings.get('settings')).toEqual({ key: 'settings', value: { v: 1, provider: 'demo' } });
+
+    await setAskForEverything(db, false);
+    expect((await readRules(db)).askForEverything).toBe(false);
+
+    await db.settings.put({ key: ASK_FOR_EVERYTHING_KEY, value: 'no' });
+    const report = vi.fn<UnreadableRuleReport>();
+    expect((await readRules(db, report)).askForEverything).toBe(true);
+    expect(report).toHaveBeenCalledWith({ id: ASK_FOR_EVERYTHING_KEY, issues: [expect.any(String)] });
+  });
+
+  it('is the engine’s rules port: load, put, markUsed, remove', async () => {
+    const port = new DexieRules(db);
+    await port.put(rule());
+    await port.markUsed('rule-1', 5_000);
+    expect((await port.load()).rules).toEqual([rule({ lastUsedAt: 5_000 })]);
+
+    await port.remove('rule-1');
+    expect((await port.load()).rules).toEqual([]);
+    // A rule removed meanwhile (another tab) is not brought back by marking it used.
+    await port.markUsed('rule-1', 6_000);
+    expect(await db.approvalRules.count()).toBe(0);
+    await expect(port.remove('rule-1')).resolves.toBeUndefined();
+  });
+
+  it('enables a disabled rule as it is, and refuses one that is gone or unreadable', async () => {
+    await putRule(db, rule({ enabled: false, source: 'backup' }));
+    expect(await enableRule(db, 'rule-1')).toEqual(rule({ enabled: true, source: 'backup' }));
+    expect((await readRules(db)).rules).toEqual([rule({ enabled: true, source: 'backup' })]);
+    await expect(enableRule(db, 'gone')).rejects.toMatchObject({ name: 'StorageError', code: 'not_found' });
+    await db.approvalRules.put({ id: 'bare', enabled: false } as unknown as ApprovalRule);
+    await expect(enableRule(db, 'bare')).rejects.toMatchObject({ code: 'corrupt' });
+    expect(await db.approvalRules.get('bare')).toEqual({ id: 'bare', enabled: false });
+  });
+
+  it('removes an unreadable row too', async () => {
+    await db.approvalRules.put({ id: 'bare' } as unknown as ApprovalRule);
+    await removeRule(db, 'bare');
+    expect((await readRules(db, () => {})).unreadable).toEqual([]);
+  });
+
+  it('follows every write live, the switch included', async () => {
+    const live = liveRules(db);
+    expect(await waitForEmission(live, () => true)).toEqual({ rules: [], askForEverything: false, unreadable: [], conversationTitles: new Map() });
+
+    const added = waitForEmission(live, (s) => s.rules.length === 1);
+    await putRule(db, rule());
+    expect((await added).rules[0]?.id).toBe('rule-1');
+
+    const switched = waitForEmission(live, (s) => s.askForEverything);
+    await setAskForEverything(db, true);
+    expect((await switched).rules).toHaveLength(1);
+
+    const removed = waitForEmission(live, (s) => s.rules.length === 0);
+    await removeRule(db, 'rule-1');
+    expect((await removed).askForEverything).toBe(true);
+  });
+
+  it('names the conversation a scoped rule belongs to, while it exists', async () => {
+    await db.conversations.put(makeConversation({ id: 'c1', title: 'Trip to Lisbon' }));
+    await putRule(db, rule({ id: 'scoped', scope: { kind: 'conversation', conversationId: 'c1' } }));
+    await putRule(db, rule({ id: 'orphan', scope: { kind: 'conversation', conversationId: 'gone' } }));
+    const live = liveRules(db);
+    expect((await waitForEmission(live, (s) => s.rules.length === 2)).conversationTitles).toEqual(new Map([['c1', 'Trip to Lisbon']]));
+    const renamed = waitForEmission(live, (s) => s.conversationTitles.get('c1') === 'Lisbon, May');
+    await db.conversations.update('c1', { title: 'Lisbon, May' });
+    expect((await renamed).rules).toHaveLength(2);
+  });
+
+  it('lists an unreadable row live without logging it on every emission', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await db.approvalRules.put({ id: 'bare' } as unknown as ApprovalRule);
+      const stored = await waitForEmission(liveRules(db), () => true);
+      expect(stored.unreadable).toEqual([{ id: 'bare', issues: expect.arrayContaining([expect.stringContaining('effect')]) }]);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
+describeRulesPort('DexieRules', async () => {
+  const { db, cleanup } = await openTestDb();
+  return { rules: new DexieRules(db), cleanup };
+});

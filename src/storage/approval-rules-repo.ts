@@ -1,0 +1,184 @@
+import { liveQuery, type Observable } from 'dexie';
+import { z } from 'zod';
+import type { RuleSet, RulesPort } from '../engine/ports.ts';
+import { ApprovalRule } from '../engine/records/index.ts';
+import type { PausepointDb } from './db.ts';
+import { StorageError, toStorageError } from './storage-error.ts';
+
+/**
+ * "Ask for everything" has a settings row of its own, apart from the main
+ * settings record: it is switched from the rules list, by itself, and must not
+ * be lost (or turned off) by a save of the endpoint form.
+ */
+export const ASK_FOR_EVERYTHING_KEY = 'askForEverything';
+const AskForEverythingRow = z.object({ v: z.literal(1), on: z.boolean() });
+
+/** A stored rule that could not be read: it is ignored, never applied, and listed so the user can remove it. */
+export interface UnreadableRule {
+  /** The row's key (IndexedDB keys are what they are; shown as text). */
+  id: string;
+  issues: string[];
+}
+
+/** What storage holds: the rules that apply, oldest first, and the rows that were skipped. */
+export interface StoredRules extends RuleSet {
+  rules: ApprovalRule[];
+  unreadable: UnreadableRule[];
+}
+
+export type UnreadableRuleReport = (problem: UnreadableRule | { id: typeof ASK_FOR_EVERYTHING_KEY; issues: string[] }) => void;
+
+const warnUnreadable: UnreadableRuleReport = ({ id, issues }) => {
+  console.warn(`Pausepoint: stored approval rule ${id} is unreadable and was ignored (${issues.join('; ')}).`);
+};
+
+/**
+ * Every rule and the "Ask for everything" switch, read in one transaction and
+ * checked with zod: rules are permissions, so a row that does not parse (a
+ * damaged database, a record written by a newer version) is skipped and
+ * reported, never applied. An unreadable switch reads as on: the safe side of
+ * a permission we cannot read is to ask.
+ */
+export async function readRules(db: PausepointDb, report: UnreadableRuleReport = warnUnreadable): Promise<StoredRules> {
+  let rows: unknown[];
+  let switchRow: { value: unknown } | undefined;
+  try {
+    [rows, switchRow] = await db.transaction('r', [db.approvalRules, db.settings], () =>
+      Promise.all([db.approvalRules.toArray() as Promise<unknown[]>, db.settings.get(ASK_FOR_EVERYTHING_KEY)]),
+    );
+  } catch (error) {
+    throw toStorageError(error);
+  }
+
+  const rules: ApprovalRule[] = [];
+  const unreadable: UnreadableRule[] = [];
+  for (const row of rows) {
+    const parsed = ApprovalRule.safeParse(row);
+    if (parsed.success) {
+      rules.push(parsed.data);
+      continue;
+    }
+    const problem = { id: idOf(row), issues: issuesOf(parsed.error) };
+    unreadable.push(problem);
+    report(problem);
+  }
+  rules.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { rules, askForEverything: askForEverythingOf(switchRow, report), unreadable };
+}
+
+function askForEverythingOf(row: { value: unknown } | undefined, report: UnreadableRuleReport): boolean {
+  if (!row) return false;
+  const parsed = AskForEverythingRow.safeParse(row.value);
+  if (parsed.success) return parsed.data.on;
+  report({ id: ASK_FOR_EVERYTHING_KEY, issues: issuesOf(parsed.error) });
+  return true;
+}
+
+/** What the Settings page lists: the stored rules, and the title of each conversation a rule is scoped to. */
+export interface RulesView extends StoredRules {
+  /** Conversation id → title, for the scoped rules' conversations that still exist. */
+  conversationTitles: ReadonlyMap<string, string>;
+}
+
+/** The rules as the Settings page shows them, following every write in any tab. */
+export function liveRules(db: PausepointDb): Observable<RulesView> {
+  return liveQuery(() =>
+    db.transaction('r', [db.approvalRules, db.settings, db.conversations], async (): Promise<RulesView> => {
+      // Reported when the worker reads a row for a decision; the page lists it instead of logging it on every change.
+      const stored = await readRules(db, () => {});
+      const ids = [...new Set(stored.rules.flatMap((rule) => (rule.scope.kind === 'conversation' ? [rule.scope.conversationId] : [])))];
+      const conversationTitles = new Map<string, string>();
+      for (const conversation of await db.conversations.bulkGet(ids)) {
+        if (conversation) conversationTitles.set(conversation.id, conversation.title);
+      }
+      return { ...stored, conversationTitles };
+    }),
+  );
+}
+
+/** Validates and stores a rule (a new one, or a new state of one, e.g. enabled). */
+export async function putRule(db: PausepointDb, rule: unknown): Promise<ApprovalRule> {
+  const parsed = ApprovalRule.safeParse(rule);
+  if (!parsed.success) {
+    throw new StorageError('invalid', `Approval rule not saved: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
+  }
+  await write(() => db.approvalRules.put(parsed.data));
+  return parsed.data;
+}
+
+/** Removes a rule, readable or not; removing one that is gone is not an error (another tab got there first). */
+export async function removeRule(db: PausepointDb, id: string): Promise<void> {
+  await write(() => db.approvalRules.delete(id));
+}
+
+/**
+ * Turns a disabled rule (one restored from a backup) on, as it is: the user
+ * read what it matches in the list before pressing Enable. A rule whose tool
+ * has changed since it was made still does not apply (its definition hash).
+ */
+export async function enableRule(db: PausepointDb, id: string): Promise<ApprovalRule> {
+  try {
+    return await db.transaction('rw', db.approvalRules, async () => {
+      const row: unknown = await db.approvalRules.get(id);
+      if (row === undefined) throw new StorageError('not_found', 'That rule no longer exists.');
+      const parsed = ApprovalRule.safeParse(row);
+      if (!parsed.success) throw new StorageError('corrupt', `That rule is unreadable and cannot be enabled: ${issuesOf(parsed.error).join('; ')}`);
+      const enabled = { ...parsed.data, enabled: true };
+      await db.approvalRules.put(enabled);
+      return enabled;
+    });
+  } catch (error) {
+    throw toStorageError(error);
+  }
+}
+
+export async function setAskForEverything(db: PausepointDb, on: boolean): Promise<void> {
+  await write(() => db.settings.put({ key: ASK_FOR_EVERYTHING_KEY, value: { v: 1, on } }));
+}
+
+/**
+ * The engine's rules port over Dexie. `load` reads storage for every decision
+ * (no cache): a rule removed in one tab, or "Ask for everything" switched on,
+ * holds in every other tab's very next call.
+ */
+export class DexieRules implements RulesPort {
+  constructor(
+    private readonly db: PausepointDb,
+    private readonly report: UnreadableRuleReport = warnUnreadable,
+  ) {}
+
+  async load(): Promise<RuleSet> {
+    const { rules, askForEverything } = await readRules(this.db, this.report);
+    return { rules, askForEverything };
+  }
+
+  /** Only a rule still stored is touched: one removed meanwhile stays removed. */
+  async markUsed(ruleId: string, at: number): Promise<void> {
+    await write(() => this.db.approvalRules.update(ruleId, { lastUsedAt: at }));
+  }
+
+  async put(rule: ApprovalRule): Promise<void> {
+    await putRule(this.db, rule);
+  }
+
+  async remove(ruleId: string): Promise<void> {
+    await removeRule(this.db, ruleId);
+  }
+}
+
+async function write(operation: () => Promise<unknown>): Promise<void> {
+  try {
+    await operation();
+  } catch (error) {
+    throw toStorageError(error);
+  }
+}
+
+function idOf(row: unknown): string {
+  const id = typeof row === 'object' && row !== null ? (row as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : JSON.stringify(id) ?? '(no id)';
+}
+
+function issuesOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.join('.') || '(row)'}: ${issue.message}`);
+}

@@ -1,0 +1,45 @@
+import { send } from './app.ts';
+import { expect, test } from './fixtures.ts';
+
+interface Violation {
+  directive: string;
+  blocked: string;
+}
+type CspWindow = Window & { __violations: Violation[]; __inlineRan?: boolean; __handlerRan?: boolean };
+
+test('the app runs under its Content-Security-Policy, which stops an injected inline script and handler', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as CspWindow;
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (event) => w.__violations.push({ directive: event.effectiveDirective, blocked: event.blockedURI }));
+  });
+  const response = await page.goto('/');
+  expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+  expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  await expect(page.locator('meta[http-equiv="Content-Security-Policy"]')).toHaveAttribute('content', /script-src 'self'/);
+
+  // The whole app at work: setup, the worker, streamed markdown, a card.
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await send(page, 'please send the newsletter');
+  await expect(page.getByRole('region', { name: 'Send the April newsletter to 1,284 subscribers' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as CspWindow).__violations)).toEqual([]);
+
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__inlineRan = true;';
+    document.head.append(script);
+    const holder = document.createElement('div');
+    holder.innerHTML = '<img src="/not-an-image.png" onerror="window.__handlerRan = true">';
+    document.body.append(holder);
+  });
+  // Each is reported once per policy that refuses it: the meta tag's and the header's.
+  const refused = () => page.evaluate(() => [...new Set((window as unknown as CspWindow).__violations.map((v) => v.directive))].sort());
+  await expect.poll(refused).toEqual(['script-src-attr', 'script-src-elem']);
+  const state = await page.evaluate(() => {
+    const w = window as unknown as CspWindow;
+    return { inline: w.__inlineRan, handler: w.__handlerRan, violations: w.__violations };
+  });
+  expect(state.inline).toBeUndefined();
+  expect(state.handler).toBeUndefined();
+  expect(state.violations.every((v) => v.blocked === 'inline')).toBe(true);
+});
