@@ -29,22 +29,37 @@ export interface TurnTimings {
 
 const PROGRESS_EVERY = 50;
 
-/** Plays turns 1..n and times each one with `performance.now()`; progress goes to stderr. */
-export async function timeTurns(runner: ConversationRunner, turns: number): Promise<TurnTimings> {
+/** This process's CPU time so far (user + system, all its threads), in ms. */
+const processCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+export interface TimingHooks {
+  /** The CPU time clock: the process's in Node; where none exists (a page), NaN. */
+  cpuMs?: () => number;
+  progress?: (line: string) => void;
+}
+
+/** Plays turns 1..n and times each one with `performance.now()`; progress goes to stderr (in Node). */
+export async function timeTurns(
+  runner: ConversationRunner,
+  turns: number,
+  { cpuMs = processCpuMs, progress = (line) => process.stderr.write(`${line}\n`) }: TimingHooks = {},
+): Promise<TurnTimings> {
   const perTurn: number[] = [];
   const cpuPerTurn: number[] = [];
   const started = performance.now();
   for (let turn = 1; turn <= turns; turn++) {
-    const cpu0 = process.cpuUsage();
+    const cpu0 = cpuMs();
     const t0 = performance.now();
     await runner.playTurn(turn);
     perTurn.push(performance.now() - t0);
-    const cpu = process.cpuUsage(cpu0);
-    cpuPerTurn.push((cpu.user + cpu.system) / 1000);
+    cpuPerTurn.push(cpuMs() - cpu0);
     if (turn % PROGRESS_EVERY === 0) {
       const last = perTurn.slice(-PROGRESS_EVERY);
       const mean = last.reduce((a, b) => a + b, 0) / last.length;
-      process.stderr.write(`  ${runner.name}: turn ${turn}/${turns}, last ${PROGRESS_EVERY} turns ${mean.toFixed(2)} ms/turn, ${((performance.now() - started) / 1000).toFixed(1)} s so far\n`);
+      progress(`  ${runner.name}: turn ${turn}/${turns}, last ${PROGRESS_EVERY} turns ${mean.toFixed(2)} ms/turn, ${((performance.now() - started) / 1000).toFixed(1)} s so far`);
     }
   }
   await runner.finish(turns);

@@ -3,6 +3,8 @@ import { EARLY, LATE } from './scripted-turns.ts';
 
 /** Our targets for the Dexie-backed engine (issue 3), in ms per turn. */
 export const TARGETS = { early: 5, late: 10 } as const;
+/** On Chromium's real IndexedDB (issue 15): at most this at turn 200, and flat. */
+export const CHROMIUM_TARGET_MS = 5;
 
 export interface Summary {
   name: string;
@@ -50,4 +52,14 @@ export function formatTargets(dexie: Summary): string {
     `  turns ${EARLY.from}–${EARLY.to}: ${verdict(dexie.early, TARGETS.early, dexie.earlyCpu)}`,
     `  turns ${LATE.from}–${LATE.to}: ${verdict(dexie.late, TARGETS.late, dexie.lateCpu)}`,
   ].join('\n');
+}
+
+/** Issue 15's target for the run on Chromium's IndexedDB: turns 181–200 within the limit, and no slower than turns 1–20 by more than a tenth. */
+export function formatChromiumTarget(chromium: Summary): string {
+  const flat = chromium.late <= chromium.early * 1.1;
+  const met = chromium.late <= CHROMIUM_TARGET_MS && flat;
+  return (
+    `Target for ${chromium.name}: ≤ ${CHROMIUM_TARGET_MS} ms per turn at turn 200, flat: turns ${LATE.from}–${LATE.to} ${ms(chromium.late)}, ` +
+    `late/early ${times(chromium.late / chromium.early)} — ${met ? 'met' : 'MISSED'}`
+  );
 }

@@ -1,5 +1,7 @@
 import { liveQuery, type Observable } from 'dexie';
-import { newConversation, type Conversation } from '../engine/records/index.ts';
+import type { Conversation } from '../engine/records/index.ts';
+// Not from the records' index: that would load every record schema, and zod, with the page.
+import { newConversation } from '../engine/records/new-conversation.ts';
 import type { PausepointDb } from './db.ts';
 import { conversationMessages } from './messages-repo.ts';
 import { StorageError, toStorageError } from './storage-error.ts';

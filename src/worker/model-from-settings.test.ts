@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, test, vi } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
 import type { ModelRequest } from '../engine/ports.ts';
 import type { Settings } from '../storage/settings-repo.ts';
-import { modelFromSettings } from './model-from-settings.ts';
+import { modelFor, modelFromSettings } from './model-from-settings.ts';
 
 let llm: FakeLlm;
 beforeAll(async () => {
@@ -41,5 +41,34 @@ describe('modelFromSettings', () => {
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toMatchObject({ max_completion_tokens: 1000 });
     expect(bodies[0]).not.toHaveProperty('max_tokens');
+  });
+});
+
+const endpoint = { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-one', model: 'fake-model' };
+
+describe('modelFor', () => {
+  test('hands back the same model while the endpoint is unchanged (no new SDK client per call)', () => {
+    const first = modelFor(endpoint);
+    expect(modelFor({ ...endpoint })).toBe(first);
+  });
+
+  test.each([
+    ['provider', { provider: 'openai' }],
+    ['base URL', { baseUrl: 'http://127.0.0.1:10/v1' }],
+    ['API key', { apiKey: 'sk-two' }],
+    ['model', { model: 'other-model' }],
+    ['token limit', { maxTokens: 512 }],
+  ])('builds a new one when the %s changes', (_field, change) => {
+    const before = modelFor(endpoint);
+    const changed = modelFor({ ...endpoint, ...change });
+    expect(changed).not.toBe(before);
+    // And going back builds again: a key once replaced is not kept around.
+    expect(modelFor(endpoint)).not.toBe(changed);
+  });
+
+  test('the demo is cached like any endpoint, and apart from it', () => {
+    const demo = modelFor({ provider: 'demo', baseUrl: '', apiKey: '', model: 'pausepoint-demo' });
+    expect(modelFor({ provider: 'demo', baseUrl: '', apiKey: '', model: 'pausepoint-demo' })).toBe(demo);
+    expect(modelFor(endpoint)).not.toBe(demo);
   });
 });

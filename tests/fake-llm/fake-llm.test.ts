@@ -166,6 +166,36 @@ describe('fake-llm', () => {
       expect(llm.pendingReplies).toBe(0);
     });
 
+    it('stamps each request with when its head arrived, on the epoch clock, below the millisecond', async () => {
+      const llm = await start();
+      const epochNow = () => performance.timeOrigin + performance.now();
+      // The head first; the body only once the server has parsed it (its 100 Continue says so), and 50 ms later.
+      const { request } = await import('node:http');
+      const before = epochNow();
+      const slow = request(`${llm.origin}/sink/slow`, { method: 'POST', headers: { 'content-type': 'text/plain', expect: '100-continue' } });
+      const answered = new Promise<void>((resolve, reject) => {
+        slow.once('response', (res) => res.resume().once('end', resolve));
+        slow.once('error', reject);
+      });
+      await new Promise((resolve) => slow.once('continue', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const bodySentAt = epochNow();
+      slow.end('late body');
+      await answered;
+      const after = epochNow();
+
+      const [recorded] = llm.sinkHits('slow');
+      expect(recorded?.body).toBe('late body');
+      expect(recorded!.receivedAt).toBeGreaterThanOrEqual(before);
+      expect(recorded!.receivedAt).toBeLessThanOrEqual(bodySentAt - 45);
+      expect(recorded!.at).toBeGreaterThanOrEqual(Math.floor(bodySentAt) - 1);
+      expect(recorded!.at).toBeLessThanOrEqual(after + 1);
+
+      // Sub-millisecond: over a few requests, not every stamp is a whole number of ms (Date.now() always is).
+      for (let i = 0; i < 3; i++) await fetch(`${llm.origin}/sink/quick`);
+      expect(llm.sinkHits('quick').some((r) => !Number.isInteger(r.receivedAt))).toBe(true);
+    });
+
     it('waits for chat requests and times out with a count', async () => {
       const llm = await start();
       llm.onRequest(() => ({ content: 'ok' }));

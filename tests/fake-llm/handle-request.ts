@@ -12,8 +12,11 @@ import type { ServerState } from './server-state.ts';
 
 const MODEL_PATH = /^\/v1\/models\/([^/]+)$/;
 
-/** Routes one request. Every response carries CORS headers and an x-request-id, like OpenAI's. */
-export async function handleRequest(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * Routes one request. Every response carries CORS headers and an x-request-id, like OpenAI's.
+ * `receivedAt`: when the request's head arrived (see RecordedRequest).
+ */
+export async function handleRequest(state: ServerState, req: IncomingMessage, res: ServerResponse, receivedAt: number): Promise<void> {
   setCorsHeaders(req, res);
   res.setHeader('x-request-id', randomId('req_'));
 
@@ -23,7 +26,7 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
 
   let request;
   try {
-    request = await readRequest(req);
+    request = await readRequest(req, receivedAt);
   } catch (error) {
     if (!(error instanceof BodyTooLargeError)) throw error;
     sendJson(res, 413, openAiError(413, error.message));

@@ -11,8 +11,8 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** Reads the whole request and turns it into a log entry. */
-export async function readRequest(req: IncomingMessage): Promise<RecordedRequest> {
+/** Reads the whole request and turns it into a log entry; `receivedAt` is when its head arrived. */
+export async function readRequest(req: IncomingMessage, receivedAt: number): Promise<RecordedRequest> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -28,6 +28,7 @@ export async function readRequest(req: IncomingMessage): Promise<RecordedRequest
     search: url.search,
     headers: flattenHeaders(req.headers),
     body: parseBody(Buffer.concat(chunks).toString('utf8')),
+    receivedAt,
     at: Date.now(),
   };
 }

@@ -11,6 +11,14 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Parsed JSON when the body is JSON, the raw text otherwise, undefined when empty. */
   body: unknown;
+  /**
+   * When the request's head had arrived (Node's `request` event, before the body
+   * is read), as epoch milliseconds with sub-millisecond precision
+   * (`performance.timeOrigin + performance.now()`): comparable with the same
+   * expression taken in a browser on this machine, which is how bench:latency
+   * times a click against the request it causes.
+   */
+  receivedAt: number;
   /** Date.now() when the body had been read. */
   at: number;
 }

@@ -54,7 +54,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     closing: closing.signal,
   };
 
-  const server = createServer((req, res) => void respond(state, req, res));
+  // The clock is read first thing in the `request` event: the moment the head had arrived.
+  const server = createServer((req, res) => void respond(state, req, res, performance.timeOrigin + performance.now()));
   // Tracked so close() can destroy them: server.close() alone waits for hanging
   // replies and idle keep-alive connections, and a test's afterEach would hang.
   const sockets = new Set<Socket>();
@@ -114,9 +115,9 @@ function sinkPath(path: string): string {
 }
 
 /** Turns a handler failure (a rule that threw, say) into a loud 500 instead of a hung request. */
-async function respond(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function respond(state: ServerState, req: IncomingMessage, res: ServerResponse, receivedAt: number): Promise<void> {
   try {
-    await handleRequest(state, req, res);
+    await handleRequest(state, req, res, receivedAt);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error('fake-llm: handler failed', error);

@@ -47,8 +47,3 @@ export const Conversation = z.object({
   nextSeq: z.number().int().nonnegative(),
 });
 export type Conversation = z.infer<typeof Conversation>;
-
-/** A conversation before its first message: idle, no turns, numbering from 0. */
-export function newConversation({ id, title, now }: { id: string; title: string; now: number }): Conversation {
-  return { v: 1, id, title, createdAt: now, updatedAt: now, state: { kind: 'idle' }, turns: 0, nextSeq: 0 };
-}

@@ -1,4 +1,5 @@
 export * from './conversation.ts';
+export * from './new-conversation.ts';
 export * from './message.ts';
 export * from './pause-point.ts';
 export * from './ledger-entry.ts';

@@ -1,0 +1,38 @@
+/**
+ * Bundled into a page by run-in-chromium.ts: bench:engine's own Pausepoint
+ * runner (pausepoint-runner.ts, the same scripted conversation and turn) over
+ * Dexie on Chromium's real IndexedDB rather than fake-indexeddb. The page
+ * plays the whole conversation itself and hands back the timings, so no
+ * round trip to the bench falls inside a turn.
+ */
+import { PausepointDb } from '../../../src/storage/db.ts';
+import { DexieStorage } from '../../../src/storage/dexie-storage.ts';
+import { timeTurns, warmUp, type RunnerFactory, type TurnTimings } from '../conversation-runner.ts';
+import { pausepointOver } from '../pausepoint-runner.ts';
+import { TURNS } from '../scripted-turns.ts';
+
+export const CHROMIUM_RUNNER_NAME = 'Pausepoint + Dexie, Chromium IDB';
+
+/** A fresh database per conversation, as in Node; deleted when the runner finishes. */
+const chromiumDexie: RunnerFactory = async (label) => {
+  const db = new PausepointDb(`bench-${label}-${Date.now()}`);
+  await db.open();
+  return pausepointOver(CHROMIUM_RUNNER_NAME, new DexieStorage(db), () => db.delete());
+};
+
+export interface EngineBenchPage {
+  warmUp(): Promise<void>;
+  /** One timed conversation of TURNS turns. A page has no CPU clock of its process: `cpuPerTurn` is NaN. */
+  timed(label: string): Promise<TurnTimings>;
+}
+
+declare global {
+  interface Window {
+    benchEngine?: EngineBenchPage;
+  }
+}
+
+window.benchEngine = {
+  warmUp: () => warmUp(chromiumDexie),
+  timed: async (label) => timeTurns(await chromiumDexie(label), TURNS, { cpuMs: () => Number.NaN, progress: (line) => console.log(line) }),
+};

@@ -1,0 +1,72 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { launchChromium } from '../ui/browser.ts';
+import { medianPerTurn, type TurnTimings } from './conversation-runner.ts';
+
+/**
+ * A loopback origin that nothing listens on: Playwright answers its requests
+ * from the bundle (`context.route`), and as loopback it is a secure context
+ * with IndexedDB like the app's own.
+ */
+const ORIGIN = 'http://127.0.0.1:4189';
+const ENTRY = fileURLToPath(new URL('./chromium/engine-page.ts', import.meta.url));
+const PAGE = '<!doctype html><meta charset="utf-8"><title>bench:engine in Chromium</title><script type="module" src="/engine-page.js"></script>';
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.map': 'application/json' };
+
+/** Bundles chromium/engine-page.ts (and the engine, Dexie and zod with it) for the page, minified as the app's build is. */
+async function bundle(outDir: string): Promise<void> {
+  await build({
+    configFile: false,
+    logLevel: 'error',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: false,
+      rollupOptions: { input: ENTRY, output: { format: 'es', entryFileNames: 'engine-page.js' } },
+    },
+  });
+}
+
+/**
+ * bench:engine's Pausepoint runner over Dexie on Chromium's own IndexedDB:
+ * a warm-up conversation, a second of rest, then `runs` timed conversations,
+ * each on a fresh database, all played inside one page; each turn's median
+ * over the runs, as in Node.
+ */
+export async function pausepointInChromium(runs: number, settleMs: number, log: (line: string) => void): Promise<TurnTimings> {
+  const outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-engine-'));
+  const browser = await launchChromium();
+  try {
+    await bundle(outDir);
+    const context = await browser.newContext();
+    // tsx's keepNames wraps functions handed to evaluate in __name(), which the page lacks.
+    await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
+    await context.route(`${ORIGIN}/**`, async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      if (path === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });
+      const body = await readFile(join(outDir, path)).catch(() => undefined);
+      return body ? route.fulfill({ contentType: TYPES[extname(path)] ?? 'application/octet-stream', body }) : route.fulfill({ status: 404 });
+    });
+    const page = await context.newPage();
+    page.on('console', (message) => log(message.text()));
+    page.on('pageerror', (error) => log(`page error: ${error.message}`));
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForFunction(() => window.benchEngine !== undefined, undefined, { timeout: 30_000 });
+    log(`Chromium ${browser.version()}: warming up…`);
+    await page.evaluate(() => window.benchEngine!.warmUp());
+    await page.waitForTimeout(settleMs);
+    const timed: TurnTimings[] = [];
+    for (let run = 1; run <= runs; run++) {
+      log(`Pausepoint + Dexie on Chromium's IndexedDB: run ${run} of ${runs}…`);
+      timed.push(await page.evaluate((label) => window.benchEngine!.timed(label), `measured-${run}`));
+    }
+    return medianPerTurn(timed);
+  } finally {
+    await browser.close();
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
