@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ApprovalRule } from '../engine/records/index.ts';
 import { makeConversation } from '../engine/testing/make-records.ts';
 import { describeRulesPort } from '../engine/testing/rules-port-contract.ts';
+import { liveAlwaysAllowIrreversible } from './always-allow-irreversible.ts';
 import {
   ASK_FOR_EVERYTHING_KEY,
   DexieRules,
@@ -11,6 +12,7 @@ import {
   putRule,
   readRules,
   removeRule,
+  setAlwaysAllowIrreversible,
   setAskForEverything,
   type UnreadableRuleReport,
 } from './approval-rules-repo.ts';
@@ -166,4 +168,17 @@ describe('approval rules repository', () => {
 describeRulesPort('DexieRules', async () => {
   const { db, cleanup } = await openTestDb();
   return { rules: new DexieRules(db), cleanup };
+});
+
+describe('offering “Always allow” for irreversible actions', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+  it('is off until turned on, and an unreadable row counts as off', async () => {
+    const live = () => liveAlwaysAllowIrreversible(db);
+    expect(await waitForEmission(live(), () => true)).toBe(false);
+    await setAlwaysAllowIrreversible(db, true);
+    expect(await waitForEmission(live(), (on) => on)).toBe(true);
+    await db.settings.put({ key: 'offerAlwaysAllowIrreversible', value: { v: 1, on: 'yes' } });
+    expect(await waitForEmission(live(), () => true)).toBe(false);
+  });
 });

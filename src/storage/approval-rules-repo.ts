@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RuleSet, RulesPort } from '../engine/ports.ts';
 import { ApprovalRule } from '../engine/records/index.ts';
 import type { PausepointDb } from './db.ts';
+import { ALWAYS_ALLOW_IRREVERSIBLE_KEY } from './always-allow-irreversible.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -130,22 +131,6 @@ export async function enableRule(db: PausepointDb, id: string): Promise<Approval
   } catch (error) {
     throw toStorageError(error);
   }
-}
-
-/**
- * Whether a card offers "Always allow" for a call its tool marks irreversible.
- * Its own settings row, like "Ask for everything", and off unless turned on:
- * an unreadable row counts as off.
- */
-export const ALWAYS_ALLOW_IRREVERSIBLE_KEY = 'offerAlwaysAllowIrreversible';
-const AlwaysAllowIrreversibleRow = z.object({ v: z.literal(1), on: z.boolean() });
-
-export function liveAlwaysAllowIrreversible(db: PausepointDb): Observable<boolean> {
-  return liveQuery(async () => {
-    const row = await db.settings.get(ALWAYS_ALLOW_IRREVERSIBLE_KEY);
-    const parsed = AlwaysAllowIrreversibleRow.safeParse(row?.value);
-    return parsed.success && parsed.data.on;
-  });
 }
 
 export async function setAlwaysAllowIrreversible(db: PausepointDb, on: boolean): Promise<void> {
