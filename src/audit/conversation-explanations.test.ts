@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
-import { useTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { ConversationExplanations } from './conversation-explanations.ts';
 import { SCENARIO, seedAuditDb } from './testing/seed-audit-db.ts';
 

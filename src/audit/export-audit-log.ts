@@ -2,7 +2,7 @@ import { LedgerEntry, ledgerId } from '../engine/records/ledger-entry.ts';
 import type { PausePoint } from '../engine/records/pause-point.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { deviceId as storedDeviceId } from '../storage/settings-repo.ts';
-import { APP_VERSION } from './app-version.ts';
+import { APP_VERSION } from '../common/app-version.ts';
 import { AUDIT_FORMAT, AUDIT_VERSION, type AuditMetadata } from './audit-entry.ts';
 import { AuditFilters, filtersUsed } from './audit-filters.ts';
 import { openSink, type AuditSink } from './audit-sink.ts';
@@ -10,7 +10,7 @@ import { buildAuditEntry } from './build-audit-entry.ts';
 import { ConversationExplanations, type Explanation } from './conversation-explanations.ts';
 import { chainEntry, entryText, GENESIS_HASH, type EntryText } from './hash-chain.ts';
 import { scanPausePoints, type UnreadableRecord } from './pause-point-query.ts';
-import { yieldToEventLoop } from './yield-to-event-loop.ts';
+import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 
 export interface ExportProgress {
   /** Stored pause points read so far. */

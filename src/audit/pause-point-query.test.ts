@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PausePoint } from '../engine/records/pause-point.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import { useTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { matchesFilters, type AuditFilters } from './audit-filters.ts';
 import { scanPausePoints, type ScanOrder } from './pause-point-query.ts';
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openTestDb } from '../storage/open-test-db.ts';
+import { openTestDb } from '../storage/testing/open-test-db.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { exportAuditLog } from './export-audit-log.ts';
 import { sha256Hex } from './sha256.ts';

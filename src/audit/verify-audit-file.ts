@@ -1,6 +1,6 @@
 import { AUDIT_FORMAT, AUDIT_VERSION, AuditLogFile, type AuditEntry, type AuditMetadata } from './audit-entry.ts';
 import { expectedHash, GENESIS_HASH } from './hash-chain.ts';
-import { yieldToEventLoop } from './yield-to-event-loop.ts';
+import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 
 export type VerifyResult =
   | { ok: true; entries: AuditEntry[]; headHash: string; metadata: AuditMetadata }

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
-import { useTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { readSettings } from '../storage/settings-repo.ts';
 import { BackupError, type BackupErrorCode } from './backup-error.ts';
 import { createBackup } from './create-backup.ts';

@@ -1,7 +1,7 @@
 import Dexie, { type IndexableType, type Table } from 'dexie';
 import { z } from 'zod';
-import { APP_VERSION } from '../audit/app-version.ts';
-import { yieldToEventLoop } from '../audit/yield-to-event-loop.ts';
+import { APP_VERSION } from '../common/app-version.ts';
+import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { toStorageError } from '../storage/storage-error.ts';
 import { recordLinkProblem, type LinkedRecord } from './record-link-problem.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { yieldToEventLoop } from '../audit/yield-to-event-loop.ts';
+import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 import { BackupError } from './backup-error.ts';
 import {
   BACKUP_ENVELOPES,

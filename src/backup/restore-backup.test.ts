@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
-import { openTestDb, useTestDb } from '../storage/open-test-db.ts';
+import { openTestDb, useTestDb } from '../storage/testing/open-test-db.ts';
 import { readSettings, saveSettings } from '../storage/settings-repo.ts';
 import { StorageError } from '../storage/storage-error.ts';
 import { BackupError } from './backup-error.ts';

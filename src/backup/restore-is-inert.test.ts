@@ -9,7 +9,7 @@ import { MemoryLocks } from '../engine/testing/memory-locks.ts';
 import { ScriptedModel } from '../engine/testing/scripted-model.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
-import { useTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { describeRestore } from './describe-restore.ts';
 import { restoreBackup } from './restore-backup.ts';

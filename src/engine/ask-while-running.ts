@@ -1,4 +1,4 @@
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import type { PausePoint } from './records/index.ts';
 
 /** How often a waiting call looks for a decision made in another tab (this tab's decisions wake it at once). */

@@ -1,4 +1,4 @@
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import { parseApprovalMarker } from './marker.ts';
 import type { MessageDraft } from './ports.ts';
 import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';

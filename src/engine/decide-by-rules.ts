@@ -1,5 +1,5 @@
 import { describeRule } from './describe-rule.ts';
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import { evaluateRules } from './evaluate-rules.ts';
 import { irreversibleFlag } from './irreversible-flag.ts';
 import { pausePointFor } from './pause-for-call.ts';

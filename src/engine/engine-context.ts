@@ -1,42 +1,19 @@
-import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, RulesPort, SettingsPort, StoragePort, ToolDefinition } from './ports.ts';
+import type { AskWaiters } from './ask-while-running.ts';
+import type { ClockPort, IdPort, RulesPort, SettingsPort, StoragePort } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
+import type { ToolRegistry } from './tool-registry.ts';
 
-export interface EngineOptions {
+/** What the engine's parts share: the ports, resolved options, and this tab's identity. */
+export interface EngineContext {
   storage: StoragePort;
-  /**
-   * The user's approval rules, read for every call before the tool's own gate.
-   * None: no rules (every call goes to its gate, and `addRule` is refused).
-   */
-  rules?: RulesPort;
-  /** Asked before each model call, so changed settings apply to the next call. */
-  model: () => ModelPort | Promise<ModelPort>;
-  tools: readonly ToolDefinition[];
-  /**
-   * Tools that come and go while the engine runs (MCP servers' tools), read
-   * at every step: return the same array until they change. They never
-   * shadow a tool of `tools`.
-   */
-  dynamicTools?: () => readonly ToolDefinition[];
+  /** The user's approval rules; an empty set when the host gave none. */
+  rules: RulesPort;
+  tools: ToolRegistry;
   clock: ClockPort;
   ids: IdPort;
-  network: NetworkPort;
-  locks: LockPort;
-  /** This tab's id: recorded as the owner of the runs it drives. */
   owner: string;
-  /** Model calls allowed in one run before it stops and offers Continue. */
-  maxSteps?: number;
-  /** The user's settings, read when needed; without it pause points never expire. */
-  settings?: SettingsPort;
-  /** Told about every new pause point (notifications, badge). */
-  onPause?: (pausePoint: PausePoint) => void;
-  /** Told about every failure of a background run: an `UnrecordedFailure` when not even its error state could be stored. */
-  onError?: (error: unknown, conversationId: string) => void;
-}
-
-export const DEFAULT_MAX_STEPS = 16;
-/** How often streamed text is written to storage: often enough to look live, rarely enough to stay cheap. */
-export const STREAM_WRITE_INTERVAL_MS = 120;
-
-export function lockName(conversationId: string): string {
-  return `pausepoint:conversation:${conversationId}`;
+  settings: SettingsPort;
+  onPause(pausePoint: PausePoint): void;
+  /** This tab's calls waiting on cards they asked while running. */
+  asks: AskWaiters;
 }

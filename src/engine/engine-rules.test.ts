@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TOOL_CHANGED } from './decide-by-rules.ts';
-import type { EngineOptions } from './engine-context.ts';
+import type { EngineOptions } from './engine-options.ts';
 import { CallerError } from './errors.ts';
 import type { ToolDefinition } from './ports.ts';
 import type { ApprovalRuleDraft } from './records/index.ts';

@@ -1,8 +1,8 @@
 import { AskWaiters, settleExpired } from './ask-while-running.ts';
 import type { DecideResult, Decision } from './decision.ts';
 import { decisionMessage } from './decision-message.ts';
-import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-context.ts';
-import type { EngineContext } from './engine-context-type.ts';
+import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-options.ts';
+import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HistoryCache } from './history-cache.ts';

@@ -1,5 +1,5 @@
 import { finish, finishFromLedger, type CallState } from './call-results.ts';
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import { OutcomeUnknown } from './errors.ts';
 import { parseApprovalMarker } from './marker.ts';
 import type { PauseRequest, ToolDefinition } from './ports.ts';

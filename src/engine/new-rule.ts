@@ -1,4 +1,4 @@
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import { CallerError } from './errors.ts';
 import { isGlob } from './glob-match.ts';
 import { isValidPointer } from './json-pointer.ts';

@@ -1,5 +1,5 @@
 import { decisionMessage, expiryReason } from './decision-message.ts';
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import type { MessageDraft, Settlement } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 

@@ -1,4 +1,4 @@
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import type { PauseRequest } from './ports.ts';
 import type { AssistantMessage, PausePoint, ToolCall } from './records/index.ts';
 

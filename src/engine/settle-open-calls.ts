@@ -2,7 +2,7 @@ import { answerHold } from './answer-hold.ts';
 import { finish, finishFromLedger, writeResult, type CallState } from './call-results.ts';
 import { decideByRules } from './decide-by-rules.ts';
 import { decideGate } from './decide-gate.ts';
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import { executeCall } from './execute-call.ts';
 import { irreversibleFlag } from './irreversible-flag.ts';
 import { parseCall } from './parse-call.ts';

@@ -1,6 +1,6 @@
 import { buildRequest } from './build-request.ts';
-import { STREAM_WRITE_INTERVAL_MS } from './engine-context.ts';
-import type { EngineContext } from './engine-context-type.ts';
+import { STREAM_WRITE_INTERVAL_MS } from './engine-options.ts';
+import type { EngineContext } from './engine-context.ts';
 import type { IdPort, ModelPort } from './ports.ts';
 import type { AssistantMessage, Conversation, ConversationState, Message, ToolCall } from './records/index.ts';
 

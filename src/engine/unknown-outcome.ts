@@ -1,4 +1,4 @@
-import type { EngineContext } from './engine-context-type.ts';
+import type { EngineContext } from './engine-context.ts';
 import { createPause } from './pause-for-call.ts';
 import type { AssistantMessage, LedgerEntry, PausePoint, ToolCall } from './records/index.ts';
 

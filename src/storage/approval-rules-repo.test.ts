@@ -17,7 +17,7 @@ import {
   type UnreadableRuleReport,
 } from './approval-rules-repo.ts';
 import type { PausepointDb } from './db.ts';
-import { openTestDb, useTestDb } from './open-test-db.ts';
+import { openTestDb, useTestDb } from './testing/open-test-db.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 const rule = (overrides: Partial<ApprovalRule> = {}): ApprovalRule => ({

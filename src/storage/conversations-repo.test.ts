@@ -11,7 +11,7 @@ import {
 } from './conversations-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
-import { useTestDb } from './open-test-db.ts';
+import { useTestDb } from './testing/open-test-db.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 describe('conversations repository', () => {

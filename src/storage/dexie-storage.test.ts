@@ -4,7 +4,7 @@ import { makeConversation, userDraft } from '../engine/testing/make-records.ts';
 import { describeStoragePort } from '../engine/testing/storage-port-contract.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
-import { openTestDb, useTestDb } from './open-test-db.ts';
+import { openTestDb, useTestDb } from './testing/open-test-db.ts';
 import { StorageError } from './storage-error.ts';
 
 describeStoragePort('DexieStorage', async () => {

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import type { PausepointDb } from './db.ts';
 import { liveSettings, wellFormedSettings } from './live-settings.ts';
-import { useTestDb } from './open-test-db.ts';
+import { useTestDb } from './testing/open-test-db.ts';
 import { readSettings, saveSettings, settingsFromRow } from './settings-repo.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 

@@ -6,7 +6,7 @@ import { makeConversation, userDraft } from '../engine/testing/make-records.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
 import { liveMessages, liveTail } from './messages-repo.ts';
-import { useTestDb } from './open-test-db.ts';
+import { useTestDb } from './testing/open-test-db.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
 /** Counts the message rows IndexedDB hands back, whichever way Dexie asks for them. */

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DexieNotesStore, MemoryNotesStore, type NotesStore, type NotesStoreOptions } from './notes-store.ts';
-import { openTestDb } from './open-test-db.ts';
+import { openTestDb } from './testing/open-test-db.ts';
 
 const makers: [string, (options: NotesStoreOptions) => Promise<{ store: NotesStore; cleanup(): Promise<void> }>][] = [
   ['MemoryNotesStore', async (options) => ({ store: new MemoryNotesStore(options), cleanup: async () => {} })],

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { makeConversation, makePausePoint } from '../engine/testing/make-records.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
-import { useTestDb } from './open-test-db.ts';
+import { useTestDb } from './testing/open-test-db.ts';
 import { countPending, livePausePoints, livePendingApprovals, livePendingPausePoints } from './pause-points-repo.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 

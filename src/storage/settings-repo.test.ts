@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import type { PausepointDb } from './db.ts';
-import { useTestDb } from './open-test-db.ts';
+import { useTestDb } from './testing/open-test-db.ts';
 import { liveSettings } from './live-settings.ts';
 import { deviceId, readApiKeys, readSettings, saveSettings, type CorruptSettingsReport } from './settings-repo.ts';
 import { StorageError } from './storage-error.ts';

@@ -6,7 +6,7 @@ import type { RegisterSWOptions } from 'virtual:pwa-register';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import App from '../App.svelte';
 import type { Conversation, Message } from '../engine/records/index.ts';
-import { openTestDb } from '../storage/open-test-db.ts';
+import { openTestDb } from '../storage/testing/open-test-db.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { saveSettings } from '../storage/settings-repo.ts';
 import { fakeClient, pausePoint } from './testing/fake-app.svelte.ts';

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
-import { useTestDb } from '../storage/open-test-db.ts';
+import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { saveSettings } from '../storage/settings-repo.ts';
 import { engineSettings } from './engine-settings.ts';
 

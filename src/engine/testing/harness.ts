@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Engine } from '../engine.ts';
-import type { EngineOptions } from '../engine-context.ts';
+import type { EngineOptions } from '../engine-options.ts';
 import type { StoragePort, ToolDefinition } from '../ports.ts';
 import type { DecidedBy } from '../records/index.ts';
 import { FakeClock, FakeNetwork, SequentialIds } from './fake-clock.ts';

@@ -7,7 +7,7 @@ import { checkJsonSchema } from '../../audit/testing/json-schema-check.ts';
 import { CANARY_API_KEY, SCENARIO, seedAuditDb } from '../../audit/testing/seed-audit-db.ts';
 import type { PausePoint } from '../../engine/records/pause-point.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { useTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import AuditLog from './AuditLog.svelte';
 
 // Raw imports: under jsdom, import.meta.url is not a file URL.

@@ -1,6 +1,6 @@
 import type { AuditFilters } from '../../audit/audit-filters.ts';
 import { scanPausePoints, type PausePointPage } from '../../audit/pause-point-query.ts';
-import { yieldToEventLoop } from '../../audit/yield-to-event-loop.ts';
+import { yieldToEventLoop } from '../../common/yield-to-event-loop.ts';
 import type { PausePoint } from '../../engine/records/pause-point.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { joinAuditRows, type AuditRow } from './join-audit-rows.ts';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseSnapshot } from '../../backup/testing/database-snapshot.ts';
 import { SEED_API_KEY, seedDatabase } from '../../backup/testing/seed-database.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { useTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import BackupPanel from './BackupPanel.svelte';
 import { captureDownloads, type Download } from '../testing/capture-downloads.ts';
 

@@ -4,7 +4,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import { describe, expect, it, vi } from 'vitest';
 import type { McpServerRecord } from '../../mcp/mcp-server-record.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { useTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
 import type { McpControl } from './mcp-control.ts';
 import McpServersSection from './McpServersSection.svelte';

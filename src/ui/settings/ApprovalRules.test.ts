@@ -6,7 +6,7 @@ import type { ApprovalRule } from '../../engine/records/index.ts';
 import { makeConversation, makeRule } from '../../engine/testing/make-records.ts';
 import { putRule, setAskForEverything } from '../../storage/approval-rules-repo.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { useTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
 import ApprovalRules from './ApprovalRules.svelte';
 

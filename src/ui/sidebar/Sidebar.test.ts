@@ -4,7 +4,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/sve
 import { describe, expect, test } from 'vitest';
 import type { Conversation } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { useTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
 import Sidebar from './Sidebar.svelte';
 

@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Message } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { useTestDb } from '../../storage/open-test-db.ts';
+import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { ConversationTail, TAIL_PAGE } from './conversation-tail.svelte.ts';
 
 let db: PausepointDb;

@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
 import { afterEach, beforeEach } from 'vitest';
-import { PausepointDb } from './db.ts';
+import { PausepointDb } from '../db.ts';
 
 /**
  * A fresh database under a name no other test uses, and its removal. Tests call
