@@ -54,4 +54,14 @@ export default ts.config(
       'no-restricted-globals': ['error', ...domGlobals.map((name) => ({ name, message: 'The engine has no DOM: pass what it needs through a port.' }))],
     },
   },
+  {
+    // The worker hosts the engine and the page talks to it; the page's UI sits above both.
+    files: ['src/worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/ui/**', '*.svelte', '**/*.svelte'], message: 'src/worker must not depend on the UI that uses it.' }] },
+      ],
+    },
+  },
 );

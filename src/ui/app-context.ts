@@ -1,7 +1,7 @@
 import { getContext, setContext } from 'svelte';
 import type { PausepointDb } from '../storage/db.ts';
 import type { Settings } from '../storage/settings-repo.ts';
-import type { AgentClient } from './agent-client.ts';
+import type { AgentClient } from '../worker/agent-client.ts';
 import type { Announcer } from './state/announcer.svelte.ts';
 import type { Router } from './state/router.svelte.ts';
 

@@ -1,7 +1,7 @@
 import { mount } from 'svelte';
 import App from '../App.svelte';
 import type { PausepointDb } from '../storage/db.ts';
-import type { AgentClient } from './agent-client.ts';
+import type { AgentClient } from '../worker/agent-client.ts';
 import type { TestConnection } from './app-context.ts';
 
 export interface AppDependencies {

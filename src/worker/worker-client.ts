@@ -1,7 +1,7 @@
 import type { Decision } from '../engine/decision.ts';
 import type { ApprovalRuleDraft } from '../engine/records/index.ts';
-import type { AgentClient } from '../ui/agent-client.ts';
-import type { McpControl } from '../ui/mcp/mcp-control.ts';
+import type { AgentClient } from './agent-client.ts';
+import type { McpControl } from './mcp-control.ts';
 import type { DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */

@@ -1,6 +1,6 @@
 import type { PausePoint } from '../../engine/records/index.ts';
 import type { ApprovalAlerts } from '../../pwa/approval-alerts.ts';
-import type { AgentClient } from '../agent-client.ts';
+import type { AgentClient } from '../../worker/agent-client.ts';
 
 export interface FollowApprovalsOptions {
   client: AgentClient;

@@ -3,7 +3,7 @@ import type { Decision } from '../../engine/decision.ts';
 import type { ApprovalRuleDraft, PausePoint } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import type { DecideResult, WorkerEvent } from '../../worker/protocol.ts';
-import type { AgentClient } from '../agent-client.ts';
+import type { AgentClient } from '../../worker/agent-client.ts';
 import { APP_CONTEXT, type AppContext } from '../app-context.ts';
 import { Announcer } from '../state/announcer.svelte.ts';
 import { Router } from '../state/router.svelte.ts';

@@ -1,7 +1,7 @@
 import type { Decision } from '../engine/decision.ts';
 import type { ApprovalRuleDraft } from '../engine/records/index.ts';
-import type { DecideResult, WorkerEvent } from '../worker/protocol.ts';
-import type { McpControl } from './mcp/mcp-control.ts';
+import type { DecideResult, WorkerEvent } from './protocol.ts';
+import type { McpControl } from './mcp-control.ts';
 
 /**
  * What the UI can ask of the agent. Every change to agent state goes through

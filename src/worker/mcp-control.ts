@@ -1,4 +1,4 @@
-import type { McpServerDraft } from '../../mcp/mcp-server-record.ts';
+import type { McpServerDraft } from '../mcp/mcp-server-record.ts';
 
 /** What Settings › MCP servers asks of the agent; the servers themselves are read from IndexedDB. */
 export interface McpControl {
