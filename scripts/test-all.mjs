@@ -37,7 +37,7 @@ function countPlaywright(file) {
   if (!existsSync(file)) return undefined;
   const { stats } = JSON.parse(readFileSync(file, 'utf8'));
   // `skipped` counts as neither: the project forbids skipped tests (see the before-stop hook).
-  return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (stats.skipped ?? 0) };
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (stats.skipped ?? 0), flaky: stats.flaky };
 }
 
 function suite(name, counted, run) {
@@ -47,7 +47,8 @@ function suite(name, counted, run) {
   if (!ok && counts.failed === 0) counts.failed = 1;
   tally.passed += counts.passed;
   tally.failed += counts.failed;
-  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed (${seconds}s)`);
+  const flaky = counts.flaky ? `, ${counts.flaky} passed only on a retry` : '';
+  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed${flaky} (${seconds}s)`);
 }
 
 const started = Date.now();
