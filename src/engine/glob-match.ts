@@ -8,8 +8,9 @@
  * an emoji as one character.
  */
 export function matchGlob(pattern: string, text: string): boolean {
+  // A string is walked as it is (no allocation); text with surrogates as code points.
   if (SURROGATE.test(pattern) || SURROGATE.test(text)) return walk(Array.from(pattern), Array.from(text));
-  return walkCodeUnits(pattern, text);
+  return walk(pattern, text);
 }
 
 /** True when a pattern has wildcards; a pattern without any matches only itself. */
@@ -29,41 +30,13 @@ export function literalPrefix(pattern: string): string {
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;
-const STAR = 42;
-const QUESTION = 63;
 
 /*
  * Where the last `*` was, and where in the text it started matching: on a
  * mismatch the star takes one more character and matching resumes after it.
- * Two copies of one walk: over UTF-16 code units (every tool name, most
- * values: no allocation), and over code points for text with surrogates.
+ * Over UTF-16 code units (a string) or code points (an array of them).
  */
-
-function walkCodeUnits(pattern: string, text: string): boolean {
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let resume = 0;
-  while (t < text.length) {
-    const c = p < pattern.length ? pattern.charCodeAt(p) : -1;
-    if (c === STAR) {
-      star = p++;
-      resume = t;
-    } else if (c !== -1 && (c === QUESTION || c === text.charCodeAt(t))) {
-      p++;
-      t++;
-    } else if (star !== -1) {
-      p = star + 1;
-      t = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.length && pattern.charCodeAt(p) === STAR) p++;
-  return p === pattern.length;
-}
-
-function walk(pattern: readonly string[], text: readonly string[]): boolean {
+function walk(pattern: ArrayLike<string>, text: ArrayLike<string>): boolean {
   let p = 0;
   let t = 0;
   let star = -1;
