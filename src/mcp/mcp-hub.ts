@@ -9,13 +9,23 @@ import { formatToolResult } from './format-tool-result.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
 import type { McpServerStore } from './mcp-server-store.ts';
+import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { CallDropped, NotRun, SessionLost, type McpSession, type SessionEvents } from './mcp-session.ts';
 import { mcpToolDefinition, serverLabel } from './mcp-tool.ts';
 import { assignToolNames, serverPrefix } from './tool-names.ts';
 
 export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Promise<McpSession>;
 
+/** OAuth sign-in for the servers that need it (McpOAuth in the app). */
+export interface HubOAuth {
+  begin(server: McpServerRecord, redirectUrl: string): Promise<SignInStart>;
+  finish(server: McpServerRecord, code: string, state: string): Promise<void>;
+  signOut(server: McpServerRecord): Promise<SignOutResult>;
+  forget(serverId: string): Promise<void>;
+}
+
 export interface McpHubOptions {
+  oauth?: HubOAuth;
   store: McpServerStore;
   open: OpenSession;
   newId: () => string;
@@ -122,10 +132,49 @@ export class McpHub {
     await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName ? { ...t, enabled } : t)) }));
   }
 
+  /** Sign in's first half: the authorization URL the page opens in a popup (or nothing to open, when a refresh did it). */
+  async beginSignIn(id: string, redirectUrl: string): Promise<SignInStart> {
+    const start = await this.#oauth().begin(this.#server(id), redirectUrl);
+    if (start.kind === 'authorized') await this.#signedIn(id, true);
+    return start;
+  }
+
+  /** Sign in's second half: the callback's code and state, exchanged for tokens; then the server connects with them. */
+  async finishSignIn(id: string, code: string, state: string): Promise<void> {
+    await this.#oauth().finish(this.#server(id), code, state);
+    await this.#signedIn(id, true);
+  }
+
+  /** Deletes this browser's tokens (revoking them where the server can), and connects again without them. */
+  async signOut(id: string): Promise<SignOutResult> {
+    const result = await this.#oauth().signOut(this.#server(id));
+    await this.#signedIn(id, false);
+    return result;
+  }
+
   async remove(id: string): Promise<void> {
     await this.#unlink(id);
+    await this.#options.oauth?.forget(id);
     await this.#options.store.remove(id);
     this.#adopt(this.#servers.filter((s) => s.id !== id));
+  }
+
+  #oauth(): HubOAuth {
+    if (!this.#options.oauth) throw new Error('OAuth sign-in is not available here.');
+    return this.#options.oauth;
+  }
+
+  #server(id: string): McpServerRecord {
+    const server = this.#servers.find((s) => s.id === id);
+    if (!server) throw new Error('That MCP server was removed.');
+    return server;
+  }
+
+  /** A new session with (or without) the tokens: the old one carried the old credentials. */
+  async #signedIn(id: string, oauth: boolean): Promise<void> {
+    await this.#update(id, (s) => ({ ...s, auth: { ...s.auth, oauth }, ...(s.enabled ? { status: { kind: 'connecting', since: this.#now() } } : {}) }));
+    await this.#unlink(id);
+    if (this.#servers.find((s) => s.id === id)?.enabled) this.#connectSoon(id, 0);
   }
 
   /* ── the store, and what follows from it ──────────────────────────────── */

@@ -79,7 +79,12 @@ export const McpServerRecord = z.object({
   enabled: z.boolean(),
   /** The user vouches for its annotations: a read-only tool of a trusted server may run unasked. */
   trusted: z.boolean(),
-  auth: z.object({ bearerToken: z.string().nullable(), headers: McpHeaders }),
+  auth: z.object({
+    bearerToken: z.string().nullable(),
+    headers: McpHeaders,
+    /** Signed in with OAuth: the tokens themselves are in the `mcpOAuth` table (src/mcp/oauth/), never here. */
+    oauth: z.boolean().optional(),
+  }),
   status: McpServerStatus,
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
   tools: z.array(McpToolRecord),

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,6 +15,8 @@ export interface HttpEndpoint {
   url: string;
   headers: Record<string, string>;
   bearerToken: string | null;
+  /** This browser's OAuth tokens for the server: the SDK's transport sends them (to this URL only) and refreshes them on a 401. */
+  authProvider?: OAuthClientProvider;
 }
 
 /** An SDK client that answers form elicitations through `events`, refuses sampling, and validates without eval. */
@@ -82,8 +85,8 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
   const fetchWatching = watchingFetch(lose);
   const transport: Transport =
     kind === 'streamable_http'
-      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, reconnectionOptions: RECONNECTION })
-      : new SSEClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, eventSourceInit: { fetch: fetchWatching } });
+      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, reconnectionOptions: RECONNECTION, authProvider: endpoint.authProvider })
+      : new SSEClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, eventSourceInit: { fetch: fetchWatching }, authProvider: endpoint.authProvider });
   const client = newClient(events);
   let connected = false;
   client.onerror = (error) => {

@@ -89,6 +89,9 @@ export class AgentHost {
       case 'mcpSetTrusted':
       case 'mcpSetToolEnabled':
       case 'mcpRemove':
+      case 'mcpSignInStart':
+      case 'mcpSignInFinish':
+      case 'mcpSignOut':
         return this.#mcp.handle(intent);
       case 'send':
         return this.engine.send(intent.conversationId, intent.text);

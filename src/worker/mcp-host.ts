@@ -62,6 +62,14 @@ export class McpHost {
         return hub.setToolEnabled(intent.serverId, intent.toolName, intent.enabled);
       case 'mcpRemove':
         return hub.remove(intent.serverId);
+      case 'mcpSignInStart':
+        // The authorization server sends the code to this URL: it must be this app's own callback page.
+        if (new URL(intent.redirectUrl).origin !== globalThis.location.origin) throw new Error('The sign-in callback must be on this app’s origin.');
+        return hub.beginSignIn(intent.serverId, intent.redirectUrl);
+      case 'mcpSignInFinish':
+        return hub.finishSignIn(intent.serverId, intent.code, intent.state);
+      case 'mcpSignOut':
+        return hub.signOut(intent.serverId);
     }
   }
 }

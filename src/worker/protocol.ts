@@ -16,6 +16,11 @@ export const McpIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mcpSetTrusted'), serverId: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('mcpSetToolEnabled'), serverId: z.string(), toolName: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('mcpRemove'), serverId: z.string() }),
+  /** OAuth sign-in, first half: answers with the authorization URL the page opens (the worker cannot navigate). */
+  z.object({ type: z.literal('mcpSignInStart'), serverId: z.string(), redirectUrl: z.url({ protocol: /^https?$/ }) }),
+  /** Second half: what the callback page received; the worker checks the state. */
+  z.object({ type: z.literal('mcpSignInFinish'), serverId: z.string(), code: z.string().min(1).max(4_000), state: z.string().min(1).max(1_000) }),
+  z.object({ type: z.literal('mcpSignOut'), serverId: z.string() }),
 ]);
 export type McpIntent = z.infer<typeof McpIntent>;
 

@@ -89,6 +89,20 @@ export class WorkerClient implements AgentClient {
     setTrusted: async (serverId, trusted) => void (await this.#call({ type: 'mcpSetTrusted', serverId, trusted })),
     setToolEnabled: async (serverId, toolName, enabled) => void (await this.#call({ type: 'mcpSetToolEnabled', serverId, toolName, enabled })),
     remove: async (serverId) => void (await this.#call({ type: 'mcpRemove', serverId })),
+    beginSignIn: async (serverId, redirectUrl) => {
+      const value = await this.#call({ type: 'mcpSignInStart', serverId, redirectUrl });
+      if (isObject(value) && value.kind === 'authorized') return null;
+      if (isObject(value) && value.kind === 'redirect' && isString(value.authorizationUrl) && isString(value.state)) {
+        return { authorizationUrl: value.authorizationUrl, state: value.state };
+      }
+      throw new AgentError('ProtocolError', 'The agent worker did not say where to sign in.');
+    },
+    finishSignIn: async (serverId, code, state) => void (await this.#call({ type: 'mcpSignInFinish', serverId, code, state })),
+    signOut: async (serverId) => {
+      const value = await this.#call({ type: 'mcpSignOut', serverId });
+      if (isObject(value) && isString(value.revoked)) return { revoked: value.revoked, ...(isString(value.reason) ? { reason: value.reason } : {}) };
+      throw new AgentError('ProtocolError', 'The agent worker did not say what Sign out did.');
+    },
   };
 
   async addRule(draft: ApprovalRuleDraft) {
