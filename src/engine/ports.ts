@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
+import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint, ToolCall, ToolImage } from './records/index.ts';
 
 /** A message before storage gives it its place in the conversation. */
 export type MessageDraft = Message extends infer M ? (M extends Message ? Omit<M, 'seq'> : never) : never;
@@ -238,6 +238,12 @@ export interface ToolContext {
    * if the tab dies, the next run to hold the conversation expires it as lost.
    */
   ask(request: PauseRequest): Promise<PausePoint>;
+  /**
+   * Images for the user's view of this call (an MCP tool's image content),
+   * stored with its result if the call succeeds; the model never gets them,
+   * only what `execute` returns. Optional so plain test contexts need none.
+   */
+  showImages?(images: readonly ToolImage[]): void;
 }
 
 /** What a gate asks the user when it holds a call back. */

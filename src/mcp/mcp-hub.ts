@@ -351,6 +351,7 @@ export class McpHub {
       }
       const formatted = formatToolResult(label, toolName, result);
       if (formatted.isError) throw new Error(`the server reported an error.\n${formatted.text}`);
+      if (formatted.images.length > 0) context.showImages?.(formatted.images);
       return formatted.text;
     } catch (error) {
       if (error instanceof CallDropped) throw new OutcomeUnknown(`${error.message} (MCP server ${label})`, { cause: error });
