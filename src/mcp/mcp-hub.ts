@@ -172,9 +172,18 @@ export class McpHub {
 
   /** A new session with (or without) the tokens: the old one carried the old credentials. */
   async #signedIn(id: string, oauth: boolean): Promise<void> {
+    const before = this.#servers.find((s) => s.id === id)?.auth.oauth === true;
+    // A change of the flag reconnects in #adopt — here and in every other tab.
     await this.#update(id, (s) => ({ ...s, auth: { ...s.auth, oauth }, ...(s.enabled ? { status: { kind: 'connecting', since: this.#now() } } : {}) }));
-    await this.#unlink(id);
+    if (before === oauth) await this.#reconnect(id);
+  }
+
+  /** Drops this tab's session and, if the server is enabled, opens a new one (with the credentials stored now). */
+  async #reconnect(id: string): Promise<void> {
+    // #unlink forgets the link at once, so the new connection gets a link of its own.
+    const closing = this.#unlink(id);
     if (this.#servers.find((s) => s.id === id)?.enabled) this.#connectSoon(id, 0);
+    await closing;
   }
 
   /* ── the store, and what follows from it ──────────────────────────────── */
@@ -182,10 +191,17 @@ export class McpHub {
   /** Takes the stored servers as they now are (from this tab or another): tools rebuilt, connections opened or closed. */
   #adopt(servers: readonly McpServerRecord[]): void {
     if (this.#closed) return;
+    const before = new Map(this.#servers.map((s) => [s.id, s]));
     this.#servers = [...servers].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
     const live = new Set(this.#servers.filter((s) => s.enabled).map((s) => s.id));
     for (const id of this.#links.keys()) if (!live.has(id)) void this.#unlink(id);
-    for (const id of live) if (!this.#links.has(id)) this.#connectSoon(id, 0);
+    for (const server of this.#servers) {
+      if (!live.has(server.id)) continue;
+      const previous = before.get(server.id);
+      // Signed in or out (in any tab): this tab's session carries the old credentials, or none.
+      if (this.#links.has(server.id) && previous && (previous.auth.oauth === true) !== (server.auth.oauth === true)) void this.#reconnect(server.id);
+      else if (!this.#links.has(server.id)) this.#connectSoon(server.id, 0);
+    }
     this.#rebuildTools();
   }
 
