@@ -15,6 +15,8 @@ export class McpConnectError extends Error {
   constructor(
     readonly kind: 'needs_auth' | 'failed',
     message: string,
+    /** Where the server's 401 said its protected resource metadata is (RFC 9728 `resource_metadata`), for Sign in's discovery. */
+    readonly resourceMetadataUrl?: string,
   ) {
     super(message);
   }

@@ -18,7 +18,7 @@ export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Pr
 
 /** OAuth sign-in for the servers that need it (McpOAuth in the app). */
 export interface HubOAuth {
-  begin(server: McpServerRecord, redirectUrl: string): Promise<SignInStart>;
+  begin(server: McpServerRecord, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart>;
   finish(server: McpServerRecord, code: string, state: string): Promise<void>;
   signOut(server: McpServerRecord): Promise<SignOutResult>;
   forget(serverId: string): Promise<void>;
@@ -134,7 +134,8 @@ export class McpHub {
 
   /** Sign in's first half: the authorization URL the page opens in a popup (or nothing to open, when a refresh did it). */
   async beginSignIn(id: string, redirectUrl: string): Promise<SignInStart> {
-    const start = await this.#oauth().begin(this.#server(id), redirectUrl);
+    const server = this.#server(id);
+    const start = await this.#oauth().begin(server, redirectUrl, server.status.kind === 'needs_auth' ? server.status.resourceMetadataUrl : undefined);
     if (start.kind === 'authorized') await this.#signedIn(id, true);
     return start;
   }
@@ -297,7 +298,12 @@ export class McpHub {
     } catch (error) {
       await session?.close().catch(() => undefined);
       const failure = connectFailure(error, server.url, 'initialize');
-      await this.#setStatus(id, failure.kind === 'needs_auth' ? { kind: 'needs_auth', reason: failure.message, at: this.#now() } : { kind: 'failed', reason: failure.message, at: this.#now() });
+      await this.#setStatus(
+        id,
+        failure.kind === 'needs_auth'
+          ? { kind: 'needs_auth', reason: failure.message, at: this.#now(), ...(failure.resourceMetadataUrl ? { resourceMetadataUrl: failure.resourceMetadataUrl } : {}) }
+          : { kind: 'failed', reason: failure.message, at: this.#now() },
+      );
       throw failure;
     }
   }

@@ -56,9 +56,12 @@ describe('McpOAuth against the SDK’s own authorization server', () => {
     const refused = await connect(oauth).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(McpConnectError);
     expect((refused as McpConnectError).kind).toBe('needs_auth');
+    // Where the 401's WWW-Authenticate says the metadata is (RFC 9728), for Sign in to start from.
+    const metadataUrl = (refused as McpConnectError).resourceMetadataUrl;
+    expect(metadataUrl).toBe(`${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`);
     expect(store.rows.size).toBe(0);
 
-    const start = await oauth.begin(ref, CALLBACK);
+    const start = await oauth.begin(ref, CALLBACK, metadataUrl);
     if (start.kind !== 'redirect') throw new Error('expected a redirect');
     const authorization = new URL(start.authorizationUrl);
     expect(authorization.origin).toBe(new URL(server.url).origin);

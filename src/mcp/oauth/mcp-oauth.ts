@@ -69,8 +69,12 @@ export class McpOAuth {
     return provider;
   }
 
-  /** Discovery, registration if needed, PKCE: the authorization URL for the popup, with its state. */
-  async begin(server: ServerRef, redirectUrl: string): Promise<SignInStart> {
+  /**
+   * Discovery (from the 401's `resource_metadata` when the server gave one,
+   * else the well-known URLs), registration if needed, PKCE: the
+   * authorization URL for the popup, with its state.
+   */
+  async begin(server: ServerRef, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart> {
     const state = this.#newState();
     let authorizationUrl: URL | null = null;
     const provider = new StoredOAuthProvider(
@@ -80,7 +84,11 @@ export class McpOAuth {
       { kind: 'interactive', state, onRedirect: (url) => (authorizationUrl = url) },
       this.#now,
     );
-    const result = await auth(provider, { serverUrl: server.url, fetchFn: this.#fetch });
+    const result = await auth(provider, {
+      serverUrl: server.url,
+      fetchFn: this.#fetch,
+      ...(resourceMetadataUrl ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}),
+    });
     if (result === 'AUTHORIZED') return { kind: 'authorized' };
     if (!authorizationUrl) throw new Error('The authorization server gave no address to sign in at.');
     return { kind: 'redirect', authorizationUrl: (authorizationUrl as URL).href, state };
