@@ -1,4 +1,4 @@
-import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, RulesPort, SettingsPort, StoragePort, ToolDefinition } from './ports.ts';
+import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, RulesPort, SettingsPort, StoragePort, TabsPort, ToolDefinition } from './ports.ts';
 import type { PausePoint } from './records/index.ts';
 
 export interface EngineOptions {
@@ -21,6 +21,8 @@ export interface EngineOptions {
   ids: IdPort;
   network: NetworkPort;
   locks: LockPort;
+  /** The other tabs, asked to stop a run this tab does not hold. None: only this tab's runs are stopped. */
+  tabs?: TabsPort;
   /** This tab's id: recorded as the owner of the runs it drives. */
   owner: string;
   /** Model calls allowed in one run before it stops and offers Continue. */

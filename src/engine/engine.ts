@@ -185,6 +185,27 @@ export class Engine {
     await this.#ctx.rules.remove(ruleId);
   }
 
+  /**
+   * Renames without touching `updatedAt`: the list is ordered by activity, and
+   * a rename is not activity. In one transaction, so a concurrent write by a
+   * run (state, nextSeq) is never lost to a stale copy.
+   */
+  async renameConversation(conversationId: string, title: string): Promise<void> {
+    await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, title }));
+  }
+
+  /** Deletes a conversation with everything of it (its audit trail too), stopping its run wherever it runs. */
+  async deleteConversation(conversationId: string): Promise<void> {
+    // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
+    this.stopEverywhere(conversationId);
+    await this.#ctx.storage.deleteConversation(conversationId);
+  }
+
+  /** Stops the conversation's run in this tab, or asks the other tabs to (only one runs it). */
+  stopEverywhere(conversationId: string): void {
+    if (!this.stop(conversationId)) this.#options.tabs?.requestStop(conversationId);
+  }
+
   /** Aborts this tab's run of the conversation. Returns false when this tab is not running it. */
   stop(conversationId: string): boolean {
     const controller = this.#controllers.get(conversationId);

@@ -75,6 +75,12 @@ export interface StoragePort {
     added: readonly PausePoint[],
     update: (current: Conversation, pending: number) => Conversation,
   ): Promise<Conversation>;
+  /**
+   * Atomically deletes a conversation with its messages, pause points and
+   * ledger entries, all or nothing. Returns whether the conversation existed.
+   * Its audit trail goes with it: the UI says so before asking.
+   */
+  deleteConversation(id: string): Promise<boolean>;
 
   /** A conversation's messages with `seq >= fromSeq` (all by default), ordered by `seq`. */
   listMessages(conversationId: string, fromSeq?: number): Promise<Message[]>;
@@ -291,6 +297,12 @@ export interface NetworkPort {
   isOnline(): boolean;
   /** Resolves when the network comes back; rejects when aborted. */
   whenOnline(signal: AbortSignal): Promise<void>;
+}
+
+/** The other tabs of this browser (a BroadcastChannel in the browser). */
+export interface TabsPort {
+  /** Asks the tab that runs the conversation, if another one does, to stop that run (its `Engine.stop`). */
+  requestStop(conversationId: string): void;
 }
 
 /** Mutual exclusion across tabs (Web Locks in the browser). */

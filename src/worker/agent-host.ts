@@ -5,7 +5,6 @@ import { withDemoSink } from '../model/demo-sink.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
 import { DexieRules, enableRule, setAlwaysAllowIrreversible, setAskForEverything } from '../storage/approval-rules-repo.ts';
-import { deleteConversation, renameConversation } from '../storage/conversations-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { DexieNotesStore } from '../storage/notes-store.ts';
@@ -53,6 +52,7 @@ export class AgentHost {
       ids: randomIds,
       network: browserNetwork,
       locks: new WebLocks(),
+      tabs: { requestStop: (conversationId) => this.#stops.postMessage(conversationId) },
       owner: tabId,
       onPause: (p) => this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title }),
       onError: (error, conversationId) => {
@@ -96,15 +96,11 @@ export class AgentHost {
       ...this.#mcp.handlers,
       send: ({ conversationId, text }) => this.engine.send(conversationId, text),
       decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#decidedBy),
-      stop: async ({ conversationId }) => this.#stopEverywhere(conversationId),
+      stop: async ({ conversationId }) => this.engine.stopEverywhere(conversationId),
       retry: ({ conversationId }) => this.engine.retry(conversationId),
       createConversation: async ({ title }) => ({ conversationId: await this.engine.createConversation(title) }),
-      renameConversation: async ({ conversationId, title }) => void (await renameConversation(this.db, conversationId, title)),
-      deleteConversation: async ({ conversationId }) => {
-        // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
-        this.#stopEverywhere(conversationId);
-        await deleteConversation(this.db, conversationId);
-      },
+      renameConversation: ({ conversationId, title }) => this.engine.renameConversation(conversationId, title),
+      deleteConversation: ({ conversationId }) => this.engine.deleteConversation(conversationId),
       addRule: async ({ draft }) => ({ ruleId: (await this.engine.addRule(draft)).id }),
       approveWithRule: async ({ pausePointId, decision, draft }) => {
         await this.engine.addRule(draft);
@@ -116,11 +112,6 @@ export class AgentHost {
       setAskForEverything: ({ on }) => setAskForEverything(this.db, on),
       listModels: (endpoint) => modelFor(endpoint).listModels(),
     };
-  }
-
-  /** Stops the conversation's run in this tab, or asks the other tabs to (only one runs it). */
-  #stopEverywhere(conversationId: string): void {
-    if (!this.engine.stop(conversationId)) this.#stops.postMessage(conversationId);
   }
 
   async #sweep(): Promise<void> {

@@ -58,6 +58,16 @@ export class MemoryStorage implements StoragePort {
     return next;
   }
 
+  async deleteConversation(id: string): Promise<boolean> {
+    const existed = this.#conversations.delete(id);
+    for (const message of this.#timelines.get(id) ?? []) this.#messages.delete(message.id);
+    this.#timelines.delete(id);
+    for (const pausePointId of this.#pausePointIds.get(id) ?? []) this.#pausePoints.delete(pausePointId);
+    this.#pausePointIds.delete(id);
+    for (const entry of [...this.#ledger.values()]) if (entry.conversationId === id) this.#ledger.delete(entry.id);
+    return existed;
+  }
+
   /** Copies only the messages asked for: a step's tail, not the whole history. */
   async listMessages(conversationId: string, fromSeq = 0): Promise<Message[]> {
     return this.#messagesFrom(conversationId, fromSeq);
