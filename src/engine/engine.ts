@@ -22,6 +22,7 @@ import {
 } from './records/index.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
+import { resolvedPausePoint } from './resolve-decision.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
@@ -114,15 +115,7 @@ export class Engine {
       if (isDue(pending, now)) return { ...expirySettlement(this.#ctx, pending, 'timeout'), update };
       const checked = validateDecision(pending, decision, tools);
       if (!checked.ok) return { commit: false, reason: checked.message };
-      const resolved: PausePoint = {
-        ...pending,
-        status: 'resolved',
-        resolution: checked.resolution,
-        resolvedAt: now,
-        decidedBy,
-        ...(checked.reason?.trim() ? { reason: checked.reason.trim() } : {}),
-        ...(checked.editedPayload !== undefined ? { editedPayload: checked.editedPayload } : {}),
-      };
+      const resolved = resolvedPausePoint(pending, checked, now, decidedBy);
       const message: MessageDraft = {
         v: 1,
         id: ids.uuid(),
