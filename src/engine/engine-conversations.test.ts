@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ModelRequest, ModelResult } from './ports.ts';
+import type { ModelRequest, ModelResult } from './model-port.ts';
 import { harness, say } from './testing/harness.ts';
 import { makeLedgerEntry, makePausePoint } from './testing/make-records.ts';
 

@@ -1,4 +1,13 @@
-import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, RulesPort, SettingsPort, StoragePort, TabsPort, ToolDefinition } from './ports.ts';
+import type { ClockPort } from './clock-port.ts';
+import type { IdPort } from './id-port.ts';
+import type { LockPort } from './lock-port.ts';
+import type { ModelPort } from './model-port.ts';
+import type { NetworkPort } from './network-port.ts';
+import type { RulesPort } from './rules-port.ts';
+import type { SettingsPort } from './settings-port.ts';
+import type { StoragePort } from './storage-port.ts';
+import type { TabsPort } from './tabs-port.ts';
+import type { ToolDefinition } from './tool-definition.ts';
 import type { PausePoint } from './records/index.ts';
 
 export interface EngineOptions {

@@ -7,7 +7,9 @@ import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HistoryCache } from './history-cache.ts';
 import { newRule } from './new-rule.ts';
-import type { CallRecords, MessageDraft, RulesPort, SettingsPort } from './ports.ts';
+import type { RulesPort } from './rules-port.ts';
+import type { SettingsPort } from './settings-port.ts';
+import type { CallRecords, MessageDraft } from './storage-port.ts';
 import {
   isActive,
   newConversation,

@@ -1,5 +1,5 @@
 import Dexie from 'dexie';
-import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/ports.ts';
+import type { CallRecords, MessageDraft, SettleResult, Settlement, StepRecords, StoragePort } from '../engine/storage-port.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
 import type { PausepointDb } from './db.ts';

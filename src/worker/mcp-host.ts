@@ -1,5 +1,5 @@
 import { liveQuery } from 'dexie';
-import type { ToolDefinition } from '../engine/ports.ts';
+import type { ToolDefinition } from '../engine/tool-definition.ts';
 import type { McpHub } from '../mcp/mcp-hub.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import type { IntentHandlers, McpIntent } from './protocol.ts';

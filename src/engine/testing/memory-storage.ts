@@ -1,5 +1,5 @@
 import { resolvesPastExpiry } from '../pause-expiry.ts';
-import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../ports.ts';
+import type { CallRecords, MessageDraft, SettleResult, Settlement, StepRecords, StoragePort } from '../storage-port.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
 import { StorageError } from '../storage-error.ts';

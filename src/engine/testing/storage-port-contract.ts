@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StepRecords, StoragePort } from '../ports.ts';
+import type { StepRecords, StoragePort } from '../storage-port.ts';
 import type { Conversation } from '../records/index.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
 import { describePausePointContract } from './pause-point-contract.ts';
