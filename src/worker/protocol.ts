@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Decision } from '../engine/decision.ts';
+import { Decision, type DecideResult } from '../engine/decision.ts';
 import { ApprovalRuleDraft } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
 
@@ -53,6 +53,46 @@ export type Intent = z.infer<typeof Intent>;
 export type IntentInput = z.input<typeof Intent>;
 
 export { DecideResult } from '../engine/decision.ts';
+
+export type IntentKind = Intent['type'];
+/** The intent of one kind, as the worker reads it. */
+export type IntentOf<K extends IntentKind> = Extract<Intent, { type: K }>;
+
+/**
+ * Keeps a per-intent map honest: one entry for every intent kind, and no
+ * other key (an extra one would have to be `never`).
+ */
+type PerIntent<T extends Record<IntentKind, unknown> & Record<Exclude<keyof T, IntentKind>, never>> = T;
+
+/**
+ * What the worker answers to each intent. The host's handler for an intent
+ * must return it (agent-host.ts, mcp-host.ts), and the page's client is typed
+ * from it (agent-client.ts). `void` is sent as `null`.
+ */
+export type IntentResults = PerIntent<{
+  mcpAdd: { serverId: string };
+  mcpSetEnabled: void;
+  mcpSetTrusted: void;
+  mcpSetToolEnabled: void;
+  mcpRemove: void;
+  send: { conversationId: string };
+  decide: DecideResult;
+  stop: void;
+  retry: void;
+  createConversation: { conversationId: string };
+  renameConversation: void;
+  deleteConversation: void;
+  addRule: { ruleId: string };
+  removeRule: void;
+  approveWithRule: DecideResult;
+  enableRule: void;
+  setAskForEverything: void;
+  setAlwaysAllowIrreversible: void;
+  listModels: string[];
+}>;
+
+/** A handler for each intent kind, returning that intent's declared result. */
+export type IntentHandlers = { [K in IntentKind]: (intent: IntentOf<K>) => Promise<IntentResults[K]> };
 
 export const WireError = z.object({ name: z.string(), message: z.string(), code: z.string().optional() });
 

@@ -6,7 +6,7 @@ import type { McpServerRecord } from '../../mcp/mcp-server-record.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
-import type { McpControl } from '../../worker/mcp-control.ts';
+import type { McpControl } from '../../worker/agent-client.ts';
 import McpServersSection from './McpServersSection.svelte';
 
 let db: PausepointDb;
