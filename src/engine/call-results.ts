@@ -1,6 +1,6 @@
 import type { EngineContext } from './engine-context.ts';
 import { parseApprovalMarker } from './marker.ts';
-import type { MessageDraft } from './ports.ts';
+import type { MessageDraft } from './storage-port.ts';
 import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolImage, ToolOutcome } from './records/index.ts';
 
 /** A call waits for a person, or is settled with the result stored for it. */

@@ -1,4 +1,13 @@
-import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, RulesPort, SettingsPort, StoragePort, ToolDefinition } from './ports.ts';
+import type { ClockPort } from './clock-port.ts';
+import type { IdPort } from './id-port.ts';
+import type { LockPort } from './lock-port.ts';
+import type { ModelPort } from './model-port.ts';
+import type { NetworkPort } from './network-port.ts';
+import type { RulesPort } from './rules-port.ts';
+import type { SettingsPort } from './settings-port.ts';
+import type { StoragePort } from './storage-port.ts';
+import type { TabsPort } from './tabs-port.ts';
+import type { ToolDefinition } from './tool-definition.ts';
 import type { PausePoint } from './records/index.ts';
 
 export interface EngineOptions {
@@ -21,6 +30,8 @@ export interface EngineOptions {
   ids: IdPort;
   network: NetworkPort;
   locks: LockPort;
+  /** The other tabs, asked to stop a run this tab does not hold. None: only this tab's runs are stopped. */
+  tabs?: TabsPort;
   /** This tab's id: recorded as the owner of the runs it drives. */
   owner: string;
   /** Model calls allowed in one run before it stops and offers Continue. */

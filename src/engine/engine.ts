@@ -7,7 +7,9 @@ import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HistoryCache } from './history-cache.ts';
 import { newRule } from './new-rule.ts';
-import type { CallRecords, MessageDraft, RulesPort, SettingsPort } from './ports.ts';
+import type { RulesPort } from './rules-port.ts';
+import type { SettingsPort } from './settings-port.ts';
+import type { CallRecords, MessageDraft } from './storage-port.ts';
 import {
   isActive,
   newConversation,
@@ -22,6 +24,7 @@ import {
 } from './records/index.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
+import { resolvedPausePoint } from './resolve-decision.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
@@ -114,15 +117,7 @@ export class Engine {
       if (isDue(pending, now)) return { ...expirySettlement(this.#ctx, pending, 'timeout'), update };
       const checked = validateDecision(pending, decision, tools);
       if (!checked.ok) return { commit: false, reason: checked.message };
-      const resolved: PausePoint = {
-        ...pending,
-        status: 'resolved',
-        resolution: checked.resolution,
-        resolvedAt: now,
-        decidedBy,
-        ...(checked.reason?.trim() ? { reason: checked.reason.trim() } : {}),
-        ...(checked.editedPayload !== undefined ? { editedPayload: checked.editedPayload } : {}),
-      };
+      const resolved = resolvedPausePoint(pending, checked, now, decidedBy);
       const message: MessageDraft = {
         v: 1,
         id: ids.uuid(),
@@ -183,6 +178,27 @@ export class Engine {
   /** Removes an approval rule: the next call it would have decided is decided without it. */
   async removeRule(ruleId: string): Promise<void> {
     await this.#ctx.rules.remove(ruleId);
+  }
+
+  /**
+   * Renames without touching `updatedAt`: the list is ordered by activity, and
+   * a rename is not activity. In one transaction, so a concurrent write by a
+   * run (state, nextSeq) is never lost to a stale copy.
+   */
+  async renameConversation(conversationId: string, title: string): Promise<void> {
+    await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, title }));
+  }
+
+  /** Deletes a conversation with everything of it (its audit trail too), stopping its run wherever it runs. */
+  async deleteConversation(conversationId: string): Promise<void> {
+    // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
+    this.stopEverywhere(conversationId);
+    await this.#ctx.storage.deleteConversation(conversationId);
+  }
+
+  /** Stops the conversation's run in this tab, or asks the other tabs to (only one runs it). */
+  stopEverywhere(conversationId: string): void {
+    if (!this.stop(conversationId)) this.#options.tabs?.requestStop(conversationId);
   }
 
   /** Aborts this tab's run of the conversation. Returns false when this tab is not running it. */

@@ -2,7 +2,7 @@ import { finish, finishFromLedger, type CallState } from './call-results.ts';
 import type { EngineContext } from './engine-context.ts';
 import { OutcomeUnknown } from './errors.ts';
 import { parseApprovalMarker } from './marker.ts';
-import type { PauseRequest, ToolDefinition } from './ports.ts';
+import type { PauseRequest, ToolDefinition } from './tool-definition.ts';
 import { ledgerId, MAX_TOOL_IMAGES, type AssistantMessage, type LedgerEntry, type PausePoint, type ToolCall, type ToolImage, type ToolOutcome } from './records/index.ts';
 import { createPause } from './pause-for-call.ts';
 import { askAboutUnknownOutcome, STOPPED_MID_CALL } from './unknown-outcome.ts';

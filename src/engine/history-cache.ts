@@ -1,4 +1,4 @@
-import type { StepRecords, StoragePort } from './ports.ts';
+import type { StepRecords, StoragePort } from './storage-port.ts';
 import type { Conversation, Message, PausePoint } from './records/index.ts';
 
 /** How many conversations keep a cached history: the ones this tab ran last. */

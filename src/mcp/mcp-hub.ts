@@ -1,7 +1,7 @@
 import type { CallToolResult, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { OutcomeUnknown } from '../engine/errors.ts';
-import type { ToolContext, ToolDefinition } from '../engine/ports.ts';
+import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { connectFailure, McpConnectError } from './connect-failure.ts';
 import { acceptDefinition, definitionHash, hasChanged } from './definition-pin.ts';
 import { elicitationForm } from './elicitation-form.ts';

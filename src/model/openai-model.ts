@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ModelError } from '../engine/errors.ts';
-import type { ModelPort, ModelRequest, ModelResult } from '../engine/ports.ts';
+import type { ModelPort, ModelRequest, ModelResult } from '../engine/model-port.ts';
 import { StallWatchdog } from './stall-watchdog.ts';
 import { toModelError, type ModelErrorContext } from './to-model-error.ts';
 import { ToolCallAssembler } from './tool-call-assembler.ts';

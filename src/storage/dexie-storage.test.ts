@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeConversation, userDraft } from '../engine/testing/make-records.ts';
+import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from '../engine/testing/make-records.ts';
 import { describeStoragePort } from '../engine/testing/storage-port-contract.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
@@ -35,5 +35,28 @@ describe('DexieStorage when the browser is out of space', () => {
     expect(error).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/out of storage space/) });
     expect(await db.messages.count()).toBe(0);
     expect(await db.conversations.get('c1')).toMatchObject({ nextSeq: 0 });
+  });
+});
+
+describe('DexieStorage.deleteConversation', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+
+  it('removes everything of that conversation and nothing else', async () => {
+    const storage = new DexieStorage(db);
+    for (const id of ['c1', 'c2']) {
+      await storage.putConversation(makeConversation({ id, title: id, nextSeq: 0 }));
+      await storage.appendMessages(id, [userDraft(id, `${id}-m1`), userDraft(id, `${id}-m2`)]);
+      await storage.createPausePoint(makePausePoint({ id: `${id}-p1`, conversationId: id }));
+      await storage.putLedgerEntry(makeLedgerEntry({ id: `${id}:call_1`, conversationId: id }));
+    }
+
+    expect(await storage.deleteConversation('c1')).toBe(true);
+
+    expect(await db.conversations.toCollection().primaryKeys()).toEqual(['c2']);
+    expect(await db.messages.orderBy('id').primaryKeys()).toEqual(['c2-m1', 'c2-m2']);
+    expect(await db.pausePoints.toCollection().primaryKeys()).toEqual(['c2-p1']);
+    expect(await db.ledger.toCollection().primaryKeys()).toEqual(['c2:call_1']);
+    expect(await storage.deleteConversation('c1')).toBe(false);
   });
 });

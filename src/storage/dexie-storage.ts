@@ -1,8 +1,9 @@
 import Dexie from 'dexie';
-import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/ports.ts';
+import type { CallRecords, MessageDraft, SettleResult, Settlement, StepRecords, StoragePort } from '../engine/storage-port.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
 import type { PausepointDb } from './db.ts';
+import { conversationMessages } from './messages-repo.ts';
 import { numberDrafts } from './number-drafts.ts';
 import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
 import { readOnly } from './read-only.ts';
@@ -58,6 +59,19 @@ export class DexieStorage implements StoragePort {
         if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
         await conversations.put(next);
         return next;
+      }),
+    );
+  }
+
+  deleteConversation(id: string): Promise<boolean> {
+    const { conversations, messages, pausePoints, ledger } = this.db;
+    return this.#run(() =>
+      this.db.transaction('rw', [conversations, messages, pausePoints, ledger], async () => {
+        const existed = (await conversations.where('id').equals(id).delete()) > 0;
+        await conversationMessages(this.db, id).delete();
+        await pausePoints.where('conversationId').equals(id).delete();
+        await ledger.where('conversationId').equals(id).delete();
+        return existed;
       }),
     );
   }

@@ -1,4 +1,4 @@
-import type { SettingsPort } from '../engine/ports.ts';
+import type { SettingsPort } from '../engine/settings-port.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { readSettings } from '../storage/settings-repo.ts';
 

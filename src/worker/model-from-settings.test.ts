@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, test, vi } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
-import type { ModelRequest } from '../engine/ports.ts';
+import type { ModelRequest } from '../engine/model-port.ts';
 import type { Settings } from '../storage/settings-repo.ts';
 import { modelFor, modelFromSettings } from './model-from-settings.ts';
 

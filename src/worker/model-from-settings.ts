@@ -1,5 +1,5 @@
 import { ModelError } from '../engine/errors.ts';
-import type { ModelPort } from '../engine/ports.ts';
+import type { ModelPort } from '../engine/model-port.ts';
 import { createDemoModel } from '../model/demo-model.ts';
 import { OpenAIModel } from '../model/openai-model.ts';
 import { endpointOrigin } from '../storage/endpoint-origin.ts';

@@ -1,5 +1,5 @@
 import { resolvesPastExpiry } from '../pause-expiry.ts';
-import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../ports.ts';
+import type { CallRecords, MessageDraft, SettleResult, Settlement, StepRecords, StoragePort } from '../storage-port.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
 import { StorageError } from '../storage-error.ts';
@@ -56,6 +56,16 @@ export class MemoryStorage implements StoragePort {
     for (const pausePoint of added) this.#storePausePoint(copyRecord(pausePoint));
     this.#conversations.set(id, copyRecord(next));
     return next;
+  }
+
+  async deleteConversation(id: string): Promise<boolean> {
+    const existed = this.#conversations.delete(id);
+    for (const message of this.#timelines.get(id) ?? []) this.#messages.delete(message.id);
+    this.#timelines.delete(id);
+    for (const pausePointId of this.#pausePointIds.get(id) ?? []) this.#pausePoints.delete(pausePointId);
+    this.#pausePointIds.delete(id);
+    for (const entry of [...this.#ledger.values()]) if (entry.conversationId === id) this.#ledger.delete(entry.id);
+    return existed;
   }
 
   /** Copies only the messages asked for: a step's tail, not the whole history. */

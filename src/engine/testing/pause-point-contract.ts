@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation, PausePoint } from '../records/index.ts';
-import type { MessageDraft, StoragePort } from '../ports.ts';
+import type { MessageDraft, StoragePort } from '../storage-port.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
 import { resolve, storageError } from './storage-contract-helpers.ts';
 

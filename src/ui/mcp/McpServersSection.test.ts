@@ -6,7 +6,7 @@ import type { McpServerRecord } from '../../mcp/mcp-server-record.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
-import type { McpControl } from '../../worker/mcp-control.ts';
+import type { McpControl } from '../../worker/agent-client.ts';
 import McpServersSection from './McpServersSection.svelte';
 
 let db: PausepointDb;
@@ -49,9 +49,9 @@ function setUp() {
     setTrusted: vi.fn(async () => {}),
     setToolEnabled: vi.fn(async () => {}),
     remove: vi.fn(async () => {}),
-    beginSignIn: vi.fn(async () => null),
+    beginSignIn: vi.fn(async () => ({ kind: 'authorized' as const })),
     finishSignIn: vi.fn(async () => {}),
-    signOut: vi.fn(async () => ({ revoked: 'yes' })),
+    signOut: vi.fn(async () => ({ revoked: 'yes' as const })),
   } satisfies McpControl;
   const { app, context } = fakeContext({ db });
   Object.assign(app.client, { mcp });

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { McpControl } from '../../worker/mcp-control.ts';
+import type { McpControl } from '../../worker/agent-client.ts';
 import { CALLBACK_CHANNEL, callbackUrl, isOAuthCallback, readCallbackMessage, relayOAuthCallback } from './oauth-callback.ts';
 import { signInWithPopup } from './sign-in-with-popup.ts';
 
@@ -13,9 +13,9 @@ function control(over: Partial<McpControl> = {}): McpControl {
     setTrusted: vi.fn(),
     setToolEnabled: vi.fn(),
     remove: vi.fn(),
-    beginSignIn: vi.fn(async () => ({ authorizationUrl: 'https://auth.example/authorize?state=good-state', state: 'good-state' })),
+    beginSignIn: vi.fn(async () => ({ kind: 'redirect' as const, authorizationUrl: 'https://auth.example/authorize?state=good-state', state: 'good-state' })),
     finishSignIn: vi.fn(async () => {}),
-    signOut: vi.fn(async () => ({ revoked: 'yes' })),
+    signOut: vi.fn(async () => ({ revoked: 'yes' as const })),
     ...over,
   };
 }
@@ -98,7 +98,7 @@ describe('signInWithPopup', () => {
 
   it('refuses an authorization URL that is not a web page', async () => {
     const popup = { close: vi.fn(), location: { href: 'about:blank' } };
-    const mcp = control({ beginSignIn: vi.fn(async () => ({ authorizationUrl: 'javascript:alert(1)', state: 's' })) });
+    const mcp = control({ beginSignIn: vi.fn(async () => ({ kind: 'redirect' as const, authorizationUrl: 'javascript:alert(1)', state: 's' })) });
     await expect(signInWithPopup(mcp, 'srv-1', new AbortController().signal, fakeWindow(popup))).rejects.toThrow('not a web page');
     expect(popup.location.href).toBe('about:blank');
   });

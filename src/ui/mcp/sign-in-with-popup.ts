@@ -1,4 +1,4 @@
-import type { McpControl } from '../../worker/mcp-control.ts';
+import type { McpControl } from '../../worker/agent-client.ts';
 import { CALLBACK_CHANNEL, callbackUrl, readCallbackMessage, type CallbackMessage } from './oauth-callback.ts';
 
 const SIGN_IN_TIMEOUT_MS = 10 * 60_000;
@@ -15,7 +15,7 @@ export async function signInWithPopup(mcp: McpControl, serverId: string, signal:
   if (!popup) throw new Error('The browser blocked the sign-in window. Allow pop-ups for this app and press Sign in again.');
   try {
     const start = await mcp.beginSignIn(serverId, callbackUrl(win.document.baseURI));
-    if (!start) {
+    if (start.kind === 'authorized') {
       popup.close();
       return;
     }
