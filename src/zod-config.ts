@@ -15,3 +15,5 @@
 const host = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
 host.__zod_globalConfig ??= {};
 host.__zod_globalConfig.jitless = true;
+
+export {};
