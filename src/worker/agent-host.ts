@@ -9,16 +9,17 @@ import { deleteConversation, renameConversation } from '../storage/conversations
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { DexieNotesStore } from '../storage/notes-store.ts';
-import { deviceId, readSettings } from '../storage/settings-repo.ts';
+import { deviceId, readSettings, SettingsRead, settingsAlongside } from '../storage/settings-repo.ts';
 import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
-import { modelFor, modelFromSettings } from './model-from-settings.ts';
+import { modelFor, modelFromSettings, preloadModel } from './model-from-settings.ts';
 import type { Intent, WorkerEvent } from './protocol.ts';
 import { WebLocks } from './web-locks.ts';
 
 const EXPIRY_SWEEP_MS = 15_000;
+const MODEL_PRELOAD_DELAY_MS = 1_500;
 
 /**
  * The engine as one tab's worker hosts it: Dexie storage, the openai adapter,
@@ -41,9 +42,10 @@ export class AgentHost {
     const tools = [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })];
     this.#mcp = new McpHost(db, new Set(['wait_for_approval', ...tools.map((tool) => tool.name)]));
     this.engine = new Engine({
-      storage: new DexieStorage(db),
+      // Each step's read takes the settings along, so the model call it makes needs no read of its own.
+      storage: new DexieStorage(db, settingsAlongside),
       rules: new DexieRules(db),
-      model: async () => modelFromSettings(await readSettings(db)),
+      model: async (alongside) => modelFromSettings(alongside instanceof SettingsRead ? alongside.settings : await readSettings(db)),
       settings: engineSettings(db),
       tools,
       dynamicTools: this.#mcp.tools,
@@ -78,9 +80,14 @@ export class AgentHost {
     // indexed read of the active conversations only is cheap next to a live query per tab.
     setInterval(() => void this.#sweep(), 3_000);
     setInterval(() => void this.#expireDue(), EXPIRY_SWEEP_MS);
+    // The model code is loaded on demand (model-from-settings.ts), and soon after start in any case, so that
+    // the first press does not wait for it; late enough not to compete with the page's first render.
+    setTimeout(preloadModel, MODEL_PRELOAD_DELAY_MS);
   }
 
   async handle(intent: Intent): Promise<unknown> {
+    // The model code loads while the intent's transactions run, not after them.
+    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'approveWithRule' || intent.type === 'retry') preloadModel();
     // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
     if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'retry') await this.#mcp.ready;
     switch (intent.type) {
@@ -127,7 +134,7 @@ export class AgentHost {
         await setAskForEverything(this.db, intent.on);
         return null;
       case 'listModels':
-        return modelFor(intent).listModels();
+        return (await modelFor(intent)).listModels();
     }
   }
 

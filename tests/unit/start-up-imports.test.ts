@@ -24,3 +24,22 @@ describe('the page at start-up', () => {
     expect(importers).toEqual([]);
   });
 });
+
+describe('the agent worker at start-up', () => {
+  const { files, packages } = startUpImports('src/worker/agent.worker.ts');
+
+  test('reaches the engine and the host through static imports (the walk itself works)', () => {
+    const reached = [...files].map((f) => relative(process.cwd(), f));
+    expect(reached).toContain('src/worker/agent-host.ts');
+    expect(reached).toContain('src/engine/engine.ts');
+    expect(packages.has('dexie')).toBe(true);
+  });
+
+  // The openai SDK was 60 % of the worker's code (issue 15), compiled and run before the
+  // worker could take its first intent, beside the page's first render. A worker that only
+  // decides or expires a card needs none of it: build-model.ts brings it, loaded on demand.
+  test('does not load the openai SDK: the model code loads on demand', () => {
+    const importers = (packages.get('openai') ?? []).map((f) => relative(process.cwd(), f));
+    expect(importers).toEqual([]);
+  });
+});
