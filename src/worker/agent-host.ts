@@ -16,10 +16,11 @@ import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
 import { modelFor, modelFromSettings, preloadModel } from './model-from-settings.ts';
 import type { Intent, WorkerEvent } from './protocol.ts';
+import { warmUp } from './warm-up.ts';
 import { WebLocks } from './web-locks.ts';
 
 const EXPIRY_SWEEP_MS = 15_000;
-const MODEL_PRELOAD_DELAY_MS = 1_500;
+const WARM_UP_DELAY_MS = 1_500;
 
 /**
  * The engine as one tab's worker hosts it: Dexie storage, the openai adapter,
@@ -80,9 +81,10 @@ export class AgentHost {
     // indexed read of the active conversations only is cheap next to a live query per tab.
     setInterval(() => void this.#sweep(), 3_000);
     setInterval(() => void this.#expireDue(), EXPIRY_SWEEP_MS);
-    // The model code is loaded on demand (model-from-settings.ts), and soon after start in any case, so that
-    // the first press does not wait for it; late enough not to compete with the page's first render.
-    setTimeout(preloadModel, MODEL_PRELOAD_DELAY_MS);
+    // The model code is loaded on demand (model-from-settings.ts), and soon after start in any case, with
+    // the first press's other cold paths (warm-up.ts), so that the first press does not wait for them;
+    // late enough not to compete with the page's first render.
+    setTimeout(() => void warmUp(this.db).catch((error: unknown) => console.warn('Pausepoint: warming up failed', error)), WARM_UP_DELAY_MS);
   }
 
   async handle(intent: Intent): Promise<unknown> {
