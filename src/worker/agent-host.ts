@@ -20,7 +20,6 @@ import { warmUp } from './warm-up.ts';
 import { WebLocks } from './web-locks.ts';
 
 const EXPIRY_SWEEP_MS = 15_000;
-const WARM_UP_DELAY_MS = 1_500;
 
 /**
  * The engine as one tab's worker hosts it: Dexie storage, the openai adapter,
@@ -81,10 +80,13 @@ export class AgentHost {
     // indexed read of the active conversations only is cheap next to a live query per tab.
     setInterval(() => void this.#sweep(), 3_000);
     setInterval(() => void this.#expireDue(), EXPIRY_SWEEP_MS);
-    // The model code is loaded on demand (model-from-settings.ts), and soon after start in any case, with
-    // the first press's other cold paths (warm-up.ts), so that the first press does not wait for them;
-    // late enough not to compete with the page's first render.
-    setTimeout(() => void warmUp(this.db).catch((error: unknown) => console.warn('Pausepoint: warming up failed', error)), WARM_UP_DELAY_MS);
+    // The model code is loaded on demand (model-from-settings.ts), and right after start in any case, with
+    // the first press's other cold paths (warm-up.ts): once the database is open (the device id is read),
+    // the worker takes intents, and the first press should not wait for them. (Running beside the page's
+    // first render does not slow it: bench/latency/README.md.)
+    void this.#decidedBy
+      .then(() => warmUp(this.db))
+      .catch((error: unknown) => console.warn('Pausepoint: warming up failed', error));
   }
 
   async handle(intent: Intent): Promise<unknown> {

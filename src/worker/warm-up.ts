@@ -11,8 +11,8 @@ const SAMPLE_INTENTS: readonly unknown[] = [
 ];
 
 /**
- * The cold paths of a new worker's first press, run in a quiet moment after
- * its start instead of between that press and its model request: zod's
+ * The cold paths of a new worker's first press, run as soon as it has started
+ * instead of between that press and its model request: zod's
  * first parse of an intent, and the openai SDK loaded and its client built
  * for the stored settings (modelFor keeps it for the first call). V8
  * compiles each function on its first call; in a new worker these added tens
