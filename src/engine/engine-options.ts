@@ -17,8 +17,14 @@ export interface EngineOptions {
    * None: no rules (every call goes to its gate, and `addRule` is refused).
    */
   rules?: RulesPort;
-  /** Asked before each model call, so changed settings apply to the next call. */
-  model: () => ModelPort | Promise<ModelPort>;
+  /**
+   * Asked before each model call, so changed settings apply to the next call.
+   * `alongside` is what storage read with the step that makes the call
+   * (`StepRecords.alongside`), when that step was read rather than carried
+   * on from the one before: a host may build the model from it instead of
+   * reading its settings again.
+   */
+  model: (alongside?: unknown) => ModelPort | Promise<ModelPort>;
   tools: readonly ToolDefinition[];
   /**
    * Tools that come and go while the engine runs (MCP servers' tools), read

@@ -18,6 +18,12 @@ export type Settlement =
     }
   | { commit: false; reason: string };
 
+/** How `appendMessages` settles a pending pause point it sets aside. */
+export interface SetAside {
+  pausePoint: PausePoint;
+  messages: MessageDraft[];
+}
+
 export type SettleResult =
   | { ok: true; pausePoint: PausePoint; messages: Message[] }
   | { ok: false; reason: 'not_found' }
@@ -34,6 +40,14 @@ export interface StepRecords {
   pending: PausePoint[];
   /** The conversation's messages with `seq >= fromSeq`, ordered by `seq`. */
   tail: Message[];
+  /**
+   * What the host's storage reads along with the step, in the same
+   * transaction (the worker: the settings the model is built from); absent
+   * when it reads nothing more. Opaque to the engine, which hands it to
+   * `EngineOptions.model` for that step's model call: one transaction fewer
+   * between a press and the model request.
+   */
+  alongside?: unknown;
 }
 
 /** What `StoragePort.loadCalls` reads. */
@@ -88,8 +102,19 @@ export interface StoragePort {
    * past the drafts, and may change neither `id` nor `nextSeq`. If anything
    * fails or throws, nothing is written. Appending no drafts writes nothing,
    * the update included.
+   *
+   * `setAside`, when given, first settles every pending pause point of the
+   * conversation, in the same transaction: each is replaced by the pause point
+   * it returns (which must keep its id and no longer be pending), and its
+   * messages are appended before `drafts`. How a new message sets the cards
+   * it makes moot aside without a read of them first.
    */
-  appendMessages(conversationId: string, drafts: MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]>;
+  appendMessages(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update?: (current: Conversation) => Conversation,
+    setAside?: (pending: PausePoint) => SetAside,
+  ): Promise<Message[]>;
   /**
    * What a step of the loop needs, read in one transaction so the three agree:
    * the conversation, its pending pause points, and its messages from `fromSeq` on.

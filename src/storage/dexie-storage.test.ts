@@ -5,6 +5,7 @@ import { describeStoragePort } from '../engine/testing/storage-port-contract.ts'
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
 import { openTestDb, useTestDb } from './testing/open-test-db.ts';
+import { readSettings, saveSettings, SettingsRead, settingsAlongside } from './settings-repo.ts';
 import { StorageError } from './storage-error.ts';
 
 describeStoragePort('DexieStorage', async () => {
@@ -58,5 +59,24 @@ describe('DexieStorage.deleteConversation', () => {
     expect(await db.pausePoints.toCollection().primaryKeys()).toEqual(['c2-p1']);
     expect(await db.ledger.toCollection().primaryKeys()).toEqual(['c2:call_1']);
     expect(await storage.deleteConversation('c1')).toBe(false);
+  });
+});
+
+describe('DexieStorage reading the settings along with each step', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+
+  it('hands loadStep’s caller the stored settings, key included, read in the step’s transaction, as readSettings reads them', async () => {
+    await db.conversations.put(makeConversation({ id: 'c1', nextSeq: 0 }));
+    const storage = new DexieStorage(db, settingsAlongside);
+    expect((await storage.loadStep('c1', 0)).alongside).toEqual(new SettingsRead(undefined));
+
+    await saveSettings(db, { provider: 'ollama', baseUrl: 'http://localhost:11434/v1', apiKey: 'key-1', model: 'llama3' });
+    const step = await storage.loadStep('c1', 0);
+    expect(step.alongside).toBeInstanceOf(SettingsRead);
+    expect((step.alongside as SettingsRead).settings).toEqual(await readSettings(db));
+    expect((step.alongside as SettingsRead).settings).toMatchObject({ apiKey: 'key-1', model: 'llama3' });
+    // Without one, the step is the three reads alone.
+    expect(await new DexieStorage(db).loadStep('c1', 0)).not.toHaveProperty('alongside');
   });
 });

@@ -8,13 +8,14 @@ import { DexieRules, enableRule, setAlwaysAllowIrreversible, setAskForEverything
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { DexieNotesStore } from '../storage/notes-store.ts';
-import { deviceId, readSettings } from '../storage/settings-repo.ts';
+import { deviceId, readSettings, SettingsRead, settingsAlongside } from '../storage/settings-repo.ts';
 import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
-import { modelFor, modelFromSettings } from './model-from-settings.ts';
+import { modelFor, modelFromSettings, preloadModel } from './model-from-settings.ts';
 import type { IntentHandlers, IntentKind, IntentOf, IntentResults, WorkerEvent } from './protocol.ts';
+import { warmUp } from './warm-up.ts';
 import { WebLocks } from './web-locks.ts';
 
 const EXPIRY_SWEEP_MS = 15_000;
@@ -42,9 +43,10 @@ export class AgentHost {
     this.#mcp = new McpHost(db, new Set(['wait_for_approval', ...tools.map((tool) => tool.name)]));
     this.#handlers = this.#makeHandlers();
     this.engine = new Engine({
-      storage: new DexieStorage(db),
+      // Each step's read takes the settings along, so the model call it makes needs no read of its own.
+      storage: new DexieStorage(db, settingsAlongside),
       rules: new DexieRules(db),
-      model: async () => modelFromSettings(await readSettings(db)),
+      model: async (alongside) => modelFromSettings(alongside instanceof SettingsRead ? alongside.settings : await readSettings(db)),
       settings: engineSettings(db),
       tools,
       dynamicTools: this.#mcp.tools,
@@ -80,10 +82,19 @@ export class AgentHost {
     // indexed read of the active conversations only is cheap next to a live query per tab.
     setInterval(() => void this.#sweep(), 3_000);
     setInterval(() => void this.#expireDue(), EXPIRY_SWEEP_MS);
+    // The model code is loaded on demand (model-from-settings.ts), and right after start in any case, with
+    // the first press's other cold paths (warm-up.ts): once the database is open (the device id is read),
+    // the worker takes intents, and the first press should not wait for them. (Running beside the page's
+    // first render does not slow it: bench/latency/README.md.)
+    void this.#decidedBy
+      .then(() => warmUp(this.db))
+      .catch((error: unknown) => console.warn('Pausepoint: warming up failed', error));
   }
 
   /** Runs one intent with its handler; the result is the one `IntentResults` declares for its kind. */
   async handle<K extends IntentKind>(intent: IntentOf<K>): Promise<IntentResults[K]> {
+    // The model code loads while the intent's transactions run, not after them.
+    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'approveWithRule' || intent.type === 'retry') preloadModel();
     // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
     if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'retry') await this.#mcp.ready;
     // `intent.type` is K, which TypeScript cannot see through Extract.
@@ -110,7 +121,7 @@ export class AgentHost {
       enableRule: async ({ ruleId }) => void (await enableRule(this.db, ruleId)),
       setAlwaysAllowIrreversible: ({ on }) => setAlwaysAllowIrreversible(this.db, on),
       setAskForEverything: ({ on }) => setAskForEverything(this.db, on),
-      listModels: (endpoint) => modelFor(endpoint).listModels(),
+      listModels: async (endpoint) => (await modelFor(endpoint)).listModels(),
     };
   }
 
