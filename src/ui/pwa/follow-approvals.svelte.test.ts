@@ -10,6 +10,7 @@ function setUp() {
   const alerts = {
     approvalRequested: vi.fn(() => true),
     dismiss: vi.fn(),
+    followServiceWorker: vi.fn(() => () => {}),
     ensurePermission: vi.fn(async () => 'granted' as const),
     setBadge: vi.fn(async () => {}),
   } satisfies ApprovalAlerts;

@@ -26,6 +26,9 @@ export function followApprovals(alerts: ApprovalAlerts, { client, pending, badge
     }),
   );
 
+  // A tapped notification, with this tab open: the service worker asks it to show the card.
+  $effect(() => alerts.followServiceWorker());
+
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- records what was pending last time; nothing renders from it
   let wasPending: ReadonlySet<string> = new Set<string>();
   $effect(() => {
