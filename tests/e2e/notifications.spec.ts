@@ -11,6 +11,16 @@ import { expect, test } from './fixtures.ts';
  * the test opens the page the service worker asked for.
  */
 
+/** The service worker's globals these tests use: test files are type checked against the DOM lib, which lacks them. */
+interface SwScope {
+  registration: ServiceWorkerRegistration;
+  clients: { openWindow(url: string | URL): Promise<unknown> };
+  dispatchEvent(event: Event): boolean;
+  opened: string[];
+}
+declare const NotificationEvent: new (type: string, init: { notification: Notification; action?: string }) => Event;
+declare const ExtendableMessageEvent: new (type: string, init: { data: unknown }) => Event;
+
 interface ShownNotification {
   title: string;
   body: string;
@@ -26,7 +36,7 @@ async function serviceWorkerInControl(page: Page, context: BrowserContext): Prom
   const [worker] = context.serviceWorkers();
   expect(worker).toBeDefined();
   await worker!.evaluate(() => {
-    const sw = self as unknown as ServiceWorkerGlobalScope & { opened: string[] };
+    const sw = self as unknown as SwScope;
     sw.opened = [];
     sw.clients.openWindow = async (url: string | URL) => {
       sw.opened.push(String(url));
@@ -38,7 +48,7 @@ async function serviceWorkerInControl(page: Page, context: BrowserContext): Prom
 
 function notifications(worker: Worker): Promise<ShownNotification[]> {
   return worker.evaluate(async () =>
-    (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => ({
+    (await (self as unknown as SwScope).registration.getNotifications()).map((n: Notification) => ({
       title: n.title,
       body: n.body,
       tag: n.tag,
@@ -58,7 +68,7 @@ async function reportPending(worker: Worker, pausePointId: string) {
 async function clickAction(worker: Worker, tag: string, action: 'approve' | 'decline') {
   await worker.evaluate(
     async ({ tag, action }) => {
-      const sw = self as unknown as ServiceWorkerGlobalScope;
+      const sw = self as unknown as SwScope;
       const [notification] = await sw.registration.getNotifications({ tag });
       if (!notification) throw new Error(`No notification tagged ${tag}`);
       sw.dispatchEvent(new NotificationEvent('notificationclick', { notification, action }));
@@ -120,7 +130,7 @@ test('with every tab closed: Approve on the notification decides the card in sto
   await expect.poll(() => storedPausePoint(worker, pausePointId)).toMatchObject({ status: 'resolved', resolution: 'approve', decidedBy: { tabId: 'service-worker' } });
   await expect.poll(() => notifications(worker)).toEqual([]);
   // No tab was open: the service worker opens the app on the conversation, whose worker resumes the loop.
-  const opened = await worker.evaluate(() => (self as unknown as { opened: string[] }).opened);
+  const opened = await worker.evaluate(() => (self as unknown as SwScope).opened);
   expect(opened).toEqual([new URL(`/#/c/${encodeURIComponent(conversationId)}`, page.url()).href]);
   const app = await context.newPage();
   await app.goto(opened[0]!);
@@ -131,7 +141,7 @@ test('with every tab closed: Approve on the notification decides the card in sto
   // A second action on the same card (its notification shown again, as another device's might be) decides nothing and says so.
   await worker.evaluate(
     async ({ tag, conversationId }) => {
-      await (self as unknown as ServiceWorkerGlobalScope).registration.showNotification('Approval needed: Send the report', {
+      await (self as unknown as SwScope).registration.showNotification('Approval needed: Send the report', {
         tag,
         data: { pausePointId: tag, conversationId },
       });
@@ -162,7 +172,7 @@ test('with a tab open: Decline on the notification decides the card, the open ta
   // As the service worker shows it when no tab is visible (the tab here stays visible).
   await worker.evaluate(
     async ({ tag, conversationId }) => {
-      await (self as unknown as ServiceWorkerGlobalScope).registration.showNotification('Approval needed: Delete the drafts', {
+      await (self as unknown as SwScope).registration.showNotification('Approval needed: Delete the drafts', {
         tag,
         data: { pausePointId: tag, conversationId },
       });
@@ -175,11 +185,11 @@ test('with a tab open: Decline on the notification decides the card, the open ta
   await expect(card(page, 'Delete the drafts').getByText('Declined', { exact: true })).toBeVisible();
   expect(llm.chatRequests()).toHaveLength(2);
   expect(llm.chatRequests()[1]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Approval approval: decline' });
-  expect(await worker.evaluate(() => (self as unknown as { opened: string[] }).opened)).toEqual([]);
+  expect(await worker.evaluate(() => (self as unknown as SwScope).opened)).toEqual([]);
 
   await worker.evaluate(
     async ({ tag, conversationId }) => {
-      await (self as unknown as ServiceWorkerGlobalScope).registration.showNotification('Approval needed: Delete the drafts', {
+      await (self as unknown as SwScope).registration.showNotification('Approval needed: Delete the drafts', {
         tag,
         data: { pausePointId: tag, conversationId },
       });
@@ -205,7 +215,7 @@ test('a card decided in a tab closes its notification; a card that needs input h
   const publish = await pendingCard(page, 'Publish the post');
   await worker.evaluate(
     async ({ tag, conversationId }) => {
-      await (self as unknown as ServiceWorkerGlobalScope).registration.showNotification('Approval needed: Publish the post', {
+      await (self as unknown as SwScope).registration.showNotification('Approval needed: Publish the post', {
         tag,
         data: { pausePointId: tag, conversationId },
       });
@@ -227,12 +237,12 @@ test('a card decided in a tab closes its notification; a card that needs input h
     { title: 'Approval needed: Pick a slot', body: 'Two are free. Tap to answer in the app.', tag: slot.pausePointId, actions: [] },
   ]);
   await worker.evaluate(async (tag) => {
-    const sw = self as unknown as ServiceWorkerGlobalScope;
+    const sw = self as unknown as SwScope;
     const [notification] = await sw.registration.getNotifications({ tag });
     sw.dispatchEvent(new NotificationEvent('notificationclick', { notification: notification! }));
   }, slot.pausePointId);
   await expect
-    .poll(() => worker.evaluate(() => (self as unknown as { opened: string[] }).opened))
+    .poll(() => worker.evaluate(() => (self as unknown as SwScope).opened))
     .toEqual([expect.stringContaining(`#/c/${encodeURIComponent(slot.conversationId)}/card/${encodeURIComponent(slot.pausePointId)}`)]);
   expect(await storedPausePoint(worker, slot.pausePointId)).toMatchObject({ status: 'pending' });
 });
