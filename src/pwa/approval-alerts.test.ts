@@ -93,6 +93,24 @@ describe('through the service worker', () => {
     expect(FakeNotification.created).toHaveLength(1);
   });
 
+  it('a reminder is asked of the service worker (which reminds only while no tab is visible), even from a visible tab', () => {
+    serviceWorker = { posted: [], controlled: true, handlers: [] };
+    visibility = 'visible';
+    expect(alerts().remind(request)).toBe(true);
+    expect(serviceWorker.posted).toEqual([{ type: 'pausepoint:approval-reminder', pausePointId: 'p1' }]);
+    settings = { notifications: false, badge: true };
+    expect(alerts().remind(request)).toBe(false);
+    expect(serviceWorker.posted).toHaveLength(1);
+  });
+
+  it('without a service worker, a hidden page reminds with its own notification; a visible one does not', () => {
+    expect(alerts().remind(request)).toBe(true);
+    expect(FakeNotification.created[0]).toMatchObject({ title: 'Still waiting for your approval', options: { tag: 'p1' } });
+    visibility = 'visible';
+    expect(alerts().remind(request)).toBe(false);
+    expect(FakeNotification.created).toHaveLength(1);
+  });
+
   it('a decided card closes the service worker’s notification too', () => {
     serviceWorker = { posted: [], controlled: true, handlers: [] };
     alerts().dismiss('p1');

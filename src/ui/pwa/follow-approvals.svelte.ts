@@ -1,5 +1,6 @@
 import type { PausePoint } from '../../engine/records/index.ts';
 import type { ApprovalAlerts } from '../../pwa/approval-alerts.ts';
+import { ReminderSchedule, type ReminderTimers } from '../../pwa/reminder-schedule.ts';
 import type { AgentClient } from '../../worker/agent-client.ts';
 
 export interface FollowApprovalsOptions {
@@ -8,6 +9,10 @@ export interface FollowApprovalsOptions {
   pending: () => readonly PausePoint[] | undefined;
   /** Whether the badge is on in Settings (a switch off clears it at once). */
   badgeOn: () => boolean;
+  /** Settings' reminder delay in minutes; undefined or null is off. */
+  reminderMinutes?: () => number | null | undefined;
+  /** Defaults to the browser's timers; tests pass fake ones. */
+  reminderTimers?: ReminderTimers;
 }
 
 /**
@@ -18,7 +23,10 @@ export interface FollowApprovalsOptions {
  * expired), and the app badge showing the pending count. Call while a component
  * initialises: the subscriptions live in its effects.
  */
-export function followApprovals(alerts: ApprovalAlerts, { client, pending, badgeOn }: FollowApprovalsOptions): void {
+export function followApprovals(
+  alerts: ApprovalAlerts,
+  { client, pending, badgeOn, reminderMinutes = () => undefined, reminderTimers }: FollowApprovalsOptions,
+): void {
   $effect(() =>
     client.onEvent?.((event) => {
       if (event.type !== 'approval_requested') return;
@@ -39,6 +47,17 @@ export function followApprovals(alerts: ApprovalAlerts, { client, pending, badge
     for (const id of wasPending) if (!now.has(id)) alerts.dismiss(id);
     wasPending = now;
   });
+
+  // A card still pending after Settings' delay notifies once more (while this tab is open).
+  const reminders = new ReminderSchedule((id) => {
+    const card = pending()?.find((p) => p.id === id);
+    if (card) alerts.remind({ pausePointId: card.id, conversationId: card.conversationId, title: card.title });
+  }, reminderTimers);
+  $effect(() => {
+    const list = pending();
+    if (list) reminders.update(list, reminderMinutes());
+  });
+  $effect(() => () => reminders.dispose());
 
   const count = $derived(pending()?.length);
   $effect(() => {
