@@ -57,10 +57,9 @@ export interface ApprovalAlerts {
    */
   approvalRequested(request: ApprovalRequest): boolean;
   /**
-   * A pending card's reminder (see ReminderSchedule): notifies once more, under
-   * the same conditions as the first time except that any tab may ask (the
-   * service worker reminds once, and only while no tab is visible). Returns
-   * whether it asked or showed one.
+   * A pending card's reminder (see ReminderSchedule): asks the service worker,
+   * which reminds once, and only while no tab is visible. Any tab may ask.
+   * Returns whether it asked.
    */
   remind(request: ApprovalRequest): boolean;
   /** Closes the notifications for a pause point that was decided or expired (this tab's, and the service worker's). */
@@ -147,26 +146,10 @@ export function createApprovalAlerts({ getSettings, onOpen, environment = browse
       return true;
     },
 
-    remind({ pausePointId, conversationId, title }) {
-      const env = environment();
-      if (getSettings()?.notifications !== true) return false;
-      if (env.Notification?.permission !== 'granted') return false;
-      if (env.serviceWorker?.post({ type: 'pausepoint:approval-reminder', pausePointId })) return true;
-      if (env.document.visibilityState !== 'hidden') return false;
-      try {
-        const notification = new env.Notification('Still waiting for your approval', { body: title, tag: pausePointId, icon: '/icon-192.png' });
-        shown.set(pausePointId, notification);
-        notification.onclick = (event) => {
-          event.preventDefault();
-          env.focus();
-          onOpen(conversationId, pausePointId);
-          notification.close();
-        };
-      } catch (error) {
-        console.warn('Could not show a reminder:', error);
-        return false;
-      }
-      return true;
+    remind({ pausePointId }) {
+      // Only from the service worker: a reminder is for when nobody is looking, which it alone can tell.
+      if (getSettings()?.notifications !== true || environment().Notification?.permission !== 'granted') return false;
+      return environment().serviceWorker?.post({ type: 'pausepoint:approval-reminder', pausePointId }) ?? false;
     },
 
     dismiss(pausePointId) {

@@ -66,16 +66,18 @@ describe('followApprovals', () => {
     dispose();
   });
 
-  test('a card still pending after the reminder delay is reminded once; off or decided, it is not', () => {
+  test('a card still pending after the reminder delay is reminded once; off or decided, it is not', async () => {
     vi.useFakeTimers({ now: 10_000_000 });
     try {
       const { alerts, state, dispose } = setUp();
       state.reminder = 5;
       state.pending = [pausePoint({ id: 'p1', conversationId: 'c1', title: 'Send it?', createdAt: Date.now() }), pausePoint({ id: 'p2', createdAt: Date.now() })];
       flushSync();
+      await vi.dynamicImportSettled();
       vi.advanceTimersByTime(4 * 60_000);
       state.pending = [state.pending[0]!];
       flushSync();
+      await vi.dynamicImportSettled();
       expect(alerts.remind).not.toHaveBeenCalled();
       vi.advanceTimersByTime(60_000);
       expect(alerts.remind).toHaveBeenCalledExactlyOnceWith({ pausePointId: 'p1', conversationId: 'c1', title: 'Send it?' });
@@ -85,6 +87,7 @@ describe('followApprovals', () => {
       state.reminder = null;
       state.pending = [pausePoint({ id: 'p3', createdAt: Date.now() })];
       flushSync();
+      await vi.dynamicImportSettled();
       vi.advanceTimersByTime(2 * 60 * 60_000);
       expect(alerts.remind).toHaveBeenCalledOnce();
       dispose();

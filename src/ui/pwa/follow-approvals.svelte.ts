@@ -1,6 +1,6 @@
 import type { PausePoint } from '../../engine/records/index.ts';
 import type { ApprovalAlerts } from '../../pwa/approval-alerts.ts';
-import { ReminderSchedule, type ReminderTimers } from '../../pwa/reminder-schedule.ts';
+import type { ReminderSchedule, ReminderTimers } from '../../pwa/reminder-schedule.ts';
 import type { AgentClient } from '../../worker/agent-client.ts';
 
 export interface FollowApprovalsOptions {
@@ -49,15 +49,23 @@ export function followApprovals(
   });
 
   // A card still pending after Settings' delay notifies once more (while this tab is open).
-  const reminders = new ReminderSchedule((id) => {
-    const card = pending()?.find((p) => p.id === id);
-    if (card) alerts.remind({ pausePointId: card.id, conversationId: card.conversationId, title: card.title });
-  }, reminderTimers);
+  // The schedule is loaded once reminders are on: most start-ups never need it.
+  let reminders: Promise<ReminderSchedule> | undefined;
   $effect(() => {
     const list = pending();
-    if (list) reminders.update(list, reminderMinutes());
+    const minutes = reminderMinutes();
+    if (!list || (!minutes && !reminders)) return;
+    reminders ??= import('../../pwa/reminder-schedule.ts').then(
+      ({ ReminderSchedule }) =>
+        new ReminderSchedule((id) => {
+          const card = pending()?.find((p) => p.id === id);
+          if (card) alerts.remind({ pausePointId: card.id, conversationId: card.conversationId, title: card.title });
+        }, reminderTimers),
+    );
+    // Updates apply in order: each waits on the same promise.
+    void reminders.then((schedule) => schedule.update(list, minutes));
   });
-  $effect(() => () => reminders.dispose());
+  $effect(() => () => void reminders?.then((schedule) => schedule.dispose()));
 
   const count = $derived(pending()?.length);
   $effect(() => {
