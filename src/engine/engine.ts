@@ -1,6 +1,6 @@
 import { AskWaiters, settleExpired } from './ask-while-running.ts';
 import type { DecideResult, Decision } from './decision.ts';
-import { decisionMessage } from './decision-message.ts';
+import { decisionSettlement } from './decision-settlement.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
@@ -16,7 +16,6 @@ import {
   type ApprovalRule,
   type ApprovalRuleDraft,
   type AssistantMessage,
-  type Conversation,
   type ConversationState,
   type DecidedBy,
   type Message,
@@ -24,13 +23,11 @@ import {
 } from './records/index.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
-import { resolvedPausePoint } from './resolve-decision.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
-import { validateDecision } from './validate-decision.ts';
 import { waitForApproval } from './wait-for-approval.ts';
 
 /**
@@ -135,28 +132,8 @@ export class Engine {
    * transaction, as it is at that moment, so an invalid one resolves nothing.
    */
   async decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
-    const { storage, clock, ids, tools } = this.#ctx;
-    const now = clock.now();
-    const settled = await storage.settlePausePoint(pausePointId, (pending) => {
-      const update = (c: Conversation, stillPending: number) => this.#afterDecision(c, stillPending);
-      // A card past its time takes no decision, even if no sweep has seen it
-      // yet: it is expired in this same transaction, and the run that follows
-      // tells the model and answers the call it guarded.
-      if (isDue(pending, now)) return { ...expirySettlement(this.#ctx, pending, 'timeout'), update };
-      const checked = validateDecision(pending, decision, tools);
-      if (!checked.ok) return { commit: false, reason: checked.message };
-      const resolved = resolvedPausePoint(pending, checked, now, decidedBy);
-      const message: MessageDraft = {
-        v: 1,
-        id: ids.uuid(),
-        conversationId: pending.conversationId,
-        createdAt: now,
-        role: 'user',
-        content: decisionMessage(resolved),
-        decision: { pausePointId: pending.id },
-      };
-      return { commit: true, pausePoint: resolved, messages: [message], update };
-    });
+    const now = this.#ctx.clock.now();
+    const settled = await this.#ctx.storage.settlePausePoint(pausePointId, (pending) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now));
     if (!settled.ok) {
       switch (settled.reason) {
         case 'already_decided':
@@ -175,19 +152,6 @@ export class Engine {
     this.#ctx.asks.decided(pausePointId);
     this.#kick(settled.pausePoint.conversationId);
     return settled.pausePoint.status === 'expired' ? { outcome: 'expired' } : { outcome: 'decided' };
-  }
-
-  /**
-   * A paused conversation's state once a decision is stored, in its
-   * transaction: still paused (one fewer) or running in this tab, which starts
-   * the run right away. Like `send`, a tab that dies before its run starts
-   * leaves a run for another tab to recover.
-   */
-  #afterDecision(conversation: Conversation, stillPending: number): Conversation {
-    if (conversation.state.kind !== 'paused') return conversation;
-    const state: ConversationState =
-      stillPending > 0 ? { kind: 'paused', pending: stillPending } : { kind: 'running', owner: this.#ctx.owner, since: this.#ctx.clock.now() };
-    return { ...conversation, state };
   }
 
   /**
