@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
+import type { ApprovalRule, Conversation, LedgerEntry, McpToolSource, Message, PausePoint, ToolCall } from './records/index.ts';
 
 /** A message before storage gives it its place in the conversation. */
 export type MessageDraft = Message extends infer M ? (M extends Message ? Omit<M, 'seq'> : never) : never;
@@ -271,6 +271,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * click should not grant every such call to come. Defaults to false.
    */
   irreversible?(args: z.infer<S>): boolean;
+  /**
+   * For a tool an MCP server lists: the server and the tool there. Plain data
+   * the engine copies onto every pause point of the tool's calls, for the
+   * audit log; it changes nothing about how a call is decided.
+   */
+  mcp?: McpToolSource;
   /** Returns the text the model reads as this call's result. Throws on failure. */
   execute(args: z.infer<S>, context: ToolContext): Promise<string>;
 }

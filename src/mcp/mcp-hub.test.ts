@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { definitionHash, type ToolDefinitionText } from '../engine/definition-hash.ts';
 import type { ClockPort } from '../engine/ports.ts';
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
@@ -104,7 +105,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   });
 
   it('asks before every call, runs it once approved, and gives the model the server’s answer as data', async () => {
-    const { h, peers } = await setUp();
+    const { h, hub, peers, store, serverId } = await setUp();
     h.model.push({ calls: [{ name: 'everything__echo', args: { message: 'hi' } }] }, { text: 'done' });
     const id = await say(h, null, 'echo hi');
     const [card] = await pending(h, id);
@@ -113,6 +114,12 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     expect(card!.description).toContain('read-only');
     expect(card!.description).toMatch(/Definition hash:\*\* `` ?[0-9a-f]{64}|Definition hash:\*\* ` [0-9a-f]{64} `/);
     expect(peers[0]!.calls).toEqual([]);
+    // What the audit log says the decision was about: the server, its tool, and both definition hashes.
+    const pinned = store.rows.get(serverId)!.tools.find((t) => t.definition.name === 'echo')!.hash;
+    expect(card).toMatchObject({
+      definitionHash: await definitionHash(hub.tools().find((t) => t.name === 'everything__echo') as ToolDefinitionText),
+      mcp: { serverId, serverUrl: 'http://localhost:18699/mcp', serverName: 'Everything', toolName: 'echo', definitionHash: pinned },
+    });
 
     await h.engine.decide(card!.id, { type: 'approve' }, tab('tab-A'));
     await h.engine.whenIdle();
