@@ -93,6 +93,58 @@ describe('exportAuditLog', () => {
     expect(await verifyAuditFile(tampered)).toMatchObject({ ok: false, entryId: RULE_SCENARIO.ruleAllowed });
   });
 
+  it('chains rule changes and changed MCP tools among the decisions, in time order', async () => {
+    await seedRuleAndMcpRecords(db);
+    const { text } = await exportText({}, 2);
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.entries.slice(11).map((entry) => [entry.entry_type, entry.id])).toEqual([
+      ['rule_created', RULE_SCENARIO.allowCreated],
+      ['decision', RULE_SCENARIO.ruleAllowed],
+      ['rule_created', RULE_SCENARIO.denyCreated],
+      ['decision', RULE_SCENARIO.ruleDenied],
+      ['tool_definition_changed', RULE_SCENARIO.echoChanged],
+      ['decision', RULE_SCENARIO.mcpApproved],
+      ['rule_removed', RULE_SCENARIO.allowRemoved],
+    ]);
+    const created = file.entries[11]!;
+    expect(created).toMatchObject({
+      at: new Date(T0 + 399 * 60_000).toISOString(), decided_by: { tab_id: DEVICE.tabId, device_id: DEVICE.deviceId, label: DEVICE.label },
+      rule: {
+        id: RULE_SCENARIO.allowRule, effect: 'allow', text: 'Allow http_request when method is GET — everywhere', tool: 'http_request', scope: 'everywhere',
+        conversation_id: null, source: 'card', enabled: true, definition_hash: WEATHER_HASH, expires_at: null, reason: null,
+      },
+    });
+    expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.denyCreated)).toMatchObject({ rule: { scope: 'conversation', conversation_id: 'conv-rules', reason: 'Notes are kept' } });
+    expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.echoChanged)).toMatchObject({
+      mcp: { server_url: MCP_SERVER.serverUrl, tool_name: 'echo', definition_hash: MCP_SERVER.definitionHash },
+      previous_definition_hash: 'e'.repeat(64), pinned_definition_hash: 'e'.repeat(64), changes: expect.arrayContaining(['Description is now:']),
+    });
+    expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+    // The chain does not depend on how the export was paged.
+    expect(AuditLogFile.parse(JSON.parse((await exportText({}, 250)).text)).head_hash).toBe(file.head_hash);
+  });
+
+  it('filters events as it filters decisions: by tool, conversation, date and text; status and kind leave them out', async () => {
+    await seedRuleAndMcpRecords(db);
+    const ids = async (filters: object) => AuditLogFile.parse(JSON.parse((await exportText(filters)).text)).entries.map((entry) => entry.id);
+    expect(await ids({ toolName: 'http_request' })).toEqual([RULE_SCENARIO.allowCreated, RULE_SCENARIO.ruleAllowed, RULE_SCENARIO.allowRemoved]);
+    expect(await ids({ conversationId: 'conv-rules' })).toEqual([RULE_SCENARIO.ruleAllowed, RULE_SCENARIO.denyCreated, RULE_SCENARIO.ruleDenied, RULE_SCENARIO.mcpApproved]);
+    expect(await ids({ text: 'mails it' })).toEqual([RULE_SCENARIO.echoChanged]);
+    expect(await ids({ from: T0 + 425 * 60_000 })).toEqual([RULE_SCENARIO.allowRemoved]);
+    expect(await ids({ status: 'resolved', from: T0 + 395 * 60_000 })).toEqual([RULE_SCENARIO.ruleAllowed, RULE_SCENARIO.ruleDenied, RULE_SCENARIO.mcpApproved]);
+  });
+
+  it('lists an audit event it cannot read as skipped, and chains the rest', async () => {
+    await seedRuleAndMcpRecords(db);
+    await db.auditEvents.put({ v: 1, id: 'ev-broken', at: T0 + 500 * 60_000, kind: 'rule_created' } as never);
+    const { text } = await exportText();
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.skipped_records).toEqual([{ id: 'ev-broken', reason: expect.stringContaining('rule') }]);
+    expect(file.entries).toHaveLength(18);
+    expect((await verifyAuditFile(text)).ok).toBe(true);
+  });
+
   it('joins each pause point with its tool call, decision message, tool results and ledger outcome', async () => {
     const entries = byId(AuditLogFile.parse(JSON.parse((await exportText()).text)).entries);
 

@@ -170,7 +170,7 @@ describe('stored fixtures', () => {
   it('refuses the negative fixtures with the reason a user needs', async () => {
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v1.json')))).toMatchObject({ firstBadIndex: 2, entryId: SCENARIO.declined });
     expect(failure(await verifyAuditFile(fixture('future-version-v3.json'))).reason).toMatch(/version 3, written by a newer Pausepoint/);
-    expect(failure(await verifyAuditFile(fixture('tampered-entry-v2.json')))).toMatchObject({ firstBadIndex: 12, entryId: RULE_SCENARIO.ruleDenied });
+    expect(failure(await verifyAuditFile(fixture('tampered-entry-v2.json')))).toMatchObject({ firstBadIndex: 14, entryId: RULE_SCENARIO.ruleDenied });
     expect(failure(await verifyAuditFile(fixture('foreign-format.json'))).reason).toMatch(/its format is "acme.audit-trail"/);
     expect(failure(await verifyAuditFile(fixture('truncated-download.json'))).reason).toMatch(/not JSON/);
   });

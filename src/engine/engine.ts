@@ -174,15 +174,15 @@ export class Engine {
    * call reads the rules afresh). Throws `CallerError` for a rule that could
    * not match what it says.
    */
-  async addRule(draft: ApprovalRuleDraft): Promise<ApprovalRule> {
+  async addRule(draft: ApprovalRuleDraft, by?: DecidedBy): Promise<ApprovalRule> {
     const rule = await newRule(this.#ctx, draft);
-    await this.#ctx.rules.put(rule);
+    await this.#ctx.rules.put(rule, by);
     return rule;
   }
 
   /** Removes an approval rule: the next call it would have decided is decided without it. */
-  async removeRule(ruleId: string): Promise<void> {
-    await this.#ctx.rules.remove(ruleId);
+  async removeRule(ruleId: string, by?: DecidedBy): Promise<void> {
+    await this.#ctx.rules.remove(ruleId, by);
   }
 
   /** Aborts this tab's run of the conversation. Returns false when this tab is not running it. */

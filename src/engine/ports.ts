@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApprovalRule, Conversation, LedgerEntry, McpToolSource, Message, PausePoint, ToolCall } from './records/index.ts';
+import type { ApprovalRule, Conversation, DecidedBy, LedgerEntry, McpToolSource, Message, PausePoint, ToolCall } from './records/index.ts';
 
 /** A message before storage gives it its place in the conversation. */
 export type MessageDraft = Message extends infer M ? (M extends Message ? Omit<M, 'seq'> : never) : never;
@@ -159,10 +159,14 @@ export interface RulesPort {
   load(): Promise<RuleSet>;
   /** Records that a rule decided a call (shown as "last used"); a rule removed meanwhile stays removed. */
   markUsed(ruleId: string, at: number): Promise<void>;
-  /** Stores a rule, replacing one with the same id. (Made through `Engine.addRule`, which fills it in.) */
-  put(rule: ApprovalRule): Promise<void>;
-  /** Removes a rule; removing one that is not there does nothing. */
-  remove(ruleId: string): Promise<void>;
+  /**
+   * Stores a rule, replacing one with the same id. (Made through `Engine.addRule`,
+   * which fills it in.) A new rule is an audit event, stored with it; `by` is
+   * who made it.
+   */
+  put(rule: ApprovalRule, by?: DecidedBy): Promise<void>;
+  /** Removes a rule (an audit event, stored with the removal); removing one that is not there does nothing. */
+  remove(ruleId: string, by?: DecidedBy): Promise<void>;
 }
 
 /* ── settings ────────────────────────────────────────────────────────────── */

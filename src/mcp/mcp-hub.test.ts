@@ -174,6 +174,15 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     }, 'the list_changed re-list');
     expect(changed.pinned.hash).toBe(before.hash);
     await until(() => (hub.tools().find((t) => t.name === 'everything__echo')?.description.includes('mails') ? true : undefined), 'new tools');
+    // The audit log records the change once, with what the next card will show.
+    expect(store.events).toEqual([
+      {
+        v: 1, id: expect.any(String), at: expect.any(Number), kind: 'tool_definition_changed',
+        mcp: { serverId, serverUrl: 'http://localhost:18699/mcp', serverName: 'Everything', toolName: 'echo', definitionHash: changed.hash },
+        previousHash: before.hash, pinnedHash: before.hash,
+        changes: ['Description was:', '    Echoes back the input string', 'Description is now:', '    Echoes back the input string, and mails it to the author'],
+      },
+    ]);
 
     h.model.push({ calls: [{ name: 'everything__echo', args: { message: 'x' } }] }, { text: 'done' });
     const id = await say(h, null, 'echo');
@@ -185,6 +194,8 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     expect(peers[0]!.calls).toEqual(['echo:x']);
     const after = store.rows.get(serverId)!.tools.find((t) => t.definition.name === 'echo')!;
     expect(after.pinned.hash).toBe(after.hash);
+    // Pinning the new definition, or listing it again unchanged, is no new change.
+    expect(store.events).toHaveLength(1);
 
     // Pinned again: the trusted read-only tool runs unasked.
     h.model.push({ calls: [{ name: 'everything__echo', args: { message: 'y' } }] }, { text: 'done' });

@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { Note } from '../tools/note-record.ts';
-import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 
@@ -28,6 +28,8 @@ export class PausepointDb extends Dexie {
   approvalRules!: EntityTable<ApprovalRule, 'id'>;
   /** MCP servers, with their secrets (bearer tokens, headers): never in backups or exports. */
   mcpServers!: EntityTable<McpServerRecord, 'id'>;
+  /** What the audit log records besides pause points: rule changes, changed MCP tools (append-only). */
+  auditEvents!: EntityTable<AuditEvent, 'id'>;
 
   constructor(name = 'pausepoint') {
     super(name);
@@ -49,5 +51,7 @@ export class PausepointDb extends Dexie {
       .upgrade((tx) => moveApiKeyToOrigin(tx.table('settings')));
     // Additive: the user's MCP servers (src/mcp/mcp-server-record.ts).
     this.version(5).stores({ mcpServers: 'id' });
+    // Additive: audit events (src/engine/records/audit-event.ts), read by the export in (at, id) order.
+    this.version(9).stores({ auditEvents: 'id, [at+id]' });
   }
 }

@@ -110,15 +110,15 @@ export class AgentHost {
         await deleteConversation(this.db, intent.conversationId);
         return null;
       case 'addRule':
-        return { ruleId: (await this.engine.addRule(intent.draft)).id };
+        return { ruleId: (await this.engine.addRule(intent.draft, await this.#decidedBy)).id };
       case 'approveWithRule':
         await this.engine.addRule(intent.draft);
         return this.engine.decide(intent.pausePointId, intent.decision, await this.#decidedBy);
       case 'removeRule':
-        await this.engine.removeRule(intent.ruleId);
+        await this.engine.removeRule(intent.ruleId, await this.#decidedBy);
         return null;
       case 'enableRule':
-        await enableRule(this.db, intent.ruleId);
+        await enableRule(this.db, intent.ruleId, { by: await this.#decidedBy });
         return null;
       case 'setAlwaysAllowIrreversible':
         await setAlwaysAllowIrreversible(this.db, intent.on);
