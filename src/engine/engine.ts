@@ -103,7 +103,24 @@ export class Engine {
    * decision is checked against the pause point inside the compare-and-set's
    * transaction, as it is at that moment, so an invalid one resolves nothing.
    */
-  async decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
+  decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
+    return this.#decide(pausePointId, decision, decidedBy);
+  }
+
+  /**
+   * A card's `Allow in this conversation` / `Always allow`: makes the rule
+   * (checked as `addRule` checks it, before anything is written) and decides
+   * the card, storing the rule in the decision's own compare-and-set. A
+   * decision that is refused — another tab decided first, the card expired, it
+   * is invalid — stores no rule either: nothing is granted by a press that
+   * did not decide the card.
+   */
+  async approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft, decidedBy: DecidedBy): Promise<DecideResult> {
+    const rule = await newRule(this.#ctx, draft);
+    return this.#decide(pausePointId, decision, decidedBy, rule);
+  }
+
+  async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
     const { storage, clock, ids, tools } = this.#ctx;
     const now = clock.now();
     const settled = await storage.settlePausePoint(pausePointId, (pending) => {
@@ -132,7 +149,7 @@ export class Engine {
         content: decisionMessage(resolved),
         decision: { pausePointId: pending.id },
       };
-      return { commit: true, pausePoint: resolved, messages: [message], update };
+      return { commit: true, pausePoint: resolved, messages: [message], update, ...(rule ? { rule } : {}) };
     });
     if (!settled.ok) {
       switch (settled.reason) {

@@ -18,6 +18,13 @@ export type Settlement =
        * once this one is settled.
        */
       update?: (conversation: Conversation, stillPending: number) => Conversation;
+      /**
+       * An approval rule stored in the same transaction, and only if this
+       * settlement commits (a card's `Always allow`: the rule and the decision
+       * it came with stand or fall together), where the rules port reads it;
+       * its creation is an audit event, made by whoever decided.
+       */
+      rule?: ApprovalRule;
     }
   | { commit: false; reason: string };
 

@@ -82,7 +82,7 @@ export class AgentHost {
 
   async handle(intent: Intent): Promise<unknown> {
     // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
-    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'retry') await this.#mcp.ready;
+    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'approveWithRule' || intent.type === 'retry') await this.#mcp.ready;
     switch (intent.type) {
       case 'mcpAdd':
       case 'mcpSetEnabled':
@@ -112,8 +112,7 @@ export class AgentHost {
       case 'addRule':
         return { ruleId: (await this.engine.addRule(intent.draft, await this.#decidedBy)).id };
       case 'approveWithRule':
-        await this.engine.addRule(intent.draft);
-        return this.engine.decide(intent.pausePointId, intent.decision, await this.#decidedBy);
+        return this.engine.approveWithRule(intent.pausePointId, intent.decision, intent.draft, await this.#decidedBy);
       case 'removeRule':
         await this.engine.removeRule(intent.ruleId, await this.#decidedBy);
         return null;
