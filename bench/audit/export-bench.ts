@@ -30,6 +30,8 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 const PAUSE_POINTS = Number(process.env.BENCH_AUDIT_PAUSE_POINTS ?? 100_000);
+/** The export's page size (its default unless set): how many pause points are joined, chained and written per chunk. */
+const PAGE_SIZE = process.env.BENCH_AUDIT_PAGE_SIZE ? Number(process.env.BENCH_AUDIT_PAGE_SIZE) : undefined;
 const MB = 1024 * 1024;
 
 function used(): number {
@@ -91,7 +93,7 @@ async function runExport(onPage: (page: number) => void) {
       chunks++;
     },
     () => onPage(++pages),
-    { deviceId: 'bench-device' },
+    { deviceId: 'bench-device', ...(PAGE_SIZE ? { pageSize: PAGE_SIZE } : {}) },
   );
   return { bytes, chunks, result };
 }

@@ -128,17 +128,16 @@ export async function exportAuditLog(
     let processed = 0;
     const skipped: UnreadableRecord[] = [];
     const events = new AuditEventCursor(db, checked, pageSize);
-    /** Chains these entries in order and writes them as one chunk. */
+    /**
+     * Chains these entries in order and writes them as one chunk. Synchronous up
+     * to the write: a page's strings die young instead of outliving awaits.
+     */
     const chainItems = async (items: Item[], prepare: (item: Item) => EntryText | undefined) => {
       const parts: string[] = [];
-      let text = items.length > 0 ? prepare(items[0]!) : undefined;
-      for (let index = 0; index < items.length; index++) {
-        // Start this entry's SHA-256, then serialise the next entry while WebCrypto works:
-        // only the hashing has to follow the chain one entry at a time.
-        const chaining = text ? chainEntry(text, headHash) : undefined;
-        text = index + 1 < items.length ? prepare(items[index + 1]!) : undefined;
-        if (!chaining) continue;
-        const chained = await chaining;
+      for (const item of items) {
+        const text = prepare(item);
+        if (!text) continue;
+        const chained = chainEntry(text, headHash);
         parts.push(entryCount === 0 ? '\n' : ',\n', chained.text);
         headHash = chained.hash;
         entryCount++;
@@ -152,7 +151,7 @@ export async function exportAuditLog(
         const step = await next;
         if (step.done) break;
         signal?.throwIfAborted();
-        // Read the following page while this one is hashed: hashing waits on WebCrypto, reading on IndexedDB.
+        // Read the following page while this one is chained and written: IndexedDB works while this thread hashes.
         next = pages.next();
         const page = step.value;
         skipped.push(...page.unreadable);
