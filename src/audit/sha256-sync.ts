@@ -10,9 +10,9 @@ const K = new Uint32Array([
   0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
-const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19] as const;
+const INITIAL: readonly [number, number, number, number, number, number, number, number] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
-const w = new Uint32Array(64);
+const w = new Int32Array(64);
 const state = new Uint32Array(8);
 /** Reused for every call (the export hashes 100,000 entries): UTF-8 of the text, then the padding. */
 let scratch = new Uint8Array(64 * 1024);
@@ -35,14 +35,18 @@ export function sha256HexSync(text: string): string {
   const end = blocks * 64;
   scratch[written] = 0x80;
   scratch.fill(0, written + 1, end - 8);
+  const bytes = scratch;
   const bits = written * 8;
-  const view = new DataView(scratch.buffer, scratch.byteOffset, end);
-  view.setUint32(end - 8, Math.floor(bits / 0x1_0000_0000));
-  view.setUint32(end - 4, bits >>> 0);
+  const high = Math.floor(bits / 0x1_0000_0000);
+  const low = bits >>> 0;
+  for (let i = 0; i < 4; i++) {
+    bytes[end - 8 + i] = (high >>> (24 - 8 * i)) & 0xff;
+    bytes[end - 4 + i] = (low >>> (24 - 8 * i)) & 0xff;
+  }
 
-  state.set(INITIAL);
+  let h0 = INITIAL[0], h1 = INITIAL[1], h2 = INITIAL[2], h3 = INITIAL[3], h4 = INITIAL[4], h5 = INITIAL[5], h6 = INITIAL[6], h7 = INITIAL[7];
   for (let offset = 0; offset < end; offset += 64) {
-    for (let t = 0; t < 16; t++) w[t] = view.getUint32(offset + t * 4);
+    for (let t = 0, i = offset; t < 16; t++, i += 4) w[t] = (bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!;
     for (let t = 16; t < 64; t++) {
       const a = w[t - 15]!;
       const b = w[t - 2]!;
@@ -50,14 +54,7 @@ export function sha256HexSync(text: string): string {
       const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
       w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
     }
-    let a = state[0]!;
-    let b = state[1]!;
-    let c = state[2]!;
-    let d = state[3]!;
-    let e = state[4]!;
-    let f = state[5]!;
-    let g = state[6]!;
-    let h = state[7]!;
+    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
     for (let t = 0; t < 64; t++) {
       const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const t1 = (h + s1 + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
@@ -72,15 +69,23 @@ export function sha256HexSync(text: string): string {
       b = a;
       a = (t1 + t2) | 0;
     }
-    state[0] = state[0]! + a;
-    state[1] = state[1]! + b;
-    state[2] = state[2]! + c;
-    state[3] = state[3]! + d;
-    state[4] = state[4]! + e;
-    state[5] = state[5]! + f;
-    state[6] = state[6]! + g;
-    state[7] = state[7]! + h;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
+  state[0] = h0;
+  state[1] = h1;
+  state[2] = h2;
+  state[3] = h3;
+  state[4] = h4;
+  state[5] = h5;
+  state[6] = h6;
+  state[7] = h7;
   let hex = '';
   for (let i = 0; i < 8; i++) {
     const word = state[i]!;
