@@ -3,7 +3,7 @@ import { decisionMessage } from './decision-message.ts';
 import type { EngineContext } from './engine-context.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import type { MessageDraft, Settlement } from './storage-port.ts';
-import type { Conversation, ConversationState, DecidedBy, PausePoint } from './records/index.ts';
+import type { ApprovalRule, Conversation, ConversationState, DecidedBy, PausePoint } from './records/index.ts';
 import { resolvedPausePoint } from './resolve-decision.ts';
 import { validateDecision } from './validate-decision.ts';
 
@@ -13,7 +13,8 @@ import { validateDecision } from './validate-decision.ts';
  * point, its decision message, and the conversation's next state. The
  * engine's `decide` and the service worker's notification actions both settle
  * through this one function, so a decision is recorded (and audited) the same
- * way wherever it was made, and the first one wins.
+ * way wherever it was made, and the first one wins. A `rule` (a card's
+ * `Always allow`) is stored only if this settlement commits.
  *
  * After the last pending card of a paused conversation is decided, the
  * conversation is `running` under `owner`. A tab that decides runs it at once;
@@ -26,6 +27,7 @@ export function decisionSettlement(
   decision: Decision,
   decidedBy: DecidedBy,
   now: number,
+  rule?: ApprovalRule,
 ): Settlement {
   const update = (conversation: Conversation, stillPending: number) => afterDecision(conversation, stillPending, ctx.owner, ctx.clock.now());
   // A card past its time takes no decision, even if no sweep has seen it yet:
@@ -44,7 +46,7 @@ export function decisionSettlement(
     content: decisionMessage(resolved),
     decision: { pausePointId: pending.id },
   };
-  return { commit: true, pausePoint: resolved, messages: [message], update };
+  return { commit: true, pausePoint: resolved, messages: [message], update, ...(rule ? { rule } : {}) };
 }
 
 /**

@@ -131,9 +131,26 @@ export class Engine {
    * decision is checked against the pause point inside the compare-and-set's
    * transaction, as it is at that moment, so an invalid one resolves nothing.
    */
-  async decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
+  decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
+    return this.#decide(pausePointId, decision, decidedBy);
+  }
+
+  /**
+   * A card's `Allow in this conversation` / `Always allow`: makes the rule
+   * (checked as `addRule` checks it, before anything is written) and decides
+   * the card, storing the rule in the decision's own compare-and-set. A
+   * decision that is refused — another tab decided first, the card expired, it
+   * is invalid — stores no rule either: nothing is granted by a press that
+   * did not decide the card.
+   */
+  async approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft, decidedBy: DecidedBy): Promise<DecideResult> {
+    const rule = await newRule(this.#ctx, draft);
+    return this.#decide(pausePointId, decision, decidedBy, rule);
+  }
+
+  async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
     const now = this.#ctx.clock.now();
-    const settled = await this.#ctx.storage.settlePausePoint(pausePointId, (pending) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now));
+    const settled = await this.#ctx.storage.settlePausePoint(pausePointId, (pending) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now, rule));
     if (!settled.ok) {
       switch (settled.reason) {
         case 'already_decided':
@@ -161,15 +178,15 @@ export class Engine {
    * call reads the rules afresh). Throws `CallerError` for a rule that could
    * not match what it says.
    */
-  async addRule(draft: ApprovalRuleDraft): Promise<ApprovalRule> {
+  async addRule(draft: ApprovalRuleDraft, by?: DecidedBy): Promise<ApprovalRule> {
     const rule = await newRule(this.#ctx, draft);
-    await this.#ctx.rules.put(rule);
+    await this.#ctx.rules.put(rule, by);
     return rule;
   }
 
   /** Removes an approval rule: the next call it would have decided is decided without it. */
-  async removeRule(ruleId: string): Promise<void> {
-    await this.#ctx.rules.remove(ruleId);
+  async removeRule(ruleId: string, by?: DecidedBy): Promise<void> {
+    await this.#ctx.rules.remove(ruleId, by);
   }
 
   /**
