@@ -23,6 +23,8 @@ export interface OpenAIModelOptions {
    * and refuses it for its reasoning models.
    */
   maxTokensField?: MaxTokensField;
+  /** Sent with every request besides the key (a provider's required header, say). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
@@ -56,6 +58,7 @@ export class OpenAIModel implements ModelPort {
       // Not from the environment: outside a browser the SDK would read OPENAI_ORG_ID and friends.
       organization: null,
       project: null,
+      ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     });
   }
 

@@ -2,6 +2,7 @@ import { ModelError } from '../engine/errors.ts';
 import type { ModelPort } from '../engine/ports.ts';
 import { createDemoModel } from '../model/demo-model.ts';
 import { OpenAIModel } from '../model/openai-model.ts';
+import { presetHeaders } from '../model/provider-presets.ts';
 import { endpointOrigin } from '../storage/endpoint-origin.ts';
 import { DEFAULT_MAX_TOKENS } from '../storage/settings-constants.ts';
 import type { Settings } from '../storage/settings-repo.ts';
@@ -47,6 +48,7 @@ function buildModel(endpoint: Endpoint): OpenAIModel {
     model: endpoint.model ?? '',
     maxTokens: endpoint.maxTokens ?? DEFAULT_MAX_TOKENS,
     maxTokensField: endpointOrigin(endpoint.baseUrl) === OPENAI_ORIGIN ? 'max_completion_tokens' : 'max_tokens',
+    headers: presetHeaders(endpoint.provider),
   });
 }
 
