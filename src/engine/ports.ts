@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
+import type { ApprovalRule, CallUsage, Conversation, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
 
 /** A message before storage gives it its place in the conversation. */
 export type MessageDraft = Message extends infer M ? (M extends Message ? Omit<M, 'seq'> : never) : never;
@@ -206,6 +206,8 @@ export interface ModelResult {
   content: string;
   toolCalls: ToolCall[];
   finishReason: string;
+  /** What the call used, when the endpoint reported it. */
+  usage?: CallUsage;
 }
 
 /** Adapters throw `ModelError` (src/engine/errors.ts) for every endpoint failure. */
