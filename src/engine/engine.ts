@@ -25,6 +25,7 @@ import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
+import { limitDecisionNotice, spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { validateDecision } from './validate-decision.ts';
@@ -123,15 +124,19 @@ export class Engine {
         ...(checked.reason?.trim() ? { reason: checked.reason.trim() } : {}),
         ...(checked.editedPayload !== undefined ? { editedPayload: checked.editedPayload } : {}),
       };
-      const message: MessageDraft = {
-        v: 1,
-        id: ids.uuid(),
-        conversationId: pending.conversationId,
-        createdAt: now,
-        role: 'user',
-        content: decisionMessage(resolved),
-        decision: { pausePointId: pending.id },
-      };
+      // A limit card is answered to the engine, not the model: its decision is a notice for the user.
+      const message: MessageDraft =
+        pending.origin === 'limit'
+          ? { v: 1, id: ids.uuid(), conversationId: pending.conversationId, createdAt: now, role: 'notice', content: limitDecisionNotice(resolved) }
+          : {
+              v: 1,
+              id: ids.uuid(),
+              conversationId: pending.conversationId,
+              createdAt: now,
+              role: 'user',
+              content: decisionMessage(resolved),
+              decision: { pausePointId: pending.id },
+            };
       return { commit: true, pausePoint: resolved, messages: [message], update };
     });
     if (!settled.ok) {
@@ -306,6 +311,12 @@ export class Engine {
       if (!needsModel(history)) return this.#changeState(conversationId, step.state, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
+      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history);
+      if ('ask' in spending) return this.#pause(conversationId, [spending.ask]);
+      if ('stop' in spending) {
+        if (spending.stop !== null) await this.#notice(conversationId, spending.stop);
+        return this.#changeState(conversationId, step.state, { kind: 'idle' });
+      }
 
       steps++;
       try {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SpendingSettings } from './spending.ts';
 import type { ApprovalRule, CallUsage, Conversation, LedgerEntry, Message, PausePoint, ToolCall } from './records/index.ts';
 
 /** A message before storage gives it its place in the conversation. */
@@ -175,6 +176,11 @@ export interface RulesPort {
 export interface SettingsPort {
   /** How long a new pause point stays answerable, in ms; null for no expiry. */
   expiryMs(): Promise<number | null>;
+  /**
+   * The limits, prices and today's spending the check before each model call
+   * reads (spending.ts). None: no limits.
+   */
+  spending?(): Promise<SpendingSettings>;
 }
 
 /* ── model ───────────────────────────────────────────────────────────────── */

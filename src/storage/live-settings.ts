@@ -38,7 +38,7 @@ const PROVIDER_SET: ReadonlySet<unknown> = new Set(PROVIDERS);
 export function wellFormedSettings(value: unknown): SavedSettings | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const row = value as Record<string, unknown>;
-  const { provider, baseUrl, model, expiryMinutes, notifications, badge, maxTokens } = row;
+  const { provider, baseUrl, model, expiryMinutes, notifications, badge, maxTokens, tokenLimit, costLimit, dailyCostLimit, prices } = row;
   if (row.v !== 1 || !PROVIDER_SET.has(provider)) return undefined;
   if (typeof baseUrl !== 'string' || !isPlainHttpUrl(baseUrl) || !plainHttpAllowed(baseUrl)) return undefined;
   if (typeof model !== 'string') return undefined;
@@ -47,6 +47,10 @@ export function wellFormedSettings(value: unknown): SavedSettings | undefined {
   if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0 && (maxTokens as number) <= MAX_TOKENS_LIMIT)) {
     return undefined;
   }
+  if (tokenLimit !== undefined && !(Number.isSafeInteger(tokenLimit) && (tokenLimit as number) > 0)) return undefined;
+  if (!optionalPositive(costLimit) || !optionalPositive(dailyCostLimit)) return undefined;
+  // Prices are rare and checked in detail by the schema: a row with any takes that path.
+  if (prices !== undefined) return undefined;
   // A new object with only the schema's fields, as zod's parse returns (an old row's `apiKey` is not one of them).
   return {
     provider: provider as Settings['provider'],
@@ -56,7 +60,14 @@ export function wellFormedSettings(value: unknown): SavedSettings | undefined {
     notifications,
     badge,
     ...(maxTokens === undefined ? {} : { maxTokens: maxTokens as number }),
+    ...(tokenLimit === undefined ? {} : { tokenLimit: tokenLimit as number }),
+    ...(costLimit === undefined ? {} : { costLimit: costLimit as number }),
+    ...(dailyCostLimit === undefined ? {} : { dailyCostLimit: dailyCostLimit as number }),
   };
+}
+
+function optionalPositive(value: unknown): boolean {
+  return value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0);
 }
 
 /**
