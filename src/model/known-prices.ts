@@ -14,3 +14,8 @@ export const KNOWN_PRICES: readonly ModelPrice[] = [
   { model: 'claude-sonnet-4-5', input: 3, output: 15, cached: 0.3 },
   { model: 'gemini-2.5-flash', input: 0.3, output: 2.5 },
 ];
+
+/** The prices that apply: the user's own once saved, the prefilled list until then. */
+export function pricesFor(settings: { prices?: readonly ModelPrice[] } | undefined): readonly ModelPrice[] {
+  return settings?.prices ?? KNOWN_PRICES;
+}

@@ -49,8 +49,7 @@ export function wellFormedSettings(value: unknown): SavedSettings | undefined {
   }
   if (tokenLimit !== undefined && !(Number.isSafeInteger(tokenLimit) && (tokenLimit as number) > 0)) return undefined;
   if (!optionalPositive(costLimit) || !optionalPositive(dailyCostLimit)) return undefined;
-  // Prices are rare and checked in detail by the schema: a row with any takes that path.
-  if (prices !== undefined) return undefined;
+  if (prices !== undefined && !wellFormedPrices(prices)) return undefined;
   // A new object with only the schema's fields, as zod's parse returns (an old row's `apiKey` is not one of them).
   return {
     provider: provider as Settings['provider'],
@@ -63,7 +62,23 @@ export function wellFormedSettings(value: unknown): SavedSettings | undefined {
     ...(tokenLimit === undefined ? {} : { tokenLimit: tokenLimit as number }),
     ...(costLimit === undefined ? {} : { costLimit: costLimit as number }),
     ...(dailyCostLimit === undefined ? {} : { dailyCostLimit: dailyCostLimit as number }),
+    ...(prices === undefined ? {} : { prices: (prices as NonNullable<Settings['prices']>).map(copyPrice) }),
   };
+}
+
+/** What ModelPriceRecord accepts, exactly (MAX_PRICES entries, names of 1–200 characters, prices 0–1,000,000). */
+function wellFormedPrices(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length > 200) return false;
+  const price = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1_000_000;
+  return value.every((p: unknown) => {
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) return false;
+    const { model, input, output, cached } = p as Record<string, unknown>;
+    return typeof model === 'string' && model.length >= 1 && model.length <= 200 && price(input) && price(output) && (cached === undefined || price(cached));
+  });
+}
+
+function copyPrice({ model, input, output, cached }: NonNullable<Settings['prices']>[number]) {
+  return { model, input, output, ...(cached === undefined ? {} : { cached }) };
 }
 
 function optionalPositive(value: unknown): boolean {

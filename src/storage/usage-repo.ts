@@ -1,5 +1,5 @@
-import Dexie from 'dexie';
-import type { CallUsage } from '../engine/records/index.ts';
+import Dexie, { liveQuery, type Observable } from 'dexie';
+import type { CallUsage, ModelTotals } from '../engine/records/index.ts';
 import type { PausepointDb } from './db.ts';
 
 export interface DatedUsage {
@@ -40,4 +40,31 @@ export function startOfMonth(now: number): number {
   d.setHours(0, 0, 0, 0);
   d.setDate(1);
   return d.getTime();
+}
+
+export interface UsageSummary {
+  /** Every conversation's totals, per model (conversations deleted since are not counted). */
+  total: ModelTotals[];
+  /** Each call's usage since the start of this month. */
+  month: CallUsage[];
+}
+
+/** The Settings totals, live: all conversations' totals, and this month's calls. */
+export function liveUsageSummary(db: PausepointDb, now: () => number = Date.now): Observable<UsageSummary> {
+  return liveQuery(async () => {
+    let total: ModelTotals[] = [];
+    await db.conversations.each((c) => {
+      for (const t of c.usage ?? []) total = addTotals(total, t);
+    });
+    const month = (await usageSince(db, startOfMonth(now()))).map((d) => d.usage);
+    return { total, month };
+  });
+}
+
+function addTotals(list: ModelTotals[], t: ModelTotals): ModelTotals[] {
+  const at = list.findIndex((x) => x.model === t.model);
+  if (at === -1) return [...list, { ...t }];
+  const x = list[at]!;
+  const merged = { ...x, prompt: x.prompt + t.prompt, completion: x.completion + t.completion, cached: x.cached + t.cached, reasoning: x.reasoning + t.reasoning, calls: x.calls + t.calls };
+  return list.map((y, i) => (i === at ? merged : y));
 }

@@ -1,6 +1,6 @@
 import type { SettingsPort } from '../engine/ports.ts';
 import { costOf, NO_LIMITS, type SpendingSettings } from '../engine/spending.ts';
-import { KNOWN_PRICES } from '../model/known-prices.ts';
+import { pricesFor } from '../model/known-prices.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { readSettings, type Settings } from '../storage/settings-repo.ts';
 import { startOfDay, usageSince } from '../storage/usage-repo.ts';
@@ -25,11 +25,6 @@ export function engineSettings(db: PausepointDb, now: () => number = Date.now): 
   };
 }
 
-/** The prices that apply: the user's own once saved, the prefilled list until then. */
-export function pricesOf(settings: Pick<Settings, 'prices'> | undefined) {
-  return settings?.prices ?? KNOWN_PRICES;
-}
-
 function spendingFrom(settings: Settings | undefined, spentToday: number): SpendingSettings {
   if (!settings) return { limits: NO_LIMITS, prices: [], model: '', spentToday: 0 };
   return {
@@ -38,7 +33,7 @@ function spendingFrom(settings: Settings | undefined, spentToday: number): Spend
       costPerConversation: settings.costLimit ?? null,
       costPerDay: settings.dailyCostLimit ?? null,
     },
-    prices: pricesOf(settings),
+    prices: pricesFor(settings),
     model: settings.model,
     spentToday,
   };
@@ -46,6 +41,6 @@ function spendingFrom(settings: Settings | undefined, spentToday: number): Spend
 
 /** Only read when a daily limit is set: it reads the day's messages. */
 async function spentSince(db: PausepointDb, since: number, settings: Settings): Promise<number> {
-  const prices = pricesOf(settings);
+  const prices = pricesFor(settings);
   return (await usageSince(db, since)).reduce((sum, { usage }) => sum + costOf(usage, prices), 0);
 }
