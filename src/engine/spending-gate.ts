@@ -1,5 +1,6 @@
 import type { EngineContext } from './engine-context.ts';
 import type { Message, PausePoint } from './records/index.ts';
+import { formatMoney } from './cost.ts';
 import { checkLimits, type LimitBreach } from './spending.ts';
 
 export type SpendingVerdict =
@@ -97,9 +98,4 @@ function lastUserMessageSeq(history: readonly Message[]): number {
 
 function formatTokens(n: number): string {
   return Math.round(n).toLocaleString('en');
-}
-
-/** Money in the prices' own unit, with enough digits for a fraction of a cent. */
-export function formatMoney(n: number): string {
-  return n !== 0 && Math.abs(n) < 1 ? n.toFixed(4) : n.toFixed(2);
 }

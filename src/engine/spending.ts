@@ -1,20 +1,14 @@
 import { buildRequest } from './build-request.ts';
+import { costOf, priceOf, type ModelPrice } from './cost.ts';
 import type { CallUsage, Message } from './records/index.ts';
+
+export { costOf, formatMoney, priceOf, type ModelPrice } from './cost.ts';
 
 /** What the user set in Settings; null means no limit. Money is in the user's own currency unit, like the prices. */
 export interface SpendingLimits {
   tokensPerConversation: number | null;
   costPerConversation: number | null;
   costPerDay: number | null;
-}
-
-/** A model's prices per million tokens, as the user entered them. */
-export interface ModelPrice {
-  model: string;
-  input: number;
-  output: number;
-  /** For prompt tokens the endpoint read from its cache; absent: billed as input. */
-  cached?: number;
 }
 
 /** What the spending check reads before each model call (see `SettingsPort.spending`). */
@@ -30,19 +24,6 @@ export interface SpendingSettings {
 export const NO_LIMITS: SpendingLimits = { tokensPerConversation: null, costPerConversation: null, costPerDay: null };
 
 const MILLION = 1_000_000;
-
-/** The price entered for a model id, or undefined (then its calls cost nothing we know of). */
-export function priceOf(prices: readonly ModelPrice[], model: string): ModelPrice | undefined {
-  return prices.find((p) => p.model === model);
-}
-
-/** What one call cost at the entered prices; 0 when its model has none. */
-export function costOf(usage: CallUsage, prices: readonly ModelPrice[]): number {
-  const price = priceOf(prices, usage.model);
-  if (!price) return 0;
-  const cached = Math.min(usage.cached, usage.prompt);
-  return ((usage.prompt - cached) * price.input + cached * (price.cached ?? price.input) + usage.completion * price.output) / MILLION;
-}
 
 /** The usage of every call in a history, oldest first. */
 export function historyUsage(history: readonly Message[]): CallUsage[] {

@@ -1,4 +1,4 @@
-import type { ModelPrice } from '../engine/spending.ts';
+import type { ModelPrice } from '../engine/cost.ts';
 
 /**
  * A few well-known models' list prices in US dollars per million tokens, as

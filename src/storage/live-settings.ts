@@ -7,7 +7,8 @@ import type { SavedSettings, Settings } from './settings-repo.ts';
 import { withStoredKey } from './with-stored-key.ts';
 
 /**
- * The saved settings, live, exactly as `readSettings` reads them — without
+ * The saved settings, live, exactly as `readSettings` reads them (less the
+ * spending fields, see `withoutSpending`) — without
  * loading zod into the page for the common case.
  *
  * The page reads settings on every start (setup or app?) and on every save in
@@ -26,7 +27,7 @@ export function liveSettings(db: PausepointDb): Observable<Settings | undefined>
     let saved = wellFormedSettings(row.value);
     if (!saved) {
       const { settingsFromRow } = await import('./settings-repo.ts');
-      saved = settingsFromRow(row.value);
+      saved = withoutSpending(settingsFromRow(row.value));
     }
     return saved && withStoredKey(saved, keys?.value);
   });
@@ -34,11 +35,23 @@ export function liveSettings(db: PausepointDb): Observable<Settings | undefined>
 
 const PROVIDER_SET: ReadonlySet<unknown> = new Set(PROVIDERS);
 
+/**
+ * The spending limits and prices are not part of the page's settings: the
+ * views that show or edit them read them where they are shown (the usage
+ * line's chunk, the Usage and limits panel), so their checks stay out of the
+ * page's start-up. Both paths here leave them out.
+ */
+export function withoutSpending(saved: SavedSettings | undefined): SavedSettings | undefined {
+  if (!saved) return undefined;
+  const { tokenLimit: _t, costLimit: _c, dailyCostLimit: _d, prices: _p, ...rest } = saved;
+  return rest;
+}
+
 /** The settings in a stored row when the row is exactly what a save writes; undefined when it needs the schema's judgement. */
 export function wellFormedSettings(value: unknown): SavedSettings | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const row = value as Record<string, unknown>;
-  const { provider, baseUrl, model, expiryMinutes, notifications, badge, maxTokens, tokenLimit, costLimit, dailyCostLimit, prices } = row;
+  const { provider, baseUrl, model, expiryMinutes, notifications, badge, maxTokens } = row;
   if (row.v !== 1 || !PROVIDER_SET.has(provider)) return undefined;
   if (typeof baseUrl !== 'string' || !isPlainHttpUrl(baseUrl) || !plainHttpAllowed(baseUrl)) return undefined;
   if (typeof model !== 'string') return undefined;
@@ -47,9 +60,6 @@ export function wellFormedSettings(value: unknown): SavedSettings | undefined {
   if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0 && (maxTokens as number) <= MAX_TOKENS_LIMIT)) {
     return undefined;
   }
-  if (tokenLimit !== undefined && !(Number.isSafeInteger(tokenLimit) && (tokenLimit as number) > 0)) return undefined;
-  if (!optionalPositive(costLimit) || !optionalPositive(dailyCostLimit)) return undefined;
-  if (prices !== undefined && !wellFormedPrices(prices)) return undefined;
   // A new object with only the schema's fields, as zod's parse returns (an old row's `apiKey` is not one of them).
   return {
     provider: provider as Settings['provider'],
@@ -59,30 +69,7 @@ export function wellFormedSettings(value: unknown): SavedSettings | undefined {
     notifications,
     badge,
     ...(maxTokens === undefined ? {} : { maxTokens: maxTokens as number }),
-    ...(tokenLimit === undefined ? {} : { tokenLimit: tokenLimit as number }),
-    ...(costLimit === undefined ? {} : { costLimit: costLimit as number }),
-    ...(dailyCostLimit === undefined ? {} : { dailyCostLimit: dailyCostLimit as number }),
-    ...(prices === undefined ? {} : { prices: (prices as NonNullable<Settings['prices']>).map(copyPrice) }),
   };
-}
-
-/** What ModelPriceRecord accepts, exactly (MAX_PRICES entries, names of 1–200 characters, prices 0–1,000,000). */
-function wellFormedPrices(value: unknown): boolean {
-  if (!Array.isArray(value) || value.length > 200) return false;
-  const price = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 1_000_000;
-  return value.every((p: unknown) => {
-    if (typeof p !== 'object' || p === null || Array.isArray(p)) return false;
-    const { model, input, output, cached } = p as Record<string, unknown>;
-    return typeof model === 'string' && model.length >= 1 && model.length <= 200 && price(input) && price(output) && (cached === undefined || price(cached));
-  });
-}
-
-function copyPrice({ model, input, output, cached }: NonNullable<Settings['prices']>[number]) {
-  return { model, input, output, ...(cached === undefined ? {} : { cached }) };
-}
-
-function optionalPositive(value: unknown): boolean {
-  return value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0);
 }
 
 /**
