@@ -8,7 +8,7 @@ import { withStoredKey } from './with-stored-key.ts';
 
 /**
  * The saved settings, live, exactly as `readSettings` reads them (less the
- * spending fields, see `withoutSpending`) — without
+ * spending fields, which the page does not read: see below) — without
  * loading zod into the page for the common case.
  *
  * The page reads settings on every start (setup or app?) and on every save in
@@ -27,7 +27,7 @@ export function liveSettings(db: PausepointDb): Observable<Settings | undefined>
     let saved = wellFormedSettings(row.value);
     if (!saved) {
       const { settingsFromRow } = await import('./settings-repo.ts');
-      saved = withoutSpending(settingsFromRow(row.value));
+      saved = settingsFromRow(row.value);
     }
     return saved && withStoredKey(saved, keys?.value);
   });
@@ -35,17 +35,13 @@ export function liveSettings(db: PausepointDb): Observable<Settings | undefined>
 
 const PROVIDER_SET: ReadonlySet<unknown> = new Set(PROVIDERS);
 
-/**
+/*
  * The spending limits and prices are not part of the page's settings: the
  * views that show or edit them read them where they are shown (the usage
- * line's chunk, the Usage and limits panel), so their checks stay out of the
- * page's start-up. Both paths here leave them out.
+ * line, the Usage and limits panel), so their checks stay out of the page's
+ * start-up. The quick path leaves them out; the schema's path, for odd rows
+ * only, may carry them, and nothing on the page reads them there.
  */
-export function withoutSpending(saved: SavedSettings | undefined): SavedSettings | undefined {
-  if (!saved) return undefined;
-  const { tokenLimit: _t, costLimit: _c, dailyCostLimit: _d, prices: _p, ...rest } = saved;
-  return rest;
-}
 
 /** The settings in a stored row when the row is exactly what a save writes; undefined when it needs the schema's judgement. */
 export function wellFormedSettings(value: unknown): SavedSettings | undefined {
