@@ -8,8 +8,8 @@ import svelteConfig from './svelte.config.js';
 // runtime (DOM, IndexedDB, a UI framework, a model vendor) and are refused.
 const engineForbidden = {
   paths: [
-    { name: 'dexie', message: 'The engine talks to storage through its port (src/engine/ports).' },
-    { name: 'openai', message: 'The engine talks to the model through its port (src/engine/ports).' },
+    { name: 'dexie', message: 'The engine talks to storage through its port (src/engine/storage-port.ts).' },
+    { name: 'openai', message: 'The engine talks to the model through its port (src/engine/model-port.ts).' },
     { name: 'svelte', message: 'The engine has no UI.' },
     { name: 'dompurify', message: 'The engine has no DOM.' },
     { name: 'marked', message: 'Rendering belongs to the UI.' },

@@ -2,9 +2,10 @@
 //   - page JS loaded at start: the entry script in index.html and every chunk it
 //     imports statically, followed transitively — what each page load downloads
 //     and parses. The budget applies to this: issue 15's target is 75 kB; 72.5 kB
-//     once zod's schemas left the start-up path, 78.1 kB since zod-config.ts brings
-//     zod's core (≈ 4 kB) for the Content-Security-Policy's no-eval setting. Kept
-//     just above the current size, so that it cannot creep back.
+//     once zod's schemas left the start-up path, 78.1–79.7 kB while zod-config.ts
+//     imported zod's core for the Content-Security-Policy's no-eval setting, 76.1 kB
+//     since it sets that without importing zod. Kept just above the current size,
+//     so that it cannot creep back.
 //   - page JS loaded on demand: chunks reached only through dynamic `import()`
 //     (setup, settings and backup, the audit log). Precached by the service
 //     worker, so they work offline, but no page load pays for them up front.
@@ -17,7 +18,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 80;
+const PAGE_BUDGET_KB = 76.5;
 // Dynamic imports every page load makes right after start (registering the
 // service worker): counted with the start, since no visit avoids them.
 const ALWAYS_LOADED = [/^workbox-window\b/];

@@ -2,18 +2,24 @@
 import './zod-config.ts';
 import { PausepointDb } from './storage/db.ts';
 import './ui/app.css';
+import { isOAuthCallback, relayOAuthCallback } from './ui/mcp/oauth-callback.ts';
 import { startApp } from './ui/start-app.ts';
 import { WorkerClient } from './worker/worker-client.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('Pausepoint: #app element missing from index.html');
 
-const client = new WorkerClient();
+/** The app, or — in an MCP server's sign-in popup, back from the authorization server — nothing but the hand-over. */
+function start() {
+  if (isOAuthCallback(window.location)) return relayOAuthCallback(window, target!);
+  const client = new WorkerClient();
+  return startApp({
+    target: target!,
+    db: new PausepointDb(),
+    client,
+    // Listing models goes through the worker, the only place that talks to the endpoint.
+    testConnection: (settings) => client.listModels(settings),
+  });
+}
 
-export default startApp({
-  target,
-  db: new PausepointDb(),
-  client,
-  // Listing models goes through the worker, the only place that talks to the endpoint.
-  testConnection: (settings) => client.listModels(settings),
-});
+export default start();

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { Engine } from '../../src/engine/engine.ts';
-import type { ModelPort, ModelRequest, ModelResult, NetworkPort, StoragePort, ToolDefinition } from '../../src/engine/ports.ts';
+import type { ModelPort, ModelRequest, ModelResult } from '../../src/engine/model-port.ts';
+import type { NetworkPort } from '../../src/engine/network-port.ts';
+import type { StoragePort } from '../../src/engine/storage-port.ts';
+import type { ToolDefinition } from '../../src/engine/tool-definition.ts';
 import type { DecidedBy } from '../../src/engine/records/index.ts';
 import { MemoryLocks } from '../../src/engine/testing/memory-locks.ts';
 import { randomIds, systemClock } from '../../src/worker/browser-runtime.ts';

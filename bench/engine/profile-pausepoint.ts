@@ -1,6 +1,6 @@
 // @ts-expect-error fake-indexeddb's types are not reachable through its exports map
 import FDBTransaction from 'fake-indexeddb/lib/FDBTransaction';
-import type { StoragePort } from '../../src/engine/ports.ts';
+import type { StoragePort } from '../../src/engine/storage-port.ts';
 import { MemoryStorage } from '../../src/engine/testing/memory-storage.ts';
 import { warmUp } from './conversation-runner.ts';
 import { benchDexie, pausepointDexie, pausepointMemory, pausepointOver } from './run-pausepoint.ts';

@@ -12,9 +12,12 @@ import { TURNS } from './scripted-turns.ts';
  * engine (Dexie on fake-indexeddb, then memory) and through both peers, one
  * after the other in this process; then our runner once more, over Dexie on
  * Chromium's real IndexedDB, in a page (run-in-chromium.ts). The first row is
- * the baseline of every ratio. BENCH_ENGINE_CHROMIUM=0 leaves the page out.
+ * the baseline of every ratio. BENCH_ENGINE_CHROMIUM=0 leaves the page out;
+ * BENCH_ENGINE_CHROMIUM=only runs the page alone (a minute, not five: for
+ * before/after pairs of a change to the engine or its storage).
  */
-const RUNNERS: readonly RunnerFactory[] = [pausepointDexie, pausepointMemory, openAIAgents, aiSdk];
+const RUNNERS: readonly RunnerFactory[] =
+  process.env.BENCH_ENGINE_CHROMIUM === 'only' ? [] : [pausepointDexie, pausepointMemory, openAIAgents, aiSdk];
 
 /**
  * A second of nothing before each runner's timed runs, so V8's background
@@ -61,5 +64,5 @@ console.log(`warm-up: ${WARM_UP_TURNS} turns not counted (a throwaway conversati
 console.log(`${RUNS} timed runs per runner, each a new conversation on fresh storage; each turn's time is its median over the runs, and each figure the mean of those over its turns.`);
 if (chromium) console.log(`"${chromium.name}": the same runner in a page of Chromium (its own IndexedDB, the storage service's process behind it), bundled by vite; it has no process CPU clock.\n`);
 console.log(formatTable(results));
-if (dexie) console.log(`\n${formatTargets(dexie)}`);
+if (dexie && dexie !== chromium) console.log(`\n${formatTargets(dexie)}`);
 if (chromium) console.log(`\n${formatChromiumTarget(chromium)}`);

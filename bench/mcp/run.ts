@@ -18,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { performance } from 'node:perf_hooks';
-import type { ToolContext } from '../../src/engine/ports.ts';
+import type { ToolContext } from '../../src/engine/tool-definition.ts';
 import { McpHub } from '../../src/mcp/mcp-hub.ts';
 import { openHttpSession } from '../../src/mcp/open-http-session.ts';
 import { MemoryMcpStore } from '../../src/mcp/testing/memory-mcp-store.ts';

@@ -1,5 +1,5 @@
 import type { RuleCall } from '../../src/engine/evaluate-rules.ts';
-import type { RuleSet } from '../../src/engine/ports.ts';
+import type { RuleSet } from '../../src/engine/rules-port.ts';
 import type { ApprovalRule, ArgumentMatcher } from '../../src/engine/records/index.ts';
 
 export const RULE_COUNT = 1_000;

@@ -1,7 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { evaluateRules, type RuleCall, type RuleVerdict } from '../../src/engine/evaluate-rules.ts';
-import type { RuleSet } from '../../src/engine/ports.ts';
+import type { RuleSet } from '../../src/engine/rules-port.ts';
 import { mixedCalls, mixedRules, NOW, RULE_COUNT } from './mixed-rules.ts';
 
 /**

@@ -26,6 +26,18 @@ export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/).meta({ description: 
 /** A JSON value of any type, `null` included; the member itself must be present. */
 const JsonValue = (description: string) => z.unknown().meta({ description });
 
+const Tokens = z.number().int().nonnegative();
+
+export const AuditUsage = z
+  .strictObject({
+    model: z.string().meta({ description: 'The model id the endpoint reported (or the one asked for).' }),
+    prompt_tokens: Tokens,
+    completion_tokens: Tokens,
+    cached_tokens: Tokens.meta({ description: 'The part of prompt_tokens the endpoint read from its cache.' }),
+    reasoning_tokens: Tokens.meta({ description: 'The part of completion_tokens spent reasoning.' }),
+  })
+  .meta({ description: 'What the model call that proposed this tool call used, as the endpoint reported it. Absent when it reported nothing (and in files written before it existed).' });
+
 export const AuditToolCall = z
   .strictObject({
     id: z.string(),
@@ -34,6 +46,8 @@ export const AuditToolCall = z
     message_id: z.string(),
     turn_index: z.number().int().nonnegative(),
     created_at: IsoTime,
+    /** Optional, unlike every other member: version 1 files written before it existed have none, and stay valid. */
+    usage: AuditUsage.optional(),
   })
   .meta({ description: 'The tool call this pause point guarded, from the assistant message that made it.' });
 

@@ -54,6 +54,24 @@ describe('createBackup', () => {
     expect(text).not.toContain('mcp.example.com');
   });
 
+  it('leaves MCP servers’ OAuth tokens and client registrations out', async () => {
+    await seedDatabase(db);
+    await db.mcpOAuth.put({
+      v: 1,
+      serverId: 'srv-1',
+      redirectUrl: 'https://app.example/mcp-oauth-callback',
+      clientInformation: { client_id: 'oauth-client-id-secretish', redirect_uris: ['https://app.example/mcp-oauth-callback'] },
+      tokens: { access_token: 'oauth-access-token', refresh_token: 'oauth-refresh-token', token_type: 'bearer' },
+      tokensSavedAt: NOW,
+      pending: { state: 'oauth-state-0123456789', codeVerifier: 'oauth-code-verifier', startedAt: NOW },
+      updatedAt: NOW,
+    });
+    const text = await (await createBackup(db)).blob.text();
+    for (const secret of ['oauth-access-token', 'oauth-refresh-token', 'oauth-client-id-secretish', 'oauth-code-verifier', 'oauth-state-0123456789', 'mcpOAuth']) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
   it('keeps every setting but the API key, and leaves the device id out', async () => {
     await seedDatabase(db);
     const text = await (await createBackup(db)).blob.text();

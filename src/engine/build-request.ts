@@ -1,5 +1,5 @@
 import type { Message, ToolMessage } from './records/index.ts';
-import type { ModelMessage } from './ports.ts';
+import type { ModelMessage } from './model-port.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
 import { wrapToolResult } from './tool-result-envelope.ts';
 

@@ -1,7 +1,7 @@
 import type { EngineContext } from './engine-context.ts';
 import { parseApprovalMarker } from './marker.ts';
-import type { MessageDraft } from './ports.ts';
-import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
+import type { MessageDraft } from './storage-port.ts';
+import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolImage, ToolOutcome } from './records/index.ts';
 
 /** A call waits for a person, or is settled with the result stored for it. */
 export type CallState = 'waiting' | Message;
@@ -30,8 +30,10 @@ export async function finish(
   entry: LedgerEntry,
   content: string,
   outcome: ToolOutcome,
+  /** The tool's images, for the user's view only (lost if the tab dies before this write, like the result). */
+  images: readonly ToolImage[] = [],
 ): Promise<Message> {
-  return ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome));
+  return ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome, images));
 }
 
 /** A ledger entry finished without its result stored next to it (written by an earlier version, which stored them apart). */
@@ -50,7 +52,14 @@ export async function finishFromLedger(
   return stillPending ? 'waiting' : stored;
 }
 
-function resultDraft(ctx: EngineContext, message: AssistantMessage, call: ToolCall, content: string, outcome: ToolOutcome): MessageDraft {
+function resultDraft(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  content: string,
+  outcome: ToolOutcome,
+  images: readonly ToolImage[] = [],
+): MessageDraft {
   return {
     v: 1,
     id: ctx.ids.uuid(),
@@ -60,6 +69,7 @@ function resultDraft(ctx: EngineContext, message: AssistantMessage, call: ToolCa
     toolCallId: call.id,
     toolName: call.name,
     content,
+    ...(images.length > 0 ? { images: [...images] } : {}),
     outcome,
   };
 }

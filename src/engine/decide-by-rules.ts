@@ -3,7 +3,7 @@ import type { EngineContext } from './engine-context.ts';
 import { evaluateRules } from './evaluate-rules.ts';
 import { irreversibleFlag } from './irreversible-flag.ts';
 import { pausePointFor } from './pause-for-call.ts';
-import type { PauseRequest, ToolDefinition } from './ports.ts';
+import type { PauseRequest, ToolDefinition } from './tool-definition.ts';
 import type { ApprovalRule, AssistantMessage, PausePoint, PauseRule, ToolCall } from './records/index.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
 

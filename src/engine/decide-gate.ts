@@ -1,5 +1,5 @@
 import { expiryReason } from './decision-message.ts';
-import type { GateQuestion, ToolDefinition } from './ports.ts';
+import type { GateQuestion, ToolDefinition } from './tool-definition.ts';
 import type { PausePoint, ToolOutcome } from './records/index.ts';
 
 /** What a call's approval gate says about running it with `args`. */

@@ -1,5 +1,9 @@
 import type { AskWaiters } from './ask-while-running.ts';
-import type { ClockPort, IdPort, RulesPort, SettingsPort, StoragePort } from './ports.ts';
+import type { ClockPort } from './clock-port.ts';
+import type { IdPort } from './id-port.ts';
+import type { RulesPort } from './rules-port.ts';
+import type { SettingsPort } from './settings-port.ts';
+import type { StoragePort } from './storage-port.ts';
 import type { PausePoint } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelRequest, StoragePort } from './ports.ts';
+import type { ModelRequest } from './model-port.ts';
+import type { StoragePort } from './storage-port.ts';
 import { FakeClock } from './testing/fake-clock.ts';
 import { harness, say, state } from './testing/harness.ts';
 import { modelError } from './testing/scripted-model.ts';

@@ -1,4 +1,13 @@
-import type { ClockPort, IdPort, LockPort, ModelPort, NetworkPort, RulesPort, SettingsPort, StoragePort, ToolDefinition } from './ports.ts';
+import type { ClockPort } from './clock-port.ts';
+import type { IdPort } from './id-port.ts';
+import type { LockPort } from './lock-port.ts';
+import type { ModelPort } from './model-port.ts';
+import type { NetworkPort } from './network-port.ts';
+import type { RulesPort } from './rules-port.ts';
+import type { SettingsPort } from './settings-port.ts';
+import type { StoragePort } from './storage-port.ts';
+import type { TabsPort } from './tabs-port.ts';
+import type { ToolDefinition } from './tool-definition.ts';
 import type { PausePoint } from './records/index.ts';
 
 export interface EngineOptions {
@@ -8,8 +17,14 @@ export interface EngineOptions {
    * None: no rules (every call goes to its gate, and `addRule` is refused).
    */
   rules?: RulesPort;
-  /** Asked before each model call, so changed settings apply to the next call. */
-  model: () => ModelPort | Promise<ModelPort>;
+  /**
+   * Asked before each model call, so changed settings apply to the next call.
+   * `alongside` is what storage read with the step that makes the call
+   * (`StepRecords.alongside`), when that step was read rather than carried
+   * on from the one before: a host may build the model from it instead of
+   * reading its settings again.
+   */
+  model: (alongside?: unknown) => ModelPort | Promise<ModelPort>;
   tools: readonly ToolDefinition[];
   /**
    * Tools that come and go while the engine runs (MCP servers' tools), read
@@ -21,6 +36,8 @@ export interface EngineOptions {
   ids: IdPort;
   network: NetworkPort;
   locks: LockPort;
+  /** The other tabs, asked to stop a run this tab does not hold. None: only this tab's runs are stopped. */
+  tabs?: TabsPort;
   /** This tab's id: recorded as the owner of the runs it drives. */
   owner: string;
   /** Model calls allowed in one run before it stops and offers Continue. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoragePort } from './ports.ts';
+import type { StoragePort } from './storage-port.ts';
 import type { Message } from './records/index.ts';
 import { crashableStorage } from './testing/crashable-storage.ts';
 import { harness, pending, state, streamThenDie, tab, type Harness } from './testing/harness.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { TOOL_CHANGED } from './decide-by-rules.ts';
 import type { EngineOptions } from './engine-options.ts';
 import { CallerError } from './errors.ts';
-import type { ToolDefinition } from './ports.ts';
+import type { ToolDefinition } from './tool-definition.ts';
 import type { ApprovalRuleDraft } from './records/index.ts';
 import { ASKED_AGAIN } from './restored-decisions.ts';
 import { unwrapToolResult } from './tool-result-envelope.ts';

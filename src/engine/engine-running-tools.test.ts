@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OutcomeUnknown } from './errors.ts';
-import type { ClockPort, PauseRequest, ToolDefinition } from './ports.ts';
+import type { ClockPort } from './clock-port.ts';
+import type { PauseRequest, ToolDefinition } from './tool-definition.ts';
 import type { PausePoint } from './records/index.ts';
 import { crashableStorage } from './testing/crashable-storage.ts';
 import { harness, pending, say, state, tab } from './testing/harness.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SettingsPort } from './ports.ts';
+import type { SettingsPort } from './settings-port.ts';
 import type { AssistantMessage, CallUsage } from './records/index.ts';
 import { NO_LIMITS, type SpendingLimits } from './spending.ts';
 import { harness, pending, say, state, tab } from './testing/harness.ts';

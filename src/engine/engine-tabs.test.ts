@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.ts';
-import type { ModelRequest, StepRecords, StoragePort } from './ports.ts';
+import type { ModelRequest } from './model-port.ts';
+import type { StepRecords, StoragePort } from './storage-port.ts';
 import type { Message } from './records/index.ts';
 import { crashableStorage } from './testing/crashable-storage.ts';
 import { harness, pending, say, state, streamThenDie, tab, type Harness } from './testing/harness.ts';

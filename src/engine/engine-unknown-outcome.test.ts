@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoragePort } from './ports.ts';
+import type { StoragePort } from './storage-port.ts';
 import { crashableStorage } from './testing/crashable-storage.ts';
 import { harness, pending, say, state, tab, transferTool, type Harness } from './testing/harness.ts';
 import { scriptedTool, sentButNoAnswer, untilStopped } from './testing/test-tools.ts';

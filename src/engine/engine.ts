@@ -7,7 +7,9 @@ import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HistoryCache } from './history-cache.ts';
 import { newRule } from './new-rule.ts';
-import type { CallRecords, MessageDraft, RulesPort, SettingsPort } from './ports.ts';
+import type { RulesPort } from './rules-port.ts';
+import type { SettingsPort } from './settings-port.ts';
+import type { CallRecords, MessageDraft } from './storage-port.ts';
 import {
   isActive,
   newConversation,
@@ -22,6 +24,7 @@ import {
 } from './records/index.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
+import { resolvedPausePoint } from './resolve-decision.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
@@ -74,29 +77,57 @@ export class Engine {
   /**
    * Stores a user message and starts the loop. Pending cards of the
    * conversation are set aside as abandoned, and the model is told.
+   *
+   * The message, the cards set aside and the running state are one
+   * transaction, and the run starts under the lock that transaction was
+   * written under: no other tab can slip in between, and no second lock
+   * request or read of the cards stands between the press and the model
+   * request. Resolves once the message is stored; the run goes on.
    */
   async send(conversationId: string | null, text: string): Promise<{ conversationId: string }> {
     const id = conversationId ?? (await this.createConversation());
+    let written!: { resolve: () => void; reject: (error: unknown) => void };
+    const stored = new Promise<true>((resolve, reject) => (written = { resolve: () => resolve(true), reject }));
+    const held = this.#options.locks.ifAvailable(lockName(id), async () => {
+      try {
+        await this.#storeUserMessage(id, text);
+      } catch (error) {
+        written.reject(error);
+        return;
+      }
+      written.resolve();
+      await this.#advance(id);
+    });
+    // The message is stored before the lock is let go, so `stored` settles first when the lock was free.
+    const acquired = await Promise.race([stored, held.then((attempt) => attempt.acquired)]);
+    if (!acquired) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
+    this.#kick(id, held);
+    return { conversationId: id };
+  }
+
+  /**
+   * The user's message, with the conversation marked running in its
+   * transaction: a tab that dies before its run starts leaves a run for
+   * another tab to recover, not an unanswered question. The run that follows
+   * finds the state already set.
+   */
+  async #storeUserMessage(id: string, text: string): Promise<void> {
     const { storage, clock, ids } = this.#ctx;
-    const attempt = await this.#options.locks.ifAvailable(lockName(id), async () => {
-      for (const pause of await storage.listPendingPausePoints(id)) await this.#expire(pause, 'abandoned');
-      // Marked running with the message, in its transaction: a tab that dies
-      // before its run starts leaves a run for another tab to recover, not an
-      // unanswered question. The run that follows finds the state already set.
-      const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text };
-      await storage
-        .appendMessages(id, [message], (c) => ({
+    const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text };
+    await storage
+      .appendMessages(
+        id,
+        [message],
+        (c) => ({
           ...c,
           title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
           state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
-        }))
-        .catch((error: unknown) => {
-          throw isNotFound(error) ? new CallerError('not_found', 'That conversation no longer exists.') : error;
-        });
-    });
-    if (!attempt.acquired) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
-    this.#kick(id);
-    return { conversationId: id };
+        }),
+        (pending) => expirySettlement(this.#ctx, pending, 'abandoned'),
+      )
+      .catch((error: unknown) => {
+        throw isNotFound(error) ? new CallerError('not_found', 'That conversation no longer exists.') : error;
+      });
   }
 
   /**
@@ -115,15 +146,7 @@ export class Engine {
       if (isDue(pending, now)) return { ...expirySettlement(this.#ctx, pending, 'timeout'), update };
       const checked = validateDecision(pending, decision, tools);
       if (!checked.ok) return { commit: false, reason: checked.message };
-      const resolved: PausePoint = {
-        ...pending,
-        status: 'resolved',
-        resolution: checked.resolution,
-        resolvedAt: now,
-        decidedBy,
-        ...(checked.reason?.trim() ? { reason: checked.reason.trim() } : {}),
-        ...(checked.editedPayload !== undefined ? { editedPayload: checked.editedPayload } : {}),
-      };
+      const resolved = resolvedPausePoint(pending, checked, now, decidedBy);
       // A limit card is answered to the engine, not the model: its decision is a notice for the user.
       const message: MessageDraft =
         pending.origin === 'limit'
@@ -190,6 +213,27 @@ export class Engine {
     await this.#ctx.rules.remove(ruleId);
   }
 
+  /**
+   * Renames without touching `updatedAt`: the list is ordered by activity, and
+   * a rename is not activity. In one transaction, so a concurrent write by a
+   * run (state, nextSeq) is never lost to a stale copy.
+   */
+  async renameConversation(conversationId: string, title: string): Promise<void> {
+    await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, title }));
+  }
+
+  /** Deletes a conversation with everything of it (its audit trail too), stopping its run wherever it runs. */
+  async deleteConversation(conversationId: string): Promise<void> {
+    // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
+    this.stopEverywhere(conversationId);
+    await this.#ctx.storage.deleteConversation(conversationId);
+  }
+
+  /** Stops the conversation's run in this tab, or asks the other tabs to (only one runs it). */
+  stopEverywhere(conversationId: string): void {
+    if (!this.stop(conversationId)) this.#options.tabs?.requestStop(conversationId);
+  }
+
   /** Aborts this tab's run of the conversation. Returns false when this tab is not running it. */
   stop(conversationId: string): boolean {
     const controller = this.#controllers.get(conversationId);
@@ -244,11 +288,12 @@ export class Engine {
 
   /* ── the loop ──────────────────────────────────────────────────────────── */
 
-  #kick(conversationId: string): void {
+  /** Starts a run in the background, after this engine's earlier run of the conversation; or tracks one `started` already. */
+  #kick(conversationId: string, started?: Promise<unknown>): void {
     const previous = this.#runs.get(conversationId) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.run(conversationId))
-      .catch((error: unknown) => this.#options.onError?.(error, conversationId))
+    const run = started ? Promise.all([previous, started]) : previous.then(() => this.run(conversationId));
+    const next: Promise<void> = run
+      .then(() => undefined, (error: unknown) => this.#options.onError?.(error, conversationId))
       .finally(() => {
         if (this.#runs.get(conversationId) === next) this.#runs.delete(conversationId);
       });
@@ -321,7 +366,7 @@ export class Engine {
       steps++;
       try {
         if (!runningHere) await this.#setState(conversationId, running);
-        const model = await this.#options.model();
+        const model = await this.#options.model(step.alongside);
         const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' } } as const;
         const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal);
         // An answer without tool calls ends the run, its state written with it.
@@ -354,8 +399,8 @@ export class Engine {
 
   /** A step's read: one transaction, with the history re-read only where it can have changed. */
   async #read(conversationId: string): Promise<Step | undefined> {
-    const { conversation, pending, history } = await this.#history.load(conversationId);
-    return conversation && { state: conversation.state, turns: conversation.turns, pending, history };
+    const { conversation, pending, history, alongside } = await this.#history.load(conversationId);
+    return conversation && { state: conversation.state, turns: conversation.turns, pending, history, ...(alongside === undefined ? {} : { alongside }) };
   }
 
   /**
@@ -449,6 +494,8 @@ interface Step {
   history: readonly Message[];
   /** The stored records of the last answer's open calls, when known without reading them. */
   calls?: CallRecords;
+  /** What storage read with this step for its model call; absent on a carried step, which read nothing. */
+  alongside?: unknown;
 }
 
 const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateRules, type RuleCall } from './evaluate-rules.ts';
-import type { RuleSet } from './ports.ts';
+import type { RuleSet } from './rules-port.ts';
 import type { ApprovalRule } from './records/index.ts';
 import { ruleIndex } from './rule-index.ts';
 import { makeRule } from './testing/make-records.ts';

@@ -1,6 +1,6 @@
 import { CallArguments, matchesAll } from './argument-matchers.ts';
 import { isGlob, literalPrefix, matchGlob } from './glob-match.ts';
-import type { RuleSet } from './ports.ts';
+import type { RuleSet } from './rules-port.ts';
 import type { ApprovalRule, RuleEffect } from './records/index.ts';
 import { ruleIndex, type IndexedRule } from './rule-index.ts';
 

@@ -2,8 +2,8 @@ import { finish, finishFromLedger, type CallState } from './call-results.ts';
 import type { EngineContext } from './engine-context.ts';
 import { OutcomeUnknown } from './errors.ts';
 import { parseApprovalMarker } from './marker.ts';
-import type { PauseRequest, ToolDefinition } from './ports.ts';
-import { ledgerId, type AssistantMessage, type LedgerEntry, type PausePoint, type ToolCall, type ToolOutcome } from './records/index.ts';
+import type { PauseRequest, ToolDefinition } from './tool-definition.ts';
+import { ledgerId, MAX_TOOL_IMAGES, type AssistantMessage, type LedgerEntry, type PausePoint, type ToolCall, type ToolImage, type ToolOutcome } from './records/index.ts';
 import { createPause } from './pause-for-call.ts';
 import { askAboutUnknownOutcome, STOPPED_MID_CALL } from './unknown-outcome.ts';
 
@@ -54,6 +54,7 @@ export async function executeCall(
 
   let content: string;
   let outcome: ToolOutcome;
+  let images: ToolImage[] = [];
   // A re-run (its first run's tab died before storing the result) finds the card it made, possibly decided since.
   let cardDecided = false;
   try {
@@ -68,6 +69,7 @@ export async function executeCall(
         return card.id;
       },
       ask: async (request) => ctx.asks.wait(ctx, await createPause(ctx, message, call, request, 'elicitation'), signal),
+      showImages: (shown) => void (images = [...images, ...shown].slice(0, MAX_TOOL_IMAGES)),
     });
     content = edited ? `The user edited the arguments before approving. Final arguments: ${JSON.stringify(args)}\n\n${output}` : output;
     outcome = parseApprovalMarker(output) ? 'awaiting_approval' : 'done';
@@ -90,7 +92,7 @@ export async function executeCall(
     outcome = 'failed';
   }
   const finished: LedgerEntry = { ...entry, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
-  const stored = await finish(ctx, message, call, finished, content, outcome);
+  const stored = await finish(ctx, message, call, finished, content, outcome, outcome === 'failed' ? [] : images);
   return outcome === 'awaiting_approval' && !cardDecided ? 'waiting' : stored;
 }
 

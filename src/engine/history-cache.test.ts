@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HistoryCache } from './history-cache.ts';
-import type { MessageDraft, StoragePort } from './ports.ts';
+import type { MessageDraft, StoragePort } from './storage-port.ts';
 import type { AssistantMessage } from './records/index.ts';
 import { makeConversation, userDraft } from './testing/make-records.ts';
 import { MemoryStorage } from './testing/memory-storage.ts';

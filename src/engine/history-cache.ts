@@ -1,4 +1,4 @@
-import type { StepRecords, StoragePort } from './ports.ts';
+import type { StepRecords, StoragePort } from './storage-port.ts';
 import type { Conversation, Message, PausePoint } from './records/index.ts';
 
 /** How many conversations keep a cached history: the ones this tab ran last. */
@@ -9,6 +9,8 @@ export interface LoadedStep {
   pending: PausePoint[];
   /** The conversation's whole stored history, ordered by `seq`. Shared with the cache: never mutate it. */
   history: readonly Message[];
+  /** What storage read along with the step (`StepRecords.alongside`). */
+  alongside?: unknown;
 }
 
 /**
@@ -68,7 +70,7 @@ export class HistoryCache {
 
   /** `fresh`: where the messages read by this step start (the kept ones before it hold no streaming message). */
   #remember(conversationId: string, step: StepRecords, history: readonly Message[], fresh: number): LoadedStep {
-    const { conversation, pending } = step;
+    const { conversation, pending, alongside } = step;
     this.#settled.delete(conversationId);
     if (conversation) {
       let streaming = -1;
@@ -83,6 +85,6 @@ export class HistoryCache {
         this.#settled.delete(oldest);
       }
     }
-    return { conversation, pending, history };
+    return { conversation, pending, history, ...(alongside === undefined ? {} : { alongside }) };
   }
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ToolDefinition } from './ports.ts';
+import type { ToolDefinition } from './tool-definition.ts';
 import type { ToolCall } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 

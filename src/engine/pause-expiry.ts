@@ -1,6 +1,6 @@
 import { decisionMessage, expiryReason } from './decision-message.ts';
 import type { EngineContext } from './engine-context.ts';
-import type { MessageDraft, Settlement } from './ports.ts';
+import type { MessageDraft, Settlement } from './storage-port.ts';
 import type { PausePoint } from './records/index.ts';
 
 /** Whether a pause point's time is up at `now`: from `expiresAt` on, it can no longer be answered. */

@@ -1,5 +1,5 @@
 import type { EngineContext } from './engine-context.ts';
-import type { PauseRequest } from './ports.ts';
+import type { PauseRequest } from './tool-definition.ts';
 import type { AssistantMessage, PausePoint, ToolCall } from './records/index.ts';
 
 /**

@@ -7,7 +7,7 @@ import { executeCall } from './execute-call.ts';
 import { irreversibleFlag } from './irreversible-flag.ts';
 import { parseCall } from './parse-call.ts';
 import { pausePointFor } from './pause-for-call.ts';
-import type { CallRecords } from './ports.ts';
+import type { CallRecords } from './storage-port.ts';
 import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
 import { decisionsMadeHere } from './restored-decisions.ts';
 import { askAboutUnknownOutcome, currentUnknownPause } from './unknown-outcome.ts';

@@ -4,7 +4,7 @@
  * are the system's (the disk is full, stored data cannot be read, the database
  * cannot be opened).
  *
- * It belongs to the storage port (ports.ts): every implementation — Dexie in
+ * It belongs to the storage port (storage-port.ts): every implementation — Dexie in
  * src/storage, the in-memory twin in src/engine/testing — throws this class,
  * so callers match with `instanceof` and `code`.
  */

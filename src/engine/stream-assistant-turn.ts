@@ -1,7 +1,8 @@
 import { buildRequest } from './build-request.ts';
 import { STREAM_WRITE_INTERVAL_MS } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
-import type { IdPort, ModelPort } from './ports.ts';
+import type { IdPort } from './id-port.ts';
+import type { ModelPort } from './model-port.ts';
 import { addUsage, type AssistantMessage, type CallUsage, type Conversation, type ConversationState, type Message, type ToolCall } from './records/index.ts';
 
 export interface TurnStart {

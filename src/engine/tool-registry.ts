@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { definitionHash } from './definition-hash.ts';
-import type { ToolDefinition, ToolSpec } from './ports.ts';
+import type { ToolSpec } from './model-port.ts';
+import type { ToolDefinition } from './tool-definition.ts';
 
 /**
  * Tools by name. Names come from the model, so lookups are own-property only

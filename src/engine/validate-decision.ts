@@ -2,11 +2,10 @@ import type { Decision } from './decision.ts';
 import { checkForm, formFields } from './form-schema.ts';
 import { describeIssues } from './parse-call.ts';
 import type { PausePoint } from './records/index.ts';
+import { resolveDecision, type Resolution } from './resolve-decision.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
-export type CheckedDecision =
-  | { ok: true; resolution: unknown; reason?: string; editedPayload?: unknown }
-  | { ok: false; message: string };
+export type CheckedDecision = ({ ok: true } & Resolution) | { ok: false; message: string };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -24,22 +23,23 @@ export function validateDecision(pause: PausePoint, decision: Decision, tools: T
   switch (decision.type) {
     case 'decline':
       if (pause.origin === 'unknown_outcome') return fail('Choose Run again, Treat as done or Skip.');
-      return { ok: true, resolution: 'decline', reason: decision.reason };
+      return { ok: true, ...resolveDecision(pause, decision) };
 
     case 'choose':
       if (!pause.options?.includes(decision.option)) return fail(`"${decision.option}" is not one of this card's options.`);
-      return { ok: true, resolution: decision.option, reason: decision.reply };
+      return { ok: true, ...resolveDecision(pause, decision) };
 
     case 'submit': {
       if (pause.kind !== 'data_entry') return fail('Only a data entry card takes form data.');
       const check = checkForm(formFields(pause.payload), decision.data);
       if (!check.ok) return fail(Object.values(check.errors).join(' '));
-      return { ok: true, resolution: check.data };
+      // The form's data as checked (numbers read as numbers), not as typed.
+      return { ok: true, ...resolveDecision(pause, { type: 'submit', data: check.data }) };
     }
 
     case 'approve': {
       if (pause.kind !== 'approval') return fail(`A ${pause.kind} card is answered with ${pause.kind === 'choice' ? 'one of its options' : 'its form'}.`);
-      if (decision.editedPayload === undefined) return { ok: true, resolution: 'approve', reason: decision.reply };
+      if (decision.editedPayload === undefined) return { ok: true, ...resolveDecision(pause, decision) };
       if (pause.payload === null) return fail('This card has no payload to edit.');
       if (!isPlainObject(decision.editedPayload)) return fail('The edited payload must be a JSON object.');
       if (pause.origin === 'gate') {
@@ -49,8 +49,7 @@ export function validateDecision(pause: PausePoint, decision: Decision, tools: T
           return fail(`The edited arguments do not fit ${pause.toolName}: ${parsed ? describeIssues(parsed.error) : 'unknown tool'}.`);
         }
       }
-      const unchanged = JSON.stringify(decision.editedPayload) === JSON.stringify(pause.payload);
-      return { ok: true, resolution: 'approve', reason: decision.reply, editedPayload: unchanged ? undefined : decision.editedPayload };
+      return { ok: true, ...resolveDecision(pause, decision) };
     }
   }
 }

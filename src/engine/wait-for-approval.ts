@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { approvalMarker } from './marker.ts';
 import type { PauseKind } from './records/index.ts';
-import type { ToolDefinition } from './ports.ts';
+import type { ToolDefinition } from './tool-definition.ts';
 
 export const WAIT_FOR_APPROVAL = 'wait_for_approval';
 

@@ -1,5 +1,7 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SignInNeeded } from './oauth/stored-oauth-provider.ts';
 
 /** What a server must send for a page to talk to it: the README lists the same. */
 export const CORS_REQUIREMENTS =
@@ -13,6 +15,8 @@ export class McpConnectError extends Error {
   constructor(
     readonly kind: 'needs_auth' | 'failed',
     message: string,
+    /** Where the server's 401 said its protected resource metadata is (RFC 9728 `resource_metadata`), for Sign in's discovery. */
+    readonly resourceMetadataUrl?: string,
   ) {
     super(message);
   }
@@ -28,12 +32,16 @@ export class McpConnectError extends Error {
 export function connectFailure(error: unknown, url: string, phase: 'initialize' | 'list'): McpConnectError {
   if (error instanceof McpConnectError) return error;
   const origin = new URL(url).origin;
+  // The SDK's OAuth flow gave up (no tokens, or a refresh that failed): only the user can sign in again.
+  if (error instanceof SignInNeeded || error instanceof UnauthorizedError) {
+    return new McpConnectError('needs_auth', `${origin} asks for sign-in: ${shortMessage(error) || 'its tokens are no longer accepted'}. Press Sign in.`);
+  }
   if (error instanceof StreamableHTTPError || hasCode(error)) {
     const code = (error as { code?: number }).code;
     if (code === 401 || code === 403) {
       return new McpConnectError(
         'needs_auth',
-        `${origin} asks for sign-in (HTTP ${code}). Add its bearer token below (Pausepoint does not do OAuth sign-in yet).`,
+        `${origin} asks for sign-in (HTTP ${code}). Press Sign in (OAuth), or remove it and add it again with a bearer token.`,
       );
     }
     if (code !== undefined && code >= 400 && /session|not initialized/i.test(String((error as Error).message))) {

@@ -1,6 +1,8 @@
 import type { PausepointDb } from '../storage/db.ts';
+import { DexieOAuthStore } from '../storage/mcp-oauth-repo.ts';
 import { DexieMcpServerStore } from '../storage/mcp-servers-repo.ts';
 import { McpHub } from './mcp-hub.ts';
+import { McpOAuth } from './oauth/mcp-oauth.ts';
 import { openHttpSession } from './open-http-session.ts';
 
 /**
@@ -9,9 +11,15 @@ import { openHttpSession } from './open-http-session.ts';
  * with it, so a tab that has no MCP server never loads them.
  */
 export async function createHub(db: PausepointDb, reserved: ReadonlySet<string>): Promise<McpHub> {
+  const oauth = new McpOAuth(new DexieOAuthStore(db));
   const hub = new McpHub({
     store: new DexieMcpServerStore(db),
-    open: (server, events) => openHttpSession({ url: server.url, headers: server.auth.headers, bearerToken: server.auth.bearerToken }, events),
+    oauth,
+    open: async (server, events) =>
+      openHttpSession(
+        { url: server.url, headers: server.auth.headers, bearerToken: server.auth.bearerToken, authProvider: await oauth.connectionProvider(server) },
+        events,
+      ),
     newId: () => crypto.randomUUID(),
     reserved,
   });

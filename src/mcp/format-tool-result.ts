@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES, type ToolImage } from '../engine/records/index.ts';
 
 /** What the model reads of one call: more would crowd its context. */
 export const MAX_RESULT_CHARS = 16_000;
@@ -9,23 +10,37 @@ export interface FormattedResult {
   text: string;
   /** Whether the server flagged the result as an error (`isError`). */
   isError: boolean;
+  /** Images to show the user in the call's row (never sent to the model). */
+  images: ToolImage[];
 }
+
+const SHOWN_TYPES: ReadonlySet<string> = new Set(TOOL_IMAGE_TYPES);
 
 /**
  * A tool result as text for the model: text blocks as they are, structured
  * content as JSON, resource links and embedded resources by their URI (and
  * text, when they carry some), images and audio as a placeholder line (the
- * model is not sent binary data). Framed as data from the server, never
+ * model is not sent binary data; images of a common type and size are
+ * passed on for the user's view of the call instead). Framed as data from the server, never
  * instructions, and cut at MAX_RESULT_CHARS with a note saying so.
  */
 export function formatToolResult(server: string, tool: string, result: CallToolResult): FormattedResult {
   const parts: string[] = [];
+  const images: ToolImage[] = [];
   for (const block of result.content ?? []) {
     switch (block.type) {
       case 'text':
         parts.push(block.text);
         break;
-      case 'image':
+      case 'image': {
+        const size = approximateBytes(block.data);
+        const shown = images.length < MAX_TOOL_IMAGES && SHOWN_TYPES.has(block.mimeType) && block.data.length <= MAX_TOOL_IMAGE_CHARS && BASE64_DATA.test(block.data);
+        if (shown) {
+          images.push({ mimeType: block.mimeType as ToolImage['mimeType'], data: block.data, alt: `Image ${images.length + 1} returned by ${tool} on ${server} (${block.mimeType}, ${size})`.slice(0, 300) });
+        }
+        parts.push(`[image: ${block.mimeType}, ${size} — ${shown ? 'shown to the user beside this call' : 'not shown'}; not shown to the model]`);
+        break;
+      }
       case 'audio':
         parts.push(`[${block.type}: ${block.mimeType}, ${approximateBytes(block.data)} — not shown to the model]`);
         break;
@@ -51,7 +66,7 @@ export function formatToolResult(server: string, tool: string, result: CallToolR
     whole.length > MAX_RESULT_CHARS
       ? `${whole.slice(0, MAX_RESULT_CHARS)}\n[result truncated: ${MAX_RESULT_CHARS.toLocaleString('en')} of ${whole.length.toLocaleString('en')} characters shown]`
       : whole;
-  return { text, isError: result.isError === true };
+  return { text, isError: result.isError === true, images };
 }
 
 /** A base64 payload's decoded size, roughly, for a placeholder line. */

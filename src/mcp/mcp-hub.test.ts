@@ -1,10 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ClockPort } from '../engine/ports.ts';
+import type { ClockPort } from '../engine/clock-port.ts';
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
-import { McpHub } from './mcp-hub.ts';
+import { McpConnectError } from './connect-failure.ts';
+import { McpHub, type HubOAuth } from './mcp-hub.ts';
 import { SessionLost } from './mcp-session.ts';
 import { inMemorySessions } from './testing/in-memory-session.ts';
 import { MemoryMcpStore } from './testing/memory-mcp-store.ts';
@@ -307,5 +308,56 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     await h.engine.whenIdle();
     const result = (await h.storage.listMessages(id)).find((m) => m.role === 'tool');
     expect(result?.content).toContain('elicited {"action":"accept","content":{"name":"Ada","pets":["cat","dog"]}}');
+  });
+
+  it('signing in or out in one tab reconnects every tab’s session with the new credentials; Remove forgets them', async () => {
+    const sessions = inMemorySessions(() => makePeer().server);
+    const store = new MemoryMcpStore();
+    let tokens = false;
+    const forgotten: string[] = [];
+    const opened = { A: 0, B: 0 };
+    const oauth: HubOAuth = {
+      begin: async () => ({ kind: 'redirect', authorizationUrl: 'https://auth.example/authorize?state=s', state: 's' }),
+      finish: async () => void (tokens = true),
+      signOut: async () => ((tokens = false), { revoked: 'yes' }),
+      forget: async (id) => void forgotten.push(id),
+    };
+    const hubFor = (name: 'A' | 'B') =>
+      new McpHub({
+        store,
+        oauth,
+        // The server lets in only a session opened while this browser holds tokens.
+        open: async (server, events) => {
+          opened[name]++;
+          if (!tokens) throw new McpConnectError('needs_auth', 'asks for sign-in (HTTP 401)');
+          return sessions.open(server, events);
+        },
+        newId: () => 'srv-o',
+        reserved: new Set(),
+        retryDelaysMs: [5],
+      });
+    const [a, b] = [hubFor('A'), hubFor('B')];
+    hubs.push(a, b);
+    await a.start();
+    await b.start();
+    await a.add({ url: 'http://localhost:18696/mcp', name: 'Locked' });
+    await until(() => (store.rows.get('srv-o')?.status.kind === 'needs_auth' && opened.B > 0 ? true : undefined), 'needs sign-in in both tabs');
+    const before = { ...opened };
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(opened).toEqual(before); // a server that needs sign-in is not asked again and again
+
+    expect(await a.beginSignIn('srv-o', 'http://127.0.0.1:4185/mcp-oauth-callback')).toMatchObject({ kind: 'redirect' });
+    await a.finishSignIn('srv-o', 'code', 's');
+    await until(() => (store.rows.get('srv-o')?.status.kind === 'connected' ? true : undefined), 'connected');
+    await until(() => (b.tools().length > 0 && opened.B > before.B ? true : undefined), 'tab B connecting again');
+    expect(store.rows.get('srv-o')?.auth.oauth).toBe(true);
+
+    const signedIn = { ...opened };
+    expect(await b.signOut('srv-o')).toEqual({ revoked: 'yes' });
+    await until(() => (store.rows.get('srv-o')?.status.kind === 'needs_auth' && opened.A > signedIn.A && opened.B > signedIn.B ? true : undefined), 'both tabs without tokens');
+    expect(store.rows.get('srv-o')?.auth.oauth).toBe(false);
+
+    await a.remove('srv-o');
+    expect(forgotten).toEqual(['srv-o']);
   });
 });

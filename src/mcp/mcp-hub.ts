@@ -1,7 +1,7 @@
 import type { CallToolResult, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { OutcomeUnknown } from '../engine/errors.ts';
-import type { ToolContext, ToolDefinition } from '../engine/ports.ts';
+import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { connectFailure, McpConnectError } from './connect-failure.ts';
 import { acceptDefinition, definitionHash, hasChanged } from './definition-pin.ts';
 import { elicitationForm } from './elicitation-form.ts';
@@ -9,13 +9,23 @@ import { formatToolResult } from './format-tool-result.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
 import type { McpServerStore } from './mcp-server-store.ts';
+import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { CallDropped, NotRun, SessionLost, type McpSession, type SessionEvents } from './mcp-session.ts';
 import { mcpToolDefinition, serverLabel } from './mcp-tool.ts';
 import { assignToolNames, serverPrefix } from './tool-names.ts';
 
 export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Promise<McpSession>;
 
+/** OAuth sign-in for the servers that need it (McpOAuth in the app). */
+export interface HubOAuth {
+  begin(server: McpServerRecord, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart>;
+  finish(server: McpServerRecord, code: string, state: string): Promise<void>;
+  signOut(server: McpServerRecord): Promise<SignOutResult>;
+  forget(serverId: string): Promise<void>;
+}
+
 export interface McpHubOptions {
+  oauth?: HubOAuth;
   store: McpServerStore;
   open: OpenSession;
   newId: () => string;
@@ -122,10 +132,59 @@ export class McpHub {
     await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName ? { ...t, enabled } : t)) }));
   }
 
+  /** Sign in's first half: the authorization URL the page opens in a popup (or nothing to open, when a refresh did it). */
+  async beginSignIn(id: string, redirectUrl: string): Promise<SignInStart> {
+    const server = this.#server(id);
+    const start = await this.#oauth().begin(server, redirectUrl, server.status.kind === 'needs_auth' ? server.status.resourceMetadataUrl : undefined);
+    if (start.kind === 'authorized') await this.#signedIn(id, true);
+    return start;
+  }
+
+  /** Sign in's second half: the callback's code and state, exchanged for tokens; then the server connects with them. */
+  async finishSignIn(id: string, code: string, state: string): Promise<void> {
+    await this.#oauth().finish(this.#server(id), code, state);
+    await this.#signedIn(id, true);
+  }
+
+  /** Deletes this browser's tokens (revoking them where the server can), and connects again without them. */
+  async signOut(id: string): Promise<SignOutResult> {
+    const result = await this.#oauth().signOut(this.#server(id));
+    await this.#signedIn(id, false);
+    return result;
+  }
+
   async remove(id: string): Promise<void> {
     await this.#unlink(id);
+    await this.#options.oauth?.forget(id);
     await this.#options.store.remove(id);
     this.#adopt(this.#servers.filter((s) => s.id !== id));
+  }
+
+  #oauth(): HubOAuth {
+    if (!this.#options.oauth) throw new Error('OAuth sign-in is not available here.');
+    return this.#options.oauth;
+  }
+
+  #server(id: string): McpServerRecord {
+    const server = this.#servers.find((s) => s.id === id);
+    if (!server) throw new Error('That MCP server was removed.');
+    return server;
+  }
+
+  /** A new session with (or without) the tokens: the old one carried the old credentials. */
+  async #signedIn(id: string, oauth: boolean): Promise<void> {
+    const before = this.#servers.find((s) => s.id === id)?.auth.oauth === true;
+    // A change of the flag reconnects in #adopt — here and in every other tab.
+    await this.#update(id, (s) => ({ ...s, auth: { ...s.auth, oauth }, ...(s.enabled ? { status: { kind: 'connecting', since: this.#now() } } : {}) }));
+    if (before === oauth) await this.#reconnect(id);
+  }
+
+  /** Drops this tab's session and, if the server is enabled, opens a new one (with the credentials stored now). */
+  async #reconnect(id: string): Promise<void> {
+    // #unlink forgets the link at once, so the new connection gets a link of its own.
+    const closing = this.#unlink(id);
+    if (this.#servers.find((s) => s.id === id)?.enabled) this.#connectSoon(id, 0);
+    await closing;
   }
 
   /* ── the store, and what follows from it ──────────────────────────────── */
@@ -133,10 +192,17 @@ export class McpHub {
   /** Takes the stored servers as they now are (from this tab or another): tools rebuilt, connections opened or closed. */
   #adopt(servers: readonly McpServerRecord[]): void {
     if (this.#closed) return;
+    const before = new Map(this.#servers.map((s) => [s.id, s]));
     this.#servers = [...servers].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
     const live = new Set(this.#servers.filter((s) => s.enabled).map((s) => s.id));
     for (const id of this.#links.keys()) if (!live.has(id)) void this.#unlink(id);
-    for (const id of live) if (!this.#links.has(id)) this.#connectSoon(id, 0);
+    for (const server of this.#servers) {
+      if (!live.has(server.id)) continue;
+      const previous = before.get(server.id);
+      // Signed in or out (in any tab): this tab's session carries the old credentials, or none.
+      if (this.#links.has(server.id) && previous && (previous.auth.oauth === true) !== (server.auth.oauth === true)) void this.#reconnect(server.id);
+      else if (!this.#links.has(server.id)) this.#connectSoon(server.id, 0);
+    }
     this.#rebuildTools();
   }
 
@@ -232,7 +298,12 @@ export class McpHub {
     } catch (error) {
       await session?.close().catch(() => undefined);
       const failure = connectFailure(error, server.url, 'initialize');
-      await this.#setStatus(id, failure.kind === 'needs_auth' ? { kind: 'needs_auth', reason: failure.message, at: this.#now() } : { kind: 'failed', reason: failure.message, at: this.#now() });
+      await this.#setStatus(
+        id,
+        failure.kind === 'needs_auth'
+          ? { kind: 'needs_auth', reason: failure.message, at: this.#now(), ...(failure.resourceMetadataUrl ? { resourceMetadataUrl: failure.resourceMetadataUrl } : {}) }
+          : { kind: 'failed', reason: failure.message, at: this.#now() },
+      );
       throw failure;
     }
   }
@@ -302,6 +373,7 @@ export class McpHub {
       }
       const formatted = formatToolResult(label, toolName, result);
       if (formatted.isError) throw new Error(`the server reported an error.\n${formatted.text}`);
+      if (formatted.images.length > 0) context.showImages?.(formatted.images);
       return formatted.text;
     } catch (error) {
       if (error instanceof CallDropped) throw new OutcomeUnknown(`${error.message} (MCP server ${label})`, { cause: error });

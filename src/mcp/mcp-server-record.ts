@@ -46,7 +46,13 @@ export type McpToolRecord = z.infer<typeof McpToolRecord>;
 export const McpServerStatus = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('connecting'), since: z.number() }),
   z.object({ kind: z.literal('connected'), at: z.number(), transport: z.enum(['streamable_http', 'sse']) }),
-  z.object({ kind: z.literal('needs_auth'), reason: z.string(), at: z.number() }),
+  z.object({
+    kind: z.literal('needs_auth'),
+    reason: z.string(),
+    at: z.number(),
+    /** From the 401's WWW-Authenticate (RFC 9728 `resource_metadata`): where Sign in starts its discovery. */
+    resourceMetadataUrl: z.url({ protocol: /^https?$/ }).optional(),
+  }),
   z.object({ kind: z.literal('failed'), reason: z.string(), at: z.number() }),
   z.object({ kind: z.literal('disconnected'), at: z.number() }),
 ]);
@@ -79,7 +85,12 @@ export const McpServerRecord = z.object({
   enabled: z.boolean(),
   /** The user vouches for its annotations: a read-only tool of a trusted server may run unasked. */
   trusted: z.boolean(),
-  auth: z.object({ bearerToken: z.string().nullable(), headers: McpHeaders }),
+  auth: z.object({
+    bearerToken: z.string().nullable(),
+    headers: McpHeaders,
+    /** Signed in with OAuth: the tokens themselves are in the `mcpOAuth` table (src/mcp/oauth/), never here. */
+    oauth: z.boolean().optional(),
+  }),
   status: McpServerStatus,
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
   tools: z.array(McpToolRecord),

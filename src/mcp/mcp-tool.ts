@@ -1,4 +1,4 @@
-import type { GateQuestion, ToolContext, ToolDefinition } from '../engine/ports.ts';
+import type { GateQuestion, ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { describeChange, hasChanged } from './definition-pin.ts';
 import { inputFromJsonSchema } from './json-schema-input.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';

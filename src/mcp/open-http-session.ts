@@ -1,9 +1,11 @@
+import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { bearerOnlyTo } from './bearer-only-to.ts';
 import { connectFailure, McpConnectError } from './connect-failure.ts';
 import { InFlight, sessionOverClient, type McpSession, type McpTransportKind, type SessionEvents } from './mcp-session.ts';
 
@@ -14,6 +16,8 @@ export interface HttpEndpoint {
   url: string;
   headers: Record<string, string>;
   bearerToken: string | null;
+  /** This browser's OAuth tokens for the server: the SDK's transport sends them (to this URL only) and refreshes them on a 401. */
+  authProvider?: OAuthClientProvider;
 }
 
 /** An SDK client that answers form elicitations through `events`, refuses sampling, and validates without eval. */
@@ -46,8 +50,23 @@ export function newClient(events: SessionEvents): Client {
  * whose message says what the server must do (see connect-failure.ts).
  */
 export async function openHttpSession(endpoint: HttpEndpoint, events: SessionEvents): Promise<McpSession> {
+  const challenge: Challenge = { resourceMetadataUrl: undefined };
   try {
-    return await attempt(endpoint, events, 'streamable_http');
+    return await attemptBoth(endpoint, events, challenge);
+  } catch (error) {
+    if (!(error instanceof McpConnectError) || error.kind !== 'needs_auth' || !challenge.resourceMetadataUrl) throw error;
+    throw new McpConnectError(error.kind, error.message, challenge.resourceMetadataUrl);
+  }
+}
+
+/** What the server's last 401 said (WWW-Authenticate), if it said anything. */
+interface Challenge {
+  resourceMetadataUrl: string | undefined;
+}
+
+async function attemptBoth(endpoint: HttpEndpoint, events: SessionEvents, challenge: Challenge): Promise<McpSession> {
+  try {
+    return await attempt(endpoint, events, 'streamable_http', challenge);
   } catch (error) {
     const oldServer =
       error instanceof StreamableHTTPError &&
@@ -60,14 +79,14 @@ export async function openHttpSession(endpoint: HttpEndpoint, events: SessionEve
       !/session|not initialized/i.test(error.message);
     if (!oldServer) throw connectFailure(error, endpoint.url, 'initialize');
     try {
-      return await attempt(endpoint, events, 'sse');
+      return await attempt(endpoint, events, 'sse', challenge);
     } catch (sseError) {
       throw sseError instanceof McpConnectError ? sseError : connectFailure(error, endpoint.url, 'initialize');
     }
   }
 }
 
-async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpTransportKind): Promise<McpSession> {
+async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpTransportKind, challenge: Challenge): Promise<McpSession> {
   const url = new URL(endpoint.url);
   const headers: Record<string, string> = { ...endpoint.headers };
   if (endpoint.bearerToken) headers.authorization = `Bearer ${endpoint.bearerToken}`;
@@ -79,11 +98,14 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
     inFlight.dropAll(`the connection to the server was lost while the call was running (${reason}).`);
     events.onLost(reason);
   };
-  const fetchWatching = watchingFetch(lose);
+  const fetchWatching = watchingFetch(bearerOnlyTo(url.origin), lose, (response) => {
+    const url = extractWWWAuthenticateParams(response).resourceMetadataUrl;
+    if (url && (url.protocol === 'https:' || url.protocol === 'http:')) challenge.resourceMetadataUrl = url.href;
+  });
   const transport: Transport =
     kind === 'streamable_http'
-      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, reconnectionOptions: RECONNECTION })
-      : new SSEClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, eventSourceInit: { fetch: fetchWatching } });
+      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, reconnectionOptions: RECONNECTION, authProvider: endpoint.authProvider })
+      : new SSEClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, eventSourceInit: { fetch: fetchWatching }, authProvider: endpoint.authProvider });
   const client = newClient(events);
   let connected = false;
   client.onerror = (error) => {
@@ -115,11 +137,13 @@ const RECONNECTION = { maxRetries: 1, initialReconnectionDelay: 500, maxReconnec
 /**
  * fetch, with every streamed response body watched: when one breaks (the
  * server died, the network dropped), the calls waiting on it are failed as
- * dropped at once. The SDK itself only reports the break and waits on.
+ * dropped at once. The SDK itself only reports the break and waits on. A 401
+ * is shown to `onUnauthorized`, which reads where the server's OAuth metadata is.
  */
-function watchingFetch(onBroken: (reason: string) => void): typeof fetch {
+function watchingFetch(base: typeof fetch, onBroken: (reason: string) => void, onUnauthorized: (response: Response) => void): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await base(input, init);
+    if (response.status === 401) onUnauthorized(response);
     if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
     const reader = response.body.getReader();
     const body = new ReadableStream<Uint8Array>({

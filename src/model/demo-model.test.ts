@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ModelMessage, ModelResult, ToolSpec } from '../engine/ports.ts';
+import type { ModelMessage, ModelResult, ToolSpec } from '../engine/model-port.ts';
 import { wrapToolResult } from '../engine/tool-result-envelope.ts';
 import { DEMO_MODEL_ID, createDemoModel } from './demo-model.ts';
 import { DEMO_SINK_URL } from './demo-sink.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
-import type { ModelRequest } from '../engine/ports.ts';
+import type { ModelRequest } from '../engine/model-port.ts';
 import { OpenAIModel } from './openai-model.ts';
 import { refusesStreamOptions, StreamOptionsRefusals } from './stream-options-refusals.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
 import { ModelError } from '../engine/errors.ts';
-import type { ModelRequest, ToolSpec } from '../engine/ports.ts';
+import type { ModelRequest, ToolSpec } from '../engine/model-port.ts';
 import { OpenAIModel, type OpenAIModelOptions } from './openai-model.ts';
 
 let llm: FakeLlm;

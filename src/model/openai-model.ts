@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ModelError } from '../engine/errors.ts';
-import type { ModelPort, ModelRequest, ModelResult } from '../engine/ports.ts';
+import type { ModelPort, ModelRequest, ModelResult } from '../engine/model-port.ts';
 import type { CallUsage } from '../engine/records/index.ts';
 import { StallWatchdog } from './stall-watchdog.ts';
 import { refusesStreamOptions, streamOptionsRefusals, type StreamOptionsRefusals } from './stream-options-refusals.ts';

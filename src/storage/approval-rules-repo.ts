@@ -1,6 +1,6 @@
 import { liveQuery, type Observable } from 'dexie';
 import { z } from 'zod';
-import type { RuleSet, RulesPort } from '../engine/ports.ts';
+import type { RuleSet, RulesPort } from '../engine/rules-port.ts';
 import { ApprovalRule } from '../engine/records/index.ts';
 import type { PausepointDb } from './db.ts';
 import { ALWAYS_ALLOW_IRREVERSIBLE_KEY } from './always-allow-irreversible.ts';

@@ -1,24 +1,25 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { makeLedgerEntry, makePausePoint, userDraft } from '../engine/testing/make-records.ts';
-import {
-  conversationsInStates,
-  createConversation,
-  deleteConversation,
-  liveConversation,
-  liveConversationPage,
-  renameConversation,
-} from './conversations-repo.ts';
+import { newConversation } from '../engine/records/index.ts';
+import { userDraft } from '../engine/testing/make-records.ts';
+import { conversationsInStates, liveConversation, liveConversationPage } from './conversations-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
 import { useTestDb } from './testing/open-test-db.ts';
 import { waitForEmission } from './wait-for-emission.ts';
 
+/** Stores a new conversation the way the app does (`Engine.createConversation`). */
+async function createConversation(db: PausepointDb, fields: { id: string; title: string; now: number }) {
+  const conversation = newConversation(fields);
+  await new DexieStorage(db).putConversation(conversation);
+  return conversation;
+}
+
 describe('conversations repository', () => {
   let db: PausepointDb;
   useTestDb((fresh) => (db = fresh));
 
-  it('creates an idle conversation at seq 0', async () => {
+  it('stores a new conversation idle at seq 0', async () => {
     const created = await createConversation(db, { id: 'c1', title: 'Invoices', now: 100 });
     expect(created).toEqual({
       v: 1,
@@ -31,34 +32,6 @@ describe('conversations repository', () => {
       nextSeq: 0,
     });
     expect(await db.conversations.get('c1')).toEqual(created);
-    await expect(createConversation(db, { id: 'c1', title: 'Again', now: 200 })).rejects.toMatchObject({
-      name: 'StorageError',
-      code: 'conflict',
-    });
-  });
-
-  it('renames without reordering, and refuses an unknown id', async () => {
-    await createConversation(db, { id: 'c1', title: 'Old', now: 100 });
-    expect(await renameConversation(db, 'c1', 'New')).toMatchObject({ title: 'New', updatedAt: 100 });
-    await expect(renameConversation(db, 'nope', 'x')).rejects.toMatchObject({ name: 'StorageError', code: 'not_found' });
-  });
-
-  it('deleteConversation removes everything of that conversation and nothing else', async () => {
-    const storage = new DexieStorage(db);
-    for (const id of ['c1', 'c2']) {
-      await createConversation(db, { id, title: id, now: 100 });
-      await storage.appendMessages(id, [userDraft(id, `${id}-m1`), userDraft(id, `${id}-m2`)]);
-      await storage.createPausePoint(makePausePoint({ id: `${id}-p1`, conversationId: id }));
-      await storage.putLedgerEntry(makeLedgerEntry({ id: `${id}:call_1`, conversationId: id }));
-    }
-
-    expect(await deleteConversation(db, 'c1')).toBe(true);
-
-    expect(await db.conversations.toCollection().primaryKeys()).toEqual(['c2']);
-    expect(await db.messages.orderBy('id').primaryKeys()).toEqual(['c2-m1', 'c2-m2']);
-    expect(await db.pausePoints.toCollection().primaryKeys()).toEqual(['c2-p1']);
-    expect(await db.ledger.toCollection().primaryKeys()).toEqual(['c2:call_1']);
-    expect(await deleteConversation(db, 'c1')).toBe(false);
   });
 
   it('liveConversationPage emits newest first and again after a write from any tab or worker', async () => {
@@ -101,10 +74,11 @@ describe('conversations repository', () => {
     const live = liveConversation(db, 'c1');
     expect((await waitForEmission(live, (c) => c !== undefined))?.title).toBe('Old');
     const renamed = waitForEmission(live, (c) => c?.title === 'New');
-    await renameConversation(db, 'c1', 'New');
+    const storage = new DexieStorage(db);
+    await storage.updateConversation('c1', (c) => ({ ...c, title: 'New' }));
     await renamed;
     const gone = waitForEmission(live, (c) => c === undefined);
-    await deleteConversation(db, 'c1');
+    await storage.deleteConversation('c1');
     expect(await gone).toBeUndefined();
   });
 

@@ -2,6 +2,7 @@ import Dexie, { type EntityTable } from 'dexie';
 import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
+import type { McpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 
 /**
@@ -28,6 +29,8 @@ export class PausepointDb extends Dexie {
   approvalRules!: EntityTable<ApprovalRule, 'id'>;
   /** MCP servers, with their secrets (bearer tokens, headers): never in backups or exports. */
   mcpServers!: EntityTable<McpServerRecord, 'id'>;
+  /** MCP servers' OAuth tokens and client registrations, one row per server: never in backups or exports. */
+  mcpOAuth!: EntityTable<McpOAuthRecord, 'serverId'>;
 
   constructor(name = 'pausepoint') {
     super(name);
@@ -49,5 +52,7 @@ export class PausepointDb extends Dexie {
       .upgrade((tx) => moveApiKeyToOrigin(tx.table('settings')));
     // Additive: the user's MCP servers (src/mcp/mcp-server-record.ts).
     this.version(5).stores({ mcpServers: 'id' });
+    // Additive: MCP servers' OAuth state (src/mcp/oauth/mcp-oauth-record.ts). Version 6 is another branch's.
+    this.version(7).stores({ mcpOAuth: 'serverId' });
   }
 }

@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeConversation, userDraft } from '../engine/testing/make-records.ts';
+import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from '../engine/testing/make-records.ts';
 import { describeStoragePort } from '../engine/testing/storage-port-contract.ts';
 import type { PausepointDb } from './db.ts';
 import { DexieStorage } from './dexie-storage.ts';
 import { openTestDb, useTestDb } from './testing/open-test-db.ts';
+import { readSettings, saveSettings, SettingsRead, settingsAlongside } from './settings-repo.ts';
 import { StorageError } from './storage-error.ts';
 
 describeStoragePort('DexieStorage', async () => {
@@ -35,5 +36,47 @@ describe('DexieStorage when the browser is out of space', () => {
     expect(error).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/out of storage space/) });
     expect(await db.messages.count()).toBe(0);
     expect(await db.conversations.get('c1')).toMatchObject({ nextSeq: 0 });
+  });
+});
+
+describe('DexieStorage.deleteConversation', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+
+  it('removes everything of that conversation and nothing else', async () => {
+    const storage = new DexieStorage(db);
+    for (const id of ['c1', 'c2']) {
+      await storage.putConversation(makeConversation({ id, title: id, nextSeq: 0 }));
+      await storage.appendMessages(id, [userDraft(id, `${id}-m1`), userDraft(id, `${id}-m2`)]);
+      await storage.createPausePoint(makePausePoint({ id: `${id}-p1`, conversationId: id }));
+      await storage.putLedgerEntry(makeLedgerEntry({ id: `${id}:call_1`, conversationId: id }));
+    }
+
+    expect(await storage.deleteConversation('c1')).toBe(true);
+
+    expect(await db.conversations.toCollection().primaryKeys()).toEqual(['c2']);
+    expect(await db.messages.orderBy('id').primaryKeys()).toEqual(['c2-m1', 'c2-m2']);
+    expect(await db.pausePoints.toCollection().primaryKeys()).toEqual(['c2-p1']);
+    expect(await db.ledger.toCollection().primaryKeys()).toEqual(['c2:call_1']);
+    expect(await storage.deleteConversation('c1')).toBe(false);
+  });
+});
+
+describe('DexieStorage reading the settings along with each step', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+
+  it('hands loadStep’s caller the stored settings, key included, read in the step’s transaction, as readSettings reads them', async () => {
+    await db.conversations.put(makeConversation({ id: 'c1', nextSeq: 0 }));
+    const storage = new DexieStorage(db, settingsAlongside);
+    expect((await storage.loadStep('c1', 0)).alongside).toEqual(new SettingsRead(undefined));
+
+    await saveSettings(db, { provider: 'ollama', baseUrl: 'http://localhost:11434/v1', apiKey: 'key-1', model: 'llama3' });
+    const step = await storage.loadStep('c1', 0);
+    expect(step.alongside).toBeInstanceOf(SettingsRead);
+    expect((step.alongside as SettingsRead).settings).toEqual(await readSettings(db));
+    expect((step.alongside as SettingsRead).settings).toMatchObject({ apiKey: 'key-1', model: 'llama3' });
+    // Without one, the step is the three reads alone.
+    expect(await new DexieStorage(db).loadStep('c1', 0)).not.toHaveProperty('alongside');
   });
 });

@@ -1,11 +1,13 @@
 import Dexie from 'dexie';
-import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/ports.ts';
+import type { CallRecords, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/storage-port.ts';
+import { checkedSetAside } from '../engine/set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
 import type { PausepointDb } from './db.ts';
+import { conversationMessages } from './messages-repo.ts';
 import { numberDrafts } from './number-drafts.ts';
 import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
-import { readOnly } from './read-only.ts';
+import { readOnly, type ReadAlongside } from './read-only.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -21,7 +23,15 @@ import { StorageError, toStorageError } from './storage-error.ts';
  * foreign promise would let IndexedDB commit the transaction early.
  */
 export class DexieStorage implements StoragePort {
-  constructor(private readonly db: PausepointDb) {}
+  /**
+   * `alongside`: a read to make in each step's transaction, handed to the
+   * engine as `StepRecords.alongside` (the worker reads the settings its model
+   * call is built from: one transaction fewer on the way to each request).
+   */
+  constructor(
+    private readonly db: PausepointDb,
+    private readonly alongside?: ReadAlongside<unknown>,
+  ) {}
 
   getConversation(id: string): Promise<Conversation | undefined> {
     return this.#run(() => this.db.conversations.get(id));
@@ -62,27 +72,65 @@ export class DexieStorage implements StoragePort {
     );
   }
 
+  deleteConversation(id: string): Promise<boolean> {
+    const { conversations, messages, pausePoints, ledger } = this.db;
+    return this.#run(() =>
+      this.db.transaction('rw', [conversations, messages, pausePoints, ledger], async () => {
+        const existed = (await conversations.where('id').equals(id).delete()) > 0;
+        await conversationMessages(this.db, id).delete();
+        await pausePoints.where('conversationId').equals(id).delete();
+        await ledger.where('conversationId').equals(id).delete();
+        return existed;
+      }),
+    );
+  }
+
   listMessages(conversationId: string, fromSeq = 0): Promise<Message[]> {
     return this.#run(() => this.#messagesFrom(conversationId, fromSeq));
   }
 
-  appendMessages(conversationId: string, drafts: MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]> {
+  appendMessages(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update?: (current: Conversation) => Conversation,
+    setAside?: (pending: PausePoint) => SetAside,
+  ): Promise<Message[]> {
+    const { conversations, messages, pausePoints } = this.db;
+    if (!setAside || drafts.length === 0) {
+      return this.#run(() => this.db.transaction('rw', [conversations, messages], () => this.#append(conversationId, drafts, update)));
+    }
     return this.#run(() =>
-      this.db.transaction('rw', [this.db.conversations, this.db.messages], () => this.#append(conversationId, drafts, update)),
+      this.db.transaction('rw', [conversations, messages, pausePoints], async () => {
+        const pending = await pendingPausePointsOf(this.db, conversationId);
+        // Synchronous, as in settlePausePoint: each is settled on the state this transaction read.
+        const settled = pending.map((p) => checkedSetAside(p, setAside(p)));
+        const [appended] = await Promise.all([
+          this.#append(conversationId, [...settled.flatMap((s) => s.messages), ...drafts], update),
+          settled.length > 0 ? pausePoints.bulkPut(settled.map((s) => s.pausePoint)) : undefined,
+        ]);
+        return appended;
+      }),
     );
   }
 
   /** One read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the three reads agree. */
   loadStep(conversationId: string, fromSeq: number): Promise<StepRecords> {
+    const { alongside } = this;
     return this.#run(() =>
-      readOnly(this.db, ['conversations', 'pausePoints', 'messages'], (transaction) => {
+      readOnly(this.db, ['conversations', 'pausePoints', 'messages', ...(alongside?.stores ?? [])], (transaction) => {
         const conversation = transaction.objectStore('conversations').get(conversationId) as IDBRequest<Conversation | undefined>;
         const pending = pendingRequest(transaction);
         const tail = transaction
           .objectStore('messages')
           .index('[conversationId+seq]')
           .getAll(IDBKeyRange.bound([conversationId, fromSeq > 0 ? fromSeq : Dexie.minKey], [conversationId, Dexie.maxKey])) as IDBRequest<Message[]>;
-        return () => ({ conversation: conversation.result, pending: pendingOf(pending.result, conversationId), tail: tail.result });
+        const extra = alongside?.issue(transaction);
+        return () => ({
+          conversation: conversation.result,
+          pending: pendingOf(pending.result, conversationId),
+          tail: tail.result,
+          ...(extra ? { alongside: extra() } : {}),
+        });
       }),
     );
   }

@@ -1,4 +1,4 @@
-import type { MessageDraft } from '../engine/ports.ts';
+import type { MessageDraft } from '../engine/storage-port.ts';
 import type { Conversation, Message } from '../engine/records/index.ts';
 import { StorageError } from './storage-error.ts';
 

@@ -3,6 +3,12 @@ import type { PausepointDb } from './db.ts';
 /** What a read hands back once its transaction has completed. */
 export type Collect<T> = () => T;
 
+/** A read made inside another read-only transaction: the stores it needs, and its requests. */
+export interface ReadAlongside<T> {
+  stores: readonly string[];
+  issue: (transaction: IDBTransaction) => Collect<T>;
+}
+
 /**
  * One read-only IndexedDB transaction, straight on the database Dexie opened:
  * `issue` makes its requests and returns how to build the answer from their

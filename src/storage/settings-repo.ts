@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_KEYS_KEY, storedApiKeys, withApiKey } from './api-keys.ts';
-import type { PausepointDb } from './db.ts';
+import type { PausepointDb, SettingRow } from './db.ts';
+import type { ReadAlongside } from './read-only.ts';
 import { endpointOrigin, PLAIN_HTTP_REFUSED, plainHttpAllowed } from './endpoint-origin.ts';
 import { MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
@@ -106,6 +107,29 @@ export async function readSettings(db: PausepointDb, report: CorruptSettingsRepo
   const saved = row ? settingsFromRow(row.value, report) : undefined;
   return saved && withStoredKey(saved, keys?.value);
 }
+
+/** The settings as read inside a loop step's transaction (see `settingsAlongside`). */
+export class SettingsRead {
+  constructor(readonly settings: Settings | undefined) {}
+}
+
+/**
+ * `readSettings` as a read inside another read-only transaction: the worker's
+ * storage makes it in each loop step's, so the model call that step makes is
+ * built from the settings stored at that moment, without a transaction of its own.
+ */
+export const settingsAlongside: ReadAlongside<SettingsRead> = {
+  stores: ['settings'],
+  issue(transaction) {
+    const store = transaction.objectStore('settings');
+    const row = store.get(SETTINGS_KEY) as IDBRequest<SettingRow | undefined>;
+    const keys = store.get(API_KEYS_KEY) as IDBRequest<SettingRow | undefined>;
+    return () => {
+      const saved = row.result ? settingsFromRow(row.result.value) : undefined;
+      return new SettingsRead(saved && withStoredKey(saved, keys.result?.value));
+    };
+  },
+};
 
 /** Every saved API key by origin: the settings form shows each origin its own. */
 export async function readApiKeys(db: PausepointDb): Promise<Map<string, string>> {

@@ -1,4 +1,4 @@
-import type { GateQuestion } from '../engine/ports.ts';
+import type { GateQuestion } from '../engine/tool-definition.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 
 /** The arguments the card describes (the tool's parsed input). */

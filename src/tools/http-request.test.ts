@@ -2,7 +2,7 @@ import { Marked, type Token } from 'marked';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { OutcomeUnknown } from '../engine/errors.ts';
-import type { ToolContext } from '../engine/ports.ts';
+import type { ToolContext } from '../engine/tool-definition.ts';
 import { httpGate } from './http-gate.ts';
 import { createHttpRequestTool, HttpRequestInput, type HttpRequestArgs } from './http-request.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OutcomeUnknown } from '../engine/errors.ts';
-import type { ToolDefinition } from '../engine/ports.ts';
+import type { ToolDefinition } from '../engine/tool-definition.ts';
 import { httpGate, isRead } from './http-gate.ts';
 import { readCappedText, type CappedText } from './read-capped-text.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { ToolContext, ToolDefinition } from '../engine/ports.ts';
+import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { createDeleteNoteTool } from './delete-note.ts';
 import { createListNotesTool } from './list-notes.ts';
 import type { Note } from './note-record.ts';

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../engine/ports.ts';
+import type { ToolDefinition } from '../engine/tool-definition.ts';
 import { createDeleteNoteTool } from './delete-note.ts';
 import { createListNotesTool } from './list-notes.ts';
 import type { NotesStorePort } from './notes-store-port.ts';

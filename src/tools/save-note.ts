@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolDefinition } from '../engine/ports.ts';
+import type { ToolDefinition } from '../engine/tool-definition.ts';
 import type { NotesStorePort } from './notes-store-port.ts';
 
 export const SaveNoteInput = z.object({

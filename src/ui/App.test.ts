@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import 'fake-indexeddb/auto';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import type { RegisterSWOptions } from 'virtual:pwa-register';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -10,6 +10,11 @@ import { openTestDb } from '../storage/testing/open-test-db.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { saveSettings } from '../storage/settings-repo.ts';
 import { fakeClient, pausePoint } from './testing/fake-app.svelte.ts';
+
+// The app loads its views on demand, and the first import of a view makes vitest
+// transform that view's whole module tree: on a loaded machine that alone took
+// over the default 1 s of findBy*. What these tests wait for appears either way.
+configure({ asyncUtilTimeout: 10_000 });
 
 const sw = vi.hoisted(() => ({
   options: undefined as RegisterSWOptions | undefined,

@@ -1,32 +1,71 @@
-import type { Decision } from '../engine/decision.ts';
-import type { ApprovalRuleDraft } from '../engine/records/index.ts';
-import type { DecideResult, WorkerEvent } from './protocol.ts';
-import type { McpControl } from './mcp-control.ts';
+import type { IntentInput, IntentKind, IntentResults, McpIntent, WorkerEvent } from './protocol.ts';
 
 /**
- * What the UI can ask of the agent. Every change to agent state goes through
- * here as an intent; what the user sees comes back through live queries on
- * IndexedDB, never through these return values (so other tabs see the same).
+ * The order in which the page's call for each intent takes that intent's
+ * fields (`'fields'`: one argument holding them all). Everything else about a
+ * call — its arguments' types and what it resolves with — comes from the
+ * protocol (protocol.ts: the intents' schemas and `IntentResults`).
  */
-export interface AgentClient {
-  send(conversationId: string | null, text: string): Promise<{ conversationId: string }>;
-  decide(pausePointId: string, decision: Decision): Promise<DecideResult>;
-  stop(conversationId: string): Promise<void>;
-  retry(conversationId: string): Promise<void>;
-  createConversation(title?: string): Promise<{ conversationId: string }>;
-  renameConversation(conversationId: string, title: string): Promise<void>;
-  deleteConversation(conversationId: string): Promise<void>;
-  /** Makes an approval rule from a draft (the engine fills in and checks the rest); rejects with the reason when it is refused. */
-  addRule(draft: ApprovalRuleDraft): Promise<{ ruleId: string }>;
-  /** Stores an allow rule made from a card, then decides that card: one intent, so the rule exists before the loop resumes. */
-  approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft): Promise<DecideResult>;
-  removeRule(ruleId: string): Promise<void>;
-  /** Turns on a rule that came back disabled from a backup. */
-  enableRule(ruleId: string): Promise<void>;
-  /** "Ask for everything": while on, no allow rule applies. */
-  setAskForEverything(on: boolean): Promise<void>;
-  /** Whether cards offer "Always allow" for calls their tool marks irreversible. */
-  setAlwaysAllowIrreversible(on: boolean): Promise<void>;
+type CallArguments = EveryIntent<{
+  mcpAdd: 'fields';
+  mcpSetEnabled: ['serverId', 'enabled'];
+  mcpSetTrusted: ['serverId', 'trusted'];
+  mcpSetToolEnabled: ['serverId', 'toolName', 'enabled'];
+  mcpRemove: ['serverId'];
+  mcpBeginSignIn: ['serverId', 'redirectUrl'];
+  mcpFinishSignIn: ['serverId', 'code', 'state'];
+  mcpSignOut: ['serverId'];
+  send: ['conversationId', 'text'];
+  decide: ['pausePointId', 'decision'];
+  stop: ['conversationId'];
+  retry: ['conversationId'];
+  createConversation: ['title'?];
+  renameConversation: ['conversationId', 'title'];
+  deleteConversation: ['conversationId'];
+  addRule: ['draft'];
+  removeRule: ['ruleId'];
+  approveWithRule: ['pausePointId', 'decision', 'draft'];
+  enableRule: ['ruleId'];
+  setAskForEverything: ['on'];
+  setAlwaysAllowIrreversible: ['on'];
+  listModels: 'fields';
+}>;
+
+/** Checks `CallArguments`: an entry for every intent, naming only that intent's fields. */
+type EveryIntent<T extends { [K in IntentKind]: 'fields' | readonly (keyof IntentFields<K> | undefined)[] }> = T;
+
+/** An intent's fields as the page gives them (those with defaults may be left out), without its `type`. */
+type IntentFields<K extends IntentKind> = Omit<Extract<IntentInput, { type: K }>, 'type'>;
+
+type Arguments<K extends IntentKind> = CallArguments[K] extends 'fields' ? [fields: IntentFields<K>] : Named<IntentFields<K>, CallArguments[K]>;
+
+/** The types of `fields` named in `names`, as a tuple (a mapped type over a type parameter keeps a tuple a tuple). */
+type Named<Fields, Names> = { [I in keyof Names]: Fields[Names[I] & keyof Fields] };
+
+/**
+ * The page's call for one intent: the intent's fields as arguments, then an
+ * optional signal. Aborting it rejects the call with `AgentAbortError`
+ * (worker-client.ts); the worker may still finish the intent.
+ */
+export type IntentCall<K extends IntentKind> = (...args: [...Extract<Arguments<K>, readonly unknown[]>, signal?: AbortSignal]) => Promise<IntentResults[K]>;
+
+type Calls<K extends IntentKind> = { readonly [P in K]: IntentCall<P> };
+
+type McpKind = McpIntent['type'];
+/** `mcpSetEnabled` → `setEnabled`. */
+type McpMethod<K extends McpKind> = K extends `mcp${infer Rest}` ? Uncapitalize<Rest> : never;
+
+/** What Settings › MCP servers asks of the agent; the servers themselves are read from IndexedDB. */
+export type McpControl = { readonly [K in McpKind as McpMethod<K>]: IntentCall<K> };
+
+/**
+ * What the UI can ask of the agent: one call per intent (`listModels` reaches
+ * the UI as `testConnection` instead, and the MCP intents as `mcp`). Every
+ * change to agent state goes through here as an intent; what the user sees
+ * comes back through live queries on IndexedDB, never through these return
+ * values (so other tabs see the same).
+ */
+export type AgentClient = Calls<Exclude<IntentKind, McpKind | 'listModels'>> & {
   /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides and as `owner` of the loops it runs. */
   readonly tabId: string;
   /**
@@ -36,4 +75,4 @@ export interface AgentClient {
   onEvent?(listener: (event: WorkerEvent) => void): () => void;
   /** MCP servers (Settings › MCP servers). Optional: a client without it shows no MCP section. */
   readonly mcp?: McpControl;
-}
+};

@@ -5,17 +5,17 @@ import { withDemoSink } from '../model/demo-sink.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
 import { DexieRules, enableRule, setAlwaysAllowIrreversible, setAskForEverything } from '../storage/approval-rules-repo.ts';
-import { deleteConversation, renameConversation } from '../storage/conversations-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { DexieNotesStore } from '../storage/notes-store.ts';
-import { deviceId, readSettings } from '../storage/settings-repo.ts';
+import { deviceId, readSettings, SettingsRead, settingsAlongside } from '../storage/settings-repo.ts';
 import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
-import { modelFor, modelFromSettings } from './model-from-settings.ts';
-import type { Intent, WorkerEvent } from './protocol.ts';
+import { modelFor, modelFromSettings, preloadModel } from './model-from-settings.ts';
+import type { IntentHandlers, IntentKind, IntentOf, IntentResults, WorkerEvent } from './protocol.ts';
+import { warmUp } from './warm-up.ts';
 import { WebLocks } from './web-locks.ts';
 
 const EXPIRY_SWEEP_MS = 15_000;
@@ -31,6 +31,7 @@ export class AgentHost {
   readonly #watching = new Set<string>();
   readonly #decidedBy: Promise<DecidedBy>;
   readonly #stops = new BroadcastChannel('pausepoint:stop');
+  readonly #handlers: IntentHandlers;
 
   constructor(
     private readonly db: PausepointDb,
@@ -40,10 +41,12 @@ export class AgentHost {
     // The demo's requests land in its sink inside this thread (demo-sink.ts); every other one goes out.
     const tools = [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })];
     this.#mcp = new McpHost(db, new Set(['wait_for_approval', ...tools.map((tool) => tool.name)]));
+    this.#handlers = this.#makeHandlers();
     this.engine = new Engine({
-      storage: new DexieStorage(db),
+      // Each step's read takes the settings along, so the model call it makes needs no read of its own.
+      storage: new DexieStorage(db, settingsAlongside),
       rules: new DexieRules(db),
-      model: async () => modelFromSettings(await readSettings(db)),
+      model: async (alongside) => modelFromSettings(alongside instanceof SettingsRead ? alongside.settings : await readSettings(db)),
       settings: engineSettings(db),
       tools,
       dynamicTools: this.#mcp.tools,
@@ -51,6 +54,7 @@ export class AgentHost {
       ids: randomIds,
       network: browserNetwork,
       locks: new WebLocks(),
+      tabs: { requestStop: (conversationId) => this.#stops.postMessage(conversationId) },
       owner: tabId,
       onPause: (p) => this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title }),
       onError: (error, conversationId) => {
@@ -78,62 +82,47 @@ export class AgentHost {
     // indexed read of the active conversations only is cheap next to a live query per tab.
     setInterval(() => void this.#sweep(), 3_000);
     setInterval(() => void this.#expireDue(), EXPIRY_SWEEP_MS);
+    // The model code is loaded on demand (model-from-settings.ts), and right after start in any case, with
+    // the first press's other cold paths (warm-up.ts): once the database is open (the device id is read),
+    // the worker takes intents, and the first press should not wait for them. (Running beside the page's
+    // first render does not slow it: bench/latency/README.md.)
+    void this.#decidedBy
+      .then(() => warmUp(this.db))
+      .catch((error: unknown) => console.warn('Pausepoint: warming up failed', error));
   }
 
-  async handle(intent: Intent): Promise<unknown> {
+  /** Runs one intent with its handler; the result is the one `IntentResults` declares for its kind. */
+  async handle<K extends IntentKind>(intent: IntentOf<K>): Promise<IntentResults[K]> {
+    // The model code loads while the intent's transactions run, not after them.
+    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'approveWithRule' || intent.type === 'retry') preloadModel();
     // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
     if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'retry') await this.#mcp.ready;
-    switch (intent.type) {
-      case 'mcpAdd':
-      case 'mcpSetEnabled':
-      case 'mcpSetTrusted':
-      case 'mcpSetToolEnabled':
-      case 'mcpRemove':
-        return this.#mcp.handle(intent);
-      case 'send':
-        return this.engine.send(intent.conversationId, intent.text);
-      case 'decide':
-        return this.engine.decide(intent.pausePointId, intent.decision, await this.#decidedBy);
-      case 'stop':
-        this.#stopEverywhere(intent.conversationId);
-        return null;
-      case 'retry':
-        return this.engine.retry(intent.conversationId);
-      case 'createConversation':
-        return { conversationId: await this.engine.createConversation(intent.title) };
-      case 'renameConversation':
-        await renameConversation(this.db, intent.conversationId, intent.title);
-        return null;
-      case 'deleteConversation':
-        // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
-        this.#stopEverywhere(intent.conversationId);
-        await deleteConversation(this.db, intent.conversationId);
-        return null;
-      case 'addRule':
-        return { ruleId: (await this.engine.addRule(intent.draft)).id };
-      case 'approveWithRule':
-        await this.engine.addRule(intent.draft);
-        return this.engine.decide(intent.pausePointId, intent.decision, await this.#decidedBy);
-      case 'removeRule':
-        await this.engine.removeRule(intent.ruleId);
-        return null;
-      case 'enableRule':
-        await enableRule(this.db, intent.ruleId);
-        return null;
-      case 'setAlwaysAllowIrreversible':
-        await setAlwaysAllowIrreversible(this.db, intent.on);
-        return null;
-      case 'setAskForEverything':
-        await setAskForEverything(this.db, intent.on);
-        return null;
-      case 'listModels':
-        return modelFor(intent).listModels();
-    }
+    // `intent.type` is K, which TypeScript cannot see through Extract.
+    return this.#handlers[intent.type as K](intent);
   }
 
-  /** Stops the conversation's run in this tab, or asks the other tabs to (only one runs it). */
-  #stopEverywhere(conversationId: string): void {
-    if (!this.engine.stop(conversationId)) this.#stops.postMessage(conversationId);
+  /** Built once the MCP host exists (the constructor calls it). */
+  #makeHandlers(): IntentHandlers {
+    return {
+      ...this.#mcp.handlers,
+      send: ({ conversationId, text }) => this.engine.send(conversationId, text),
+      decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#decidedBy),
+      stop: async ({ conversationId }) => this.engine.stopEverywhere(conversationId),
+      retry: ({ conversationId }) => this.engine.retry(conversationId),
+      createConversation: async ({ title }) => ({ conversationId: await this.engine.createConversation(title) }),
+      renameConversation: ({ conversationId, title }) => this.engine.renameConversation(conversationId, title),
+      deleteConversation: ({ conversationId }) => this.engine.deleteConversation(conversationId),
+      addRule: async ({ draft }) => ({ ruleId: (await this.engine.addRule(draft)).id }),
+      approveWithRule: async ({ pausePointId, decision, draft }) => {
+        await this.engine.addRule(draft);
+        return this.engine.decide(pausePointId, decision, await this.#decidedBy);
+      },
+      removeRule: ({ ruleId }) => this.engine.removeRule(ruleId),
+      enableRule: async ({ ruleId }) => void (await enableRule(this.db, ruleId)),
+      setAlwaysAllowIrreversible: ({ on }) => setAlwaysAllowIrreversible(this.db, on),
+      setAskForEverything: ({ on }) => setAskForEverything(this.db, on),
+      listModels: async (endpoint) => (await modelFor(endpoint)).listModels(),
+    };
   }
 
   async #sweep(): Promise<void> {

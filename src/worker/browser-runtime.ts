@@ -1,4 +1,6 @@
-import type { ClockPort, IdPort, NetworkPort } from '../engine/ports.ts';
+import type { ClockPort } from '../engine/clock-port.ts';
+import type { IdPort } from '../engine/id-port.ts';
+import type { NetworkPort } from '../engine/network-port.ts';
 
 export const systemClock: ClockPort = {
   now: () => Date.now(),

@@ -1,4 +1,4 @@
-import type { SettingsPort } from '../engine/ports.ts';
+import type { SettingsPort } from '../engine/settings-port.ts';
 import { costOf, NO_LIMITS, type SpendingSettings } from '../engine/spending.ts';
 import { pricesFor } from '../model/known-prices.ts';
 import type { PausepointDb } from '../storage/db.ts';

@@ -1,8 +1,8 @@
 import { liveQuery } from 'dexie';
-import type { ToolDefinition } from '../engine/ports.ts';
+import type { ToolDefinition } from '../engine/tool-definition.ts';
 import type { McpHub } from '../mcp/mcp-hub.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import type { McpIntent } from './protocol.ts';
+import type { IntentHandlers, McpIntent } from './protocol.ts';
 
 const NONE: readonly ToolDefinition[] = Object.freeze([]);
 
@@ -47,21 +47,19 @@ export class McpHost {
     return this.#hub;
   }
 
-  async handle(intent: McpIntent): Promise<unknown> {
-    const hub = await this.hub();
-    switch (intent.type) {
-      case 'mcpAdd': {
-        const { type: _type, ...draft } = intent;
-        return { serverId: (await hub.add(draft)).id };
-      }
-      case 'mcpSetEnabled':
-        return hub.setEnabled(intent.serverId, intent.enabled);
-      case 'mcpSetTrusted':
-        return hub.setTrusted(intent.serverId, intent.trusted);
-      case 'mcpSetToolEnabled':
-        return hub.setToolEnabled(intent.serverId, intent.toolName, intent.enabled);
-      case 'mcpRemove':
-        return hub.remove(intent.serverId);
-    }
-  }
+  /** The MCP intents' handlers; each loads the hub first. */
+  readonly handlers: Pick<IntentHandlers, McpIntent['type']> = {
+    mcpAdd: async ({ type: _type, ...draft }) => ({ serverId: (await (await this.hub()).add(draft)).id }),
+    mcpSetEnabled: async ({ serverId, enabled }) => (await this.hub()).setEnabled(serverId, enabled),
+    mcpSetTrusted: async ({ serverId, trusted }) => (await this.hub()).setTrusted(serverId, trusted),
+    mcpSetToolEnabled: async ({ serverId, toolName, enabled }) => (await this.hub()).setToolEnabled(serverId, toolName, enabled),
+    mcpRemove: async ({ serverId }) => (await this.hub()).remove(serverId),
+    mcpBeginSignIn: async ({ serverId, redirectUrl }) => {
+      // The authorization server sends the code to this URL: it must be this app's own callback page.
+      if (new URL(redirectUrl).origin !== globalThis.location.origin) throw new Error('The sign-in callback must be on this app’s origin.');
+      return (await this.hub()).beginSignIn(serverId, redirectUrl);
+    },
+    mcpFinishSignIn: async ({ serverId, code, state }) => (await this.hub()).finishSignIn(serverId, code, state),
+    mcpSignOut: async ({ serverId }) => (await this.hub()).signOut(serverId),
+  };
 }

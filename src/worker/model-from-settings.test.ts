@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, test, vi } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
-import type { ModelRequest } from '../engine/ports.ts';
+import type { ModelRequest } from '../engine/model-port.ts';
 import type { Settings } from '../storage/settings-repo.ts';
 import { modelFor, modelFromSettings } from './model-from-settings.ts';
 
@@ -23,8 +23,8 @@ function settings(over: Partial<Settings> = {}): Settings {
 describe('modelFromSettings', () => {
   it('asks for at most 4096 tokens per answer unless the settings say otherwise', async () => {
     llm.enqueue({ content: 'a' }, { content: 'b' });
-    await modelFromSettings(settings()).complete(request());
-    await modelFromSettings(settings({ maxTokens: 512 })).complete(request());
+    await (await modelFromSettings(settings())).complete(request());
+    await (await modelFromSettings(settings({ maxTokens: 512 }))).complete(request());
     expect(llm.chatRequests().map((r) => r.body)).toMatchObject([{ max_tokens: 4096 }, { max_tokens: 512 }]);
     expect(llm.chatRequests().every((r) => r.headers.authorization === 'Bearer sk-settings')).toBe(true);
   });
@@ -35,7 +35,7 @@ describe('modelFromSettings', () => {
       bodies.push(JSON.parse(String(init?.body)));
       return new Response('{"error":{"message":"stop here"}}', { status: 400, headers: { 'content-type': 'application/json' } });
     });
-    await modelFromSettings(settings({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', maxTokens: 1000 }))
+    await (await modelFromSettings(settings({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', maxTokens: 1000 })))
       .complete(request())
       .catch(() => undefined);
     expect(bodies).toHaveLength(1);
@@ -45,8 +45,8 @@ describe('modelFromSettings', () => {
 
   it('sends the Anthropic preset’s direct-browser-access header, and no such header for other providers', async () => {
     llm.enqueue({ content: 'a' }, { content: 'b' });
-    await modelFromSettings(settings({ provider: 'anthropic' })).complete(request());
-    await modelFromSettings(settings()).complete(request());
+    await (await modelFromSettings(settings({ provider: 'anthropic' }))).complete(request());
+    await (await modelFromSettings(settings())).complete(request());
     const [anthropic, custom] = llm.chatRequests();
     expect(anthropic?.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
     expect(custom?.headers).not.toHaveProperty('anthropic-dangerous-direct-browser-access');
@@ -56,9 +56,9 @@ describe('modelFromSettings', () => {
 const endpoint = { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-one', model: 'fake-model' };
 
 describe('modelFor', () => {
-  test('hands back the same model while the endpoint is unchanged (no new SDK client per call)', () => {
-    const first = modelFor(endpoint);
-    expect(modelFor({ ...endpoint })).toBe(first);
+  test('hands back the same model while the endpoint is unchanged (no new SDK client per call)', async () => {
+    const first = await modelFor(endpoint);
+    expect(await modelFor({ ...endpoint })).toBe(first);
   });
 
   test.each([
@@ -67,17 +67,17 @@ describe('modelFor', () => {
     ['API key', { apiKey: 'sk-two' }],
     ['model', { model: 'other-model' }],
     ['token limit', { maxTokens: 512 }],
-  ])('builds a new one when the %s changes', (_field, change) => {
-    const before = modelFor(endpoint);
-    const changed = modelFor({ ...endpoint, ...change });
+  ])('builds a new one when the %s changes', async (_field, change) => {
+    const before = await modelFor(endpoint);
+    const changed = await modelFor({ ...endpoint, ...change });
     expect(changed).not.toBe(before);
     // And going back builds again: a key once replaced is not kept around.
-    expect(modelFor(endpoint)).not.toBe(changed);
+    expect(await modelFor(endpoint)).not.toBe(changed);
   });
 
-  test('the demo is cached like any endpoint, and apart from it', () => {
-    const demo = modelFor({ provider: 'demo', baseUrl: '', apiKey: '', model: 'pausepoint-demo' });
-    expect(modelFor({ provider: 'demo', baseUrl: '', apiKey: '', model: 'pausepoint-demo' })).toBe(demo);
-    expect(modelFor(endpoint)).not.toBe(demo);
+  test('the demo is cached like any endpoint, and apart from it', async () => {
+    const demo = await modelFor({ provider: 'demo', baseUrl: '', apiKey: '', model: 'pausepoint-demo' });
+    expect(await modelFor({ provider: 'demo', baseUrl: '', apiKey: '', model: 'pausepoint-demo' })).toBe(demo);
+    expect(await modelFor(endpoint)).not.toBe(demo);
   });
 });

@@ -1,9 +1,6 @@
 import { ModelError } from '../engine/errors.ts';
-import type { ModelPort } from '../engine/ports.ts';
-import { createDemoModel } from '../model/demo-model.ts';
-import { OpenAIModel } from '../model/openai-model.ts';
-import { presetHeaders } from '../model/provider-presets.ts';
-import { endpointOrigin } from '../storage/endpoint-origin.ts';
+import type { OpenAIModel } from '../model/openai-model.ts';
+import type * as BuildModel from './build-model.ts';
 import { DEFAULT_MAX_TOKENS } from '../storage/settings-constants.ts';
 import type { Settings } from '../storage/settings-repo.ts';
 
@@ -15,8 +12,31 @@ export interface Endpoint {
   maxTokens?: number;
 }
 
-/** The endpoint whose Chat Completions wants `max_completion_tokens` (its reasoning models refuse `max_tokens`). */
-const OPENAI_ORIGIN = 'https://api.openai.com';
+/**
+ * The openai SDK and the adapter over it, loaded on demand: most of the
+ * worker's code, which its start — the database, the recovery sweep, expiring
+ * cards, a decision — does not need, and which would otherwise be compiled
+ * and run beside the page's first render. The promise is kept: every caller
+ * waits for the one load.
+ */
+let builder: Promise<typeof BuildModel> | undefined;
+
+function loadBuilder(): Promise<typeof BuildModel> {
+  if (!builder) {
+    const loading = import('./build-model.ts');
+    // A load that failed (the worker's files replaced by a new version, say) is tried again next time.
+    loading.catch(() => {
+      if (builder === loading) builder = undefined;
+    });
+    builder = loading;
+  }
+  return builder;
+}
+
+/** Starts loading the model code, if it is not loaded yet: when a model call is likely soon. */
+export function preloadModel(): void {
+  loadBuilder().catch(() => {});
+}
 
 /**
  * The last model built, and the endpoint it was built for. The engine asks for
@@ -28,31 +48,21 @@ const OPENAI_ORIGIN = 'https://api.openai.com';
  * `fetch` when a client is built: a test that replaces it must use an
  * endpoint no earlier test used.)
  */
-let last: { key: string; model: OpenAIModel } | undefined;
+let last: { key: string; model: Promise<OpenAIModel> } | undefined;
 
 /** The model port for the user's settings: the scripted demo, or their endpoint through the openai SDK. */
-export function modelFor(endpoint: Endpoint): OpenAIModel {
+export function modelFor(endpoint: Endpoint): Promise<OpenAIModel> {
   const key = JSON.stringify([endpoint.provider, endpoint.baseUrl, endpoint.apiKey, endpoint.model ?? '', endpoint.maxTokens ?? DEFAULT_MAX_TOKENS]);
   if (last?.key === key) return last.model;
-  last = { key, model: buildModel(endpoint) };
-  return last.model;
-}
-
-function buildModel(endpoint: Endpoint): OpenAIModel {
-  if (endpoint.provider === 'demo') return createDemoModel();
-  // Local endpoints (Ollama, LM Studio) take no key, but the SDK refuses to start without one.
-  const apiKey = endpoint.apiKey.trim() || 'no-key';
-  return new OpenAIModel({
-    baseUrl: endpoint.baseUrl,
-    apiKey,
-    model: endpoint.model ?? '',
-    maxTokens: endpoint.maxTokens ?? DEFAULT_MAX_TOKENS,
-    maxTokensField: endpointOrigin(endpoint.baseUrl) === OPENAI_ORIGIN ? 'max_completion_tokens' : 'max_tokens',
-    headers: presetHeaders(endpoint.provider),
+  const model = loadBuilder().then(({ buildModel }) => buildModel(endpoint));
+  last = { key, model };
+  model.catch(() => {
+    if (last?.model === model) last = undefined;
   });
+  return model;
 }
 
-export function modelFromSettings(settings: Settings | undefined): ModelPort {
+export async function modelFromSettings(settings: Settings | undefined): Promise<OpenAIModel> {
   if (!settings) throw new ModelError('auth', 'No model is set up yet. Open Settings to choose a provider and model.');
   if (settings.provider !== 'demo' && !settings.model.trim()) {
     throw new ModelError('bad_request', 'No model is chosen. Open Settings and pick one (Test connection lists them).');

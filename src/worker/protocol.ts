@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { Decision } from '../engine/decision.ts';
+import { Decision, type DecideResult } from '../engine/decision.ts';
 import { ApprovalRuleDraft } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
+import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 
 /**
  * The page ↔ worker protocol. The page sends intents; everything the user sees
@@ -16,6 +17,11 @@ export const McpIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mcpSetTrusted'), serverId: z.string(), trusted: z.boolean() }),
   z.object({ type: z.literal('mcpSetToolEnabled'), serverId: z.string(), toolName: z.string(), enabled: z.boolean() }),
   z.object({ type: z.literal('mcpRemove'), serverId: z.string() }),
+  /** OAuth sign-in, first half: answers with the authorization URL the page opens (the worker cannot navigate). */
+  z.object({ type: z.literal('mcpBeginSignIn'), serverId: z.string(), redirectUrl: z.url({ protocol: /^https?$/ }) }),
+  /** Second half: what the callback page received; the worker checks the state. */
+  z.object({ type: z.literal('mcpFinishSignIn'), serverId: z.string(), code: z.string().min(1).max(4_000), state: z.string().min(1).max(1_000) }),
+  z.object({ type: z.literal('mcpSignOut'), serverId: z.string() }),
 ]);
 export type McpIntent = z.infer<typeof McpIntent>;
 
@@ -53,6 +59,49 @@ export type Intent = z.infer<typeof Intent>;
 export type IntentInput = z.input<typeof Intent>;
 
 export { DecideResult } from '../engine/decision.ts';
+
+export type IntentKind = Intent['type'];
+/** The intent of one kind, as the worker reads it. */
+export type IntentOf<K extends IntentKind> = Extract<Intent, { type: K }>;
+
+/**
+ * Keeps a per-intent map honest: one entry for every intent kind, and no
+ * other key (an extra one would have to be `never`).
+ */
+type PerIntent<T extends Record<IntentKind, unknown> & Record<Exclude<keyof T, IntentKind>, never>> = T;
+
+/**
+ * What the worker answers to each intent. The host's handler for an intent
+ * must return it (agent-host.ts, mcp-host.ts), and the page's client is typed
+ * from it (agent-client.ts). `void` is sent as `null`.
+ */
+export type IntentResults = PerIntent<{
+  mcpAdd: { serverId: string };
+  mcpSetEnabled: void;
+  mcpSetTrusted: void;
+  mcpSetToolEnabled: void;
+  mcpRemove: void;
+  mcpBeginSignIn: SignInStart;
+  mcpFinishSignIn: void;
+  mcpSignOut: SignOutResult;
+  send: { conversationId: string };
+  decide: DecideResult;
+  stop: void;
+  retry: void;
+  createConversation: { conversationId: string };
+  renameConversation: void;
+  deleteConversation: void;
+  addRule: { ruleId: string };
+  removeRule: void;
+  approveWithRule: DecideResult;
+  enableRule: void;
+  setAskForEverything: void;
+  setAlwaysAllowIrreversible: void;
+  listModels: string[];
+}>;
+
+/** A handler for each intent kind, returning that intent's declared result. */
+export type IntentHandlers = { [K in IntentKind]: (intent: IntentOf<K>) => Promise<IntentResults[K]> };
 
 export const WireError = z.object({ name: z.string(), message: z.string(), code: z.string().optional() });
 

@@ -1,4 +1,4 @@
-import type { LockPort } from '../engine/ports.ts';
+import type { LockPort } from '../engine/lock-port.ts';
 
 /**
  * The lock port over the Web Locks API. A lock is held for exactly as long as

@@ -1,6 +1,6 @@
-import { describe, expect, test } from 'vitest';
-import { DecideResult, Response, WorkerEvent } from './protocol.ts';
-import { readDecideResult, readResponse, readWorkerEvent } from './worker-client.ts';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { DecideResult, Response, WorkerEvent, type IntentInput } from './protocol.ts';
+import { AgentAbortError, AgentError, readDecideResult, readResponse, readWorkerEvent, WorkerClient, type AgentWorker } from './worker-client.ts';
 
 /** The page reads worker messages with hand-written guards; they must agree with the protocol's schemas. */
 const samples: unknown[] = [
@@ -44,5 +44,97 @@ describe('worker message guards', () => {
     expect(readResponse(sample)).toEqual(response.success ? response.data : null);
     const result = DecideResult.safeParse(sample);
     expect(readDecideResult(sample)).toEqual(result.success ? result.data : null);
+  });
+});
+
+/** A worker that records what the page posts and answers only when told to. */
+class FakeWorker implements AgentWorker {
+  readonly posted: { id: number; intent: IntentInput }[] = [];
+  readonly #listeners: ((event: MessageEvent<unknown>) => void)[] = [];
+  postMessage(message: { id: number; intent: IntentInput }): void {
+    this.posted.push(message);
+  }
+  addEventListener(type: 'message', listener: (event: MessageEvent<unknown>) => void): void;
+  addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+  addEventListener(type: string, listener: (event: never) => void): void {
+    // Only messages (the overload above says what a 'message' listener takes): these tests never fail the worker.
+    if (type === 'message') this.#listeners.push(listener as (event: MessageEvent<unknown>) => void);
+  }
+  answer(data: unknown): void {
+    for (const listener of this.#listeners) listener(new MessageEvent('message', { data }));
+  }
+}
+
+function connect() {
+  const worker = new FakeWorker();
+  return { worker, client: new WorkerClient(() => worker) };
+}
+
+describe('WorkerClient calls', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('answers a call with the worker\'s response to its id', async () => {
+    const { worker, client } = connect();
+    const sent = client.send(null, 'Hello');
+    expect(worker.posted).toEqual([{ id: 1, intent: { type: 'send', conversationId: null, text: 'Hello' } }]);
+    worker.answer({ id: 1, ok: true, value: { conversationId: 'c1' } });
+    await expect(sent).resolves.toEqual({ conversationId: 'c1' });
+  });
+
+  test('a signal aborted before the call rejects it with AgentAbortError and sends nothing', async () => {
+    const { worker, client } = connect();
+    const controller = new AbortController();
+    controller.abort();
+    const error = await client.send('c1', 'Hello', controller.signal).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentAbortError);
+    expect(error).toBeInstanceOf(AgentError);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(worker.posted).toEqual([]);
+  });
+
+  test('aborting after the call is sent rejects it at once and drops its pending entry', async () => {
+    vi.useFakeTimers();
+    const { worker, client } = connect();
+    const controller = new AbortController();
+    const decided = client.decide('p1', { type: 'approve' }, controller.signal);
+    expect(worker.posted).toHaveLength(1);
+    controller.abort();
+    await expect(decided).rejects.toBeInstanceOf(AgentAbortError);
+
+    // The late answer finds nothing waiting, and the timeout went with the entry: nothing else rejects.
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    worker.answer({ id: 1, ok: true, value: { outcome: 'decided' } });
+    await vi.advanceTimersByTimeAsync(120_000);
+    process.off('unhandledRejection', unhandled);
+    expect(unhandled).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+
+    // The next call gets the next id and its own answer.
+    const stopped = client.stop('c1');
+    expect(worker.posted[1]).toEqual({ id: 2, intent: { type: 'stop', conversationId: 'c1' } });
+    worker.answer({ id: 2, ok: true, value: null });
+    await expect(stopped).resolves.toBeUndefined();
+  });
+
+  test('aborting after the answer came changes nothing', async () => {
+    const { worker, client } = connect();
+    const controller = new AbortController();
+    const added = client.addRule({ effect: 'allow', tool: 'list_notes', match: [], scope: { kind: 'everywhere' }, source: 'settings' }, controller.signal);
+    worker.answer({ id: 1, ok: true, value: { ruleId: 'r1' } });
+    await expect(added).resolves.toEqual({ ruleId: 'r1' });
+    controller.abort();
+  });
+
+  test('a worker that never answers still times out after 120 s', async () => {
+    vi.useFakeTimers();
+    const { client } = connect();
+    const retried = client.retry('c1', new AbortController().signal);
+    const outcome = expect(retried).rejects.toMatchObject({ name: 'TimeoutError' });
+    await vi.advanceTimersByTimeAsync(120_000);
+    await outcome;
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -1,7 +1,5 @@
-import type { Decision } from '../engine/decision.ts';
-import type { ApprovalRuleDraft } from '../engine/records/index.ts';
-import type { AgentClient } from './agent-client.ts';
-import type { McpControl } from './mcp-control.ts';
+import type { AgentClient, IntentCall, McpControl } from './agent-client.ts';
+import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 import type { DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
@@ -15,7 +13,24 @@ export class AgentError extends Error {
   }
 }
 
+/** The page gave up waiting for a call: its signal was aborted. The worker may still finish the intent. */
+export class AgentAbortError extends AgentError {
+  constructor() {
+    super('AbortError', 'The request to the agent was cancelled.');
+  }
+}
+
+/** A backstop for a worker that never answers; a caller that gives up sooner aborts its signal. */
 const REQUEST_TIMEOUT_MS = 120_000;
+
+/** What the client needs of a worker (a fake one in tests). */
+export interface AgentWorker {
+  postMessage(message: { id: number; intent: IntentInput }): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<unknown>) => void): void;
+  addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+}
+
+const startWorker = (name: string): AgentWorker => new Worker(new URL('./agent.worker.ts', import.meta.url), { type: 'module', name });
 
 /**
  * The page's side of the worker: sends intents, matches responses by id, and
@@ -24,18 +39,19 @@ const REQUEST_TIMEOUT_MS = 120_000;
  * than the protocol's zod schemas: the page would otherwise load zod (a quarter
  * of its JavaScript) only to read messages from its own worker. The worker,
  * which receives what the page sends, still parses every intent with zod.
- * `protocol-guards.test.ts` checks the guards against the schemas.
+ * `worker-client.test.ts` checks the guards against the schemas.
  */
 export class WorkerClient implements AgentClient {
   readonly tabId = crypto.randomUUID();
-  readonly #worker: Worker;
+  readonly #worker: AgentWorker;
   readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   readonly #listeners = new Set<(event: WorkerEvent) => void>();
   #nextId = 1;
 
-  constructor() {
-    this.#worker = new Worker(new URL('./agent.worker.ts', import.meta.url), { type: 'module', name: this.tabId });
-    this.#worker.addEventListener('message', (event: MessageEvent<unknown>) => this.#receive(event.data));
+  /** `start` is given the worker's name, this tab's id. */
+  constructor(start: (name: string) => AgentWorker = startWorker) {
+    this.#worker = start(this.tabId);
+    this.#worker.addEventListener('message', (event) => this.#receive(event.data));
     this.#worker.addEventListener('error', (event) => {
       const error = new AgentError('WorkerError', `The agent worker failed: ${event.message || 'it could not start'}`);
       for (const { reject } of this.#pending.values()) reject(error);
@@ -48,95 +64,75 @@ export class WorkerClient implements AgentClient {
     return () => this.#listeners.delete(listener);
   }
 
-  async send(conversationId: string | null, text: string) {
-    return readConversationId(await this.#call({ type: 'send', conversationId, text }));
-  }
+  readonly send: IntentCall<'send'> = (conversationId, text, signal) =>
+    this.#call({ type: 'send', conversationId, text }, readConversationId, signal);
 
-  async decide(pausePointId: string, decision: Decision) {
-    const value = await this.#call({ type: 'decide', pausePointId, decision });
-    const result = readDecideResult(value);
-    if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a decision with something unreadable.');
-    return result;
-  }
+  readonly decide: IntentCall<'decide'> = (pausePointId, decision, signal) =>
+    this.#call({ type: 'decide', pausePointId, decision }, readDecision, signal);
 
-  async stop(conversationId: string) {
-    await this.#call({ type: 'stop', conversationId });
-  }
+  readonly stop: IntentCall<'stop'> = (conversationId, signal) => this.#call({ type: 'stop', conversationId }, ignore, signal);
 
-  async retry(conversationId: string) {
-    await this.#call({ type: 'retry', conversationId });
-  }
+  readonly retry: IntentCall<'retry'> = (conversationId, signal) => this.#call({ type: 'retry', conversationId }, ignore, signal);
 
-  async createConversation(title?: string) {
-    return readConversationId(await this.#call({ type: 'createConversation', title }));
-  }
+  readonly createConversation: IntentCall<'createConversation'> = (title, signal) =>
+    this.#call({ type: 'createConversation', title }, readConversationId, signal);
 
-  async renameConversation(conversationId: string, title: string) {
-    await this.#call({ type: 'renameConversation', conversationId, title });
-  }
+  readonly renameConversation: IntentCall<'renameConversation'> = (conversationId, title, signal) =>
+    this.#call({ type: 'renameConversation', conversationId, title }, ignore, signal);
 
-  async deleteConversation(conversationId: string) {
-    await this.#call({ type: 'deleteConversation', conversationId });
-  }
+  readonly deleteConversation: IntentCall<'deleteConversation'> = (conversationId, signal) =>
+    this.#call({ type: 'deleteConversation', conversationId }, ignore, signal);
 
   readonly mcp: McpControl = {
-    add: async (draft) => {
-      const value = await this.#call({ type: 'mcpAdd', ...draft });
-      if (isObject(value) && isString(value.serverId)) return { serverId: value.serverId };
-      throw new AgentError('ProtocolError', 'The agent worker did not say which server it added.');
-    },
-    setEnabled: async (serverId, enabled) => void (await this.#call({ type: 'mcpSetEnabled', serverId, enabled })),
-    setTrusted: async (serverId, trusted) => void (await this.#call({ type: 'mcpSetTrusted', serverId, trusted })),
-    setToolEnabled: async (serverId, toolName, enabled) => void (await this.#call({ type: 'mcpSetToolEnabled', serverId, toolName, enabled })),
-    remove: async (serverId) => void (await this.#call({ type: 'mcpRemove', serverId })),
+    add: (draft, signal) => this.#call({ type: 'mcpAdd', ...draft }, readServerId, signal),
+    setEnabled: (serverId, enabled, signal) => this.#call({ type: 'mcpSetEnabled', serverId, enabled }, ignore, signal),
+    setTrusted: (serverId, trusted, signal) => this.#call({ type: 'mcpSetTrusted', serverId, trusted }, ignore, signal),
+    setToolEnabled: (serverId, toolName, enabled, signal) => this.#call({ type: 'mcpSetToolEnabled', serverId, toolName, enabled }, ignore, signal),
+    remove: (serverId, signal) => this.#call({ type: 'mcpRemove', serverId }, ignore, signal),
+    beginSignIn: (serverId, redirectUrl, signal) => this.#call({ type: 'mcpBeginSignIn', serverId, redirectUrl }, readSignInStart, signal),
+    finishSignIn: (serverId, code, state, signal) => this.#call({ type: 'mcpFinishSignIn', serverId, code, state }, ignore, signal),
+    signOut: (serverId, signal) => this.#call({ type: 'mcpSignOut', serverId }, readSignOut, signal),
   };
 
-  async addRule(draft: ApprovalRuleDraft) {
-    const value = await this.#call({ type: 'addRule', draft });
-    if (isObject(value) && isString(value.ruleId)) return { ruleId: value.ruleId };
-    throw new AgentError('ProtocolError', 'The agent worker did not say which rule it made.');
-  }
+  readonly addRule: IntentCall<'addRule'> = (draft, signal) => this.#call({ type: 'addRule', draft }, readRuleId, signal);
 
-  async approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft) {
-    const result = readDecideResult(await this.#call({ type: 'approveWithRule', pausePointId, decision, draft }));
-    if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a decision with something unreadable.');
-    return result;
-  }
+  readonly approveWithRule: IntentCall<'approveWithRule'> = (pausePointId, decision, draft, signal) =>
+    this.#call({ type: 'approveWithRule', pausePointId, decision, draft }, readDecision, signal);
 
-  async removeRule(ruleId: string) {
-    await this.#call({ type: 'removeRule', ruleId });
-  }
+  readonly removeRule: IntentCall<'removeRule'> = (ruleId, signal) => this.#call({ type: 'removeRule', ruleId }, ignore, signal);
 
-  async enableRule(ruleId: string) {
-    await this.#call({ type: 'enableRule', ruleId });
-  }
+  readonly enableRule: IntentCall<'enableRule'> = (ruleId, signal) => this.#call({ type: 'enableRule', ruleId }, ignore, signal);
 
-  async setAlwaysAllowIrreversible(on: boolean) {
-    await this.#call({ type: 'setAlwaysAllowIrreversible', on });
-  }
+  readonly setAlwaysAllowIrreversible: IntentCall<'setAlwaysAllowIrreversible'> = (on, signal) =>
+    this.#call({ type: 'setAlwaysAllowIrreversible', on }, ignore, signal);
 
-  async setAskForEverything(on: boolean) {
-    await this.#call({ type: 'setAskForEverything', on });
-  }
+  readonly setAskForEverything: IntentCall<'setAskForEverything'> = (on, signal) => this.#call({ type: 'setAskForEverything', on }, ignore, signal);
 
-  async listModels(endpoint: { provider: string; baseUrl: string; apiKey: string }): Promise<string[]> {
-    const models = await this.#call({ type: 'listModels', ...endpoint });
-    return Array.isArray(models) ? models.filter((m): m is string => typeof m === 'string') : [];
-  }
+  readonly listModels: IntentCall<'listModels'> = (endpoint, signal) => this.#call({ type: 'listModels', ...endpoint }, readModels, signal);
 
-  #call(intent: IntentInput): Promise<unknown> {
+  /**
+   * Sends one intent and reads its answer with `read`. Settles once: with the
+   * answer, the worker's error, a timeout, or the signal's abort — and the
+   * pending entry goes with whichever comes first, so a late answer is dropped.
+   */
+  #call<T>(intent: IntentInput, read: (value: unknown) => T, signal: AbortSignal | undefined): Promise<T> {
+    if (signal?.aborted) return Promise.reject(new AgentAbortError());
     const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+    return new Promise<unknown>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
         this.#pending.delete(id);
-        reject(new AgentError('TimeoutError', 'The agent worker did not answer in time.'));
-      }, REQUEST_TIMEOUT_MS);
+      };
+      const abort = () => (done(), reject(new AgentAbortError()));
+      const timer = setTimeout(() => (done(), reject(new AgentError('TimeoutError', 'The agent worker did not answer in time.'))), REQUEST_TIMEOUT_MS);
+      signal?.addEventListener('abort', abort, { once: true });
       this.#pending.set(id, {
-        resolve: (value) => (clearTimeout(timer), resolve(value)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
+        resolve: (value) => (done(), resolve(value)),
+        reject: (error) => (done(), reject(error)),
       });
       this.#worker.postMessage({ id, intent });
-    });
+    }).then(read);
   }
 
   #receive(data: unknown): void {
@@ -152,7 +148,6 @@ export class WorkerClient implements AgentClient {
     }
     const waiting = this.#pending.get(response.id);
     if (!waiting) return;
-    this.#pending.delete(response.id);
     if (response.ok) waiting.resolve(response.value);
     else waiting.reject(new AgentError(response.error.name, response.error.message, response.error.code));
   }
@@ -220,3 +215,40 @@ function readConversationId(value: unknown): { conversationId: string } {
   if (isObject(value) && isString(value.conversationId)) return { conversationId: value.conversationId };
   throw new AgentError('ProtocolError', 'The agent worker did not say which conversation it used.');
 }
+
+function readDecision(value: unknown): DecideResult {
+  const result = readDecideResult(value);
+  if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a decision with something unreadable.');
+  return result;
+}
+
+function readRuleId(value: unknown): { ruleId: string } {
+  if (isObject(value) && isString(value.ruleId)) return { ruleId: value.ruleId };
+  throw new AgentError('ProtocolError', 'The agent worker did not say which rule it made.');
+}
+
+function readServerId(value: unknown): { serverId: string } {
+  if (isObject(value) && isString(value.serverId)) return { serverId: value.serverId };
+  throw new AgentError('ProtocolError', 'The agent worker did not say which server it added.');
+}
+
+function readSignInStart(value: unknown): SignInStart {
+  if (isObject(value) && value.kind === 'authorized') return { kind: 'authorized' };
+  if (isObject(value) && value.kind === 'redirect' && isString(value.authorizationUrl) && isString(value.state)) {
+    return { kind: 'redirect', authorizationUrl: value.authorizationUrl, state: value.state };
+  }
+  throw new AgentError('ProtocolError', 'The agent worker did not say where to sign in.');
+}
+
+const SIGNED_OUT: ReadonlySet<unknown> = new Set(['yes', 'no_tokens', 'no_endpoint']);
+
+function readSignOut(value: unknown): SignOutResult {
+  if (isObject(value) && SIGNED_OUT.has(value.revoked)) return { revoked: value.revoked as Exclude<SignOutResult['revoked'], 'failed'> };
+  if (isObject(value) && value.revoked === 'failed' && isString(value.reason)) return { revoked: 'failed', reason: value.reason };
+  throw new AgentError('ProtocolError', 'The agent worker did not say what Sign out did.');
+}
+
+const readModels = (value: unknown): string[] => (Array.isArray(value) ? value.filter(isString) : []);
+
+/** For intents that answer nothing (`null` on the wire). */
+const ignore = (): void => undefined;

@@ -1,6 +1,7 @@
 import { test as base, expect } from '@playwright/test';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/index.ts';
 import { startEverything, type EverythingServer } from './mcp-everything.ts';
+import { startOAuthServer, type OAuthServer } from './mcp-oauth.ts';
 
 /** A port of 18600–18699 for this test's MCP servers: ten per worker, one per test at a time. */
 function mcpPort(workerIndex: number, slot: number): number {
@@ -10,9 +11,10 @@ function mcpPort(workerIndex: number, slot: number): number {
 /**
  * Every test gets its own scripted model server on a random loopback port.
  * `everything` starts the real MCP server-everything (Streamable HTTP) for the
- * tests that ask for it, and `everythingSse` its legacy SSE mode.
+ * tests that ask for it, `everythingSse` its legacy SSE mode, and
+ * `oauthServer` an MCP server behind the SDK's own OAuth authorization server.
  */
-export const test = base.extend<{ llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer }>({
+export const test = base.extend<{ llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer; oauthServer: OAuthServer }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
   everything: async ({}, use, testInfo) => {
     const server = await startEverything(mcpPort(testInfo.workerIndex, 0), 'streamableHttp');
@@ -22,6 +24,12 @@ export const test = base.extend<{ llm: FakeLlm; everything: EverythingServer; ev
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
   everythingSse: async ({}, use, testInfo) => {
     const server = await startEverything(mcpPort(testInfo.workerIndex, 1), 'sse');
+    await use(server);
+    await server.close();
+  },
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+  oauthServer: async ({}, use, testInfo) => {
+    const server = await startOAuthServer(mcpPort(testInfo.workerIndex, 2));
     await use(server);
     await server.close();
   },

@@ -91,6 +91,29 @@ test('connect server-everything by URL, list its tools, and call echo and get-su
   await expect(page.getByRole('status', { name: 'Status of Everything' })).toHaveText(/^Connected/, { timeout: 20_000 });
 });
 
+test('an image a tool returns is shown in the call’s row; the model gets a placeholder', async ({ page, llm, everything }) => {
+  await setUpEndpoint(page, llm);
+  await addServer(page, everything.url, 'Everything', /^Connected/);
+  llm.enqueue({ toolCalls: [{ id: 'call_image', name: 'everything__get-tiny-image', arguments: {} }] }, { content: 'Here it is.' });
+  await backToChat(page);
+  await send(page, 'show me the logo');
+  await card(page, 'Call get-tiny-image on Everything').getByRole('button', { name: 'Approve' }).click();
+
+  const [, second] = await llm.waitForChatRequests(2);
+  const result = toolResult(second!.body);
+  expect(result).toContain('[image: image/png');
+  expect(result).toContain('not shown to the model');
+  expect(result).toContain('The image above is the MCP logo.');
+  expect(result).not.toContain('iVBORw0KGgo');
+
+  const image = page.getByRole('img', { name: /^Image 1 returned by get-tiny-image on Everything \(image\/png, / });
+  await expect(image).toBeVisible();
+  // Decoded under the app's CSP (img-src allows data:): a 20×20 PNG, not a broken image.
+  expect(await image.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 20, 20]);
+  expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+  await expect(page.getByText('Here it is.')).toBeVisible();
+});
+
 test('the server asks for information mid-call: a form card, and the answer goes back to it', async ({ page, llm, everything }) => {
   await setUpEndpoint(page, llm);
   await addServer(page, everything.url, 'Everything', /^Connected/);

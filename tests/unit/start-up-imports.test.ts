@@ -16,11 +16,30 @@ describe('the page at start-up', () => {
   // zod was a quarter of the page's start-up JavaScript (issue 15): the page reads what
   // the worker validated, and loads the schemas on demand (settings-repo.ts) when a row
   // needs them. A value import of a record module (they build zod schemas at load) brings
-  // them all back. zod-config.ts is the one exception: it only sets zod's configuration
-  // (no eval, for the Content-Security-Policy) before any schema exists, and builds none.
+  // them all back. zod-config.ts sets zod's no-eval configuration (for the
+  // Content-Security-Policy) without importing zod, so zod's core stays off the start too.
   test('imports no zod schemas: the record schemas load on demand, not with the first screen', () => {
     // Names the modules that import zod, when one does: follow their importers back from there.
     const importers = (packages.get('zod') ?? []).map((f) => relative(process.cwd(), f));
-    expect(importers.filter((f) => f !== 'src/zod-config.ts')).toEqual([]);
+    expect(importers).toEqual([]);
+  });
+});
+
+describe('the agent worker at start-up', () => {
+  const { files, packages } = startUpImports('src/worker/agent.worker.ts');
+
+  test('reaches the engine and the host through static imports (the walk itself works)', () => {
+    const reached = [...files].map((f) => relative(process.cwd(), f));
+    expect(reached).toContain('src/worker/agent-host.ts');
+    expect(reached).toContain('src/engine/engine.ts');
+    expect(packages.has('dexie')).toBe(true);
+  });
+
+  // The openai SDK was 60 % of the worker's code (issue 15), compiled and run before the
+  // worker could take its first intent, beside the page's first render. A worker that only
+  // decides or expires a card needs none of it: build-model.ts brings it, loaded on demand.
+  test('does not load the openai SDK: the model code loads on demand', () => {
+    const importers = (packages.get('openai') ?? []).map((f) => relative(process.cwd(), f));
+    expect(importers).toEqual([]);
   });
 });

@@ -41,12 +41,26 @@ export const AssistantMessage = z.object({
   usage: CallUsage.optional(),
 });
 
+import { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES } from './tool-image-limits.ts';
+
+export { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES };
+
+/** An image a tool returned, kept for the user's view of the call; the model reads only a placeholder in `content`. */
+export const ToolImage = z.object({
+  mimeType: z.enum(TOOL_IMAGE_TYPES),
+  data: z.string().max(MAX_TOOL_IMAGE_CHARS).regex(BASE64_DATA),
+  alt: z.string().max(300),
+});
+export type ToolImage = z.infer<typeof ToolImage>;
+
 export const ToolMessage = z.object({
   ...base,
   role: z.literal('tool'),
   toolCallId: z.string(),
   toolName: z.string(),
   content: z.string(),
+  /** Images the tool returned, for the user only (shown in the call's row); never sent to the model. */
+  images: z.array(ToolImage).max(MAX_TOOL_IMAGES).optional(),
   /** How the call ended, for the UI; the model only reads `content`. */
   outcome: z.enum(['done', 'failed', 'declined', 'invalid', 'awaiting_approval', 'expired', 'skipped', 'unknown']),
 });

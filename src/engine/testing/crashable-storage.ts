@@ -1,4 +1,4 @@
-import type { StoragePort } from '../ports.ts';
+import type { StoragePort } from '../storage-port.ts';
 
 /** Thrown where a simulated tab dies. */
 export class SimulatedCrash extends Error {

@@ -1,4 +1,6 @@
-import type { ClockPort, IdPort, NetworkPort } from '../ports.ts';
+import type { ClockPort } from '../clock-port.ts';
+import type { IdPort } from '../id-port.ts';
+import type { NetworkPort } from '../network-port.ts';
 
 /** Time that moves only when told to; `sleep` resolves at once but advances time by the slept amount. */
 export class FakeClock implements ClockPort {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Engine } from '../engine.ts';
 import type { EngineOptions } from '../engine-options.ts';
-import type { StoragePort, ToolDefinition } from '../ports.ts';
+import type { StoragePort } from '../storage-port.ts';
+import type { ToolDefinition } from '../tool-definition.ts';
 import type { DecidedBy } from '../records/index.ts';
 import { FakeClock, FakeNetwork, SequentialIds } from './fake-clock.ts';
 import { MemoryLocks } from './memory-locks.ts';

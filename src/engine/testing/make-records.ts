@@ -1,4 +1,4 @@
-import type { MessageDraft } from '../ports.ts';
+import type { MessageDraft } from '../storage-port.ts';
 import type { ApprovalRule, Conversation, LedgerEntry, PausePoint } from '../records/index.ts';
 
 /**

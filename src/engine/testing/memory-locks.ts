@@ -1,4 +1,4 @@
-import type { LockPort } from '../ports.ts';
+import type { LockPort } from '../lock-port.ts';
 
 /** Web Locks semantics in one process: FIFO waiters per name. Shared by engines that model separate tabs. */
 export class MemoryLocks implements LockPort {

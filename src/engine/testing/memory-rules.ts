@@ -1,4 +1,4 @@
-import type { RuleSet, RulesPort } from '../ports.ts';
+import type { RuleSet, RulesPort } from '../rules-port.ts';
 import type { ApprovalRule } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
 

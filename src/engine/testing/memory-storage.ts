@@ -1,5 +1,6 @@
 import { resolvesPastExpiry } from '../pause-expiry.ts';
-import type { CallRecords, MessageDraft, Settlement, SettleResult, StepRecords, StoragePort } from '../ports.ts';
+import type { CallRecords, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../storage-port.ts';
+import { checkedSetAside } from '../set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
 import { StorageError } from '../storage-error.ts';
@@ -58,13 +59,34 @@ export class MemoryStorage implements StoragePort {
     return next;
   }
 
+  async deleteConversation(id: string): Promise<boolean> {
+    const existed = this.#conversations.delete(id);
+    for (const message of this.#timelines.get(id) ?? []) this.#messages.delete(message.id);
+    this.#timelines.delete(id);
+    for (const pausePointId of this.#pausePointIds.get(id) ?? []) this.#pausePoints.delete(pausePointId);
+    this.#pausePointIds.delete(id);
+    for (const entry of [...this.#ledger.values()]) if (entry.conversationId === id) this.#ledger.delete(entry.id);
+    return existed;
+  }
+
   /** Copies only the messages asked for: a step's tail, not the whole history. */
   async listMessages(conversationId: string, fromSeq = 0): Promise<Message[]> {
     return this.#messagesFrom(conversationId, fromSeq);
   }
 
-  async appendMessages(conversationId: string, drafts: MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]> {
-    return copyRecord(this.#append(conversationId, drafts, update));
+  async appendMessages(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update?: (current: Conversation) => Conversation,
+    setAside?: (pending: PausePoint) => SetAside,
+  ): Promise<Message[]> {
+    if (!setAside || drafts.length === 0) return copyRecord(this.#append(conversationId, drafts, update));
+    this.#requireConversation(conversationId);
+    // Everything that can fail or throw before the first write, so a failure writes nothing.
+    const settled = this.#pausePointsWhere(conversationId, (p) => p.status === 'pending').map((pending) => checkedSetAside(pending, setAside(pending)));
+    const messages = this.#append(conversationId, [...settled.flatMap((s) => s.messages), ...drafts], update);
+    for (const { pausePoint } of settled) this.#storePausePoint(copyRecord(pausePoint));
+    return copyRecord(messages);
   }
 
   /** No `await` between the three reads: that is what makes them one snapshot here. */

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation, PausePoint } from '../records/index.ts';
-import type { MessageDraft, StoragePort } from '../ports.ts';
+import type { MessageDraft, StoragePort } from '../storage-port.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
 import { resolve, storageError } from './storage-contract-helpers.ts';
 
@@ -43,6 +43,59 @@ export function describePausePointContract(storageOf: () => StoragePort): void {
       expect((await storage.listPendingPausePoints('c1')).map((p) => p.id)).toEqual(['p0', 'p2', 'p3']);
       expect((await storage.listPendingPausePoints('c2')).map((p) => p.id)).toEqual(['other']);
       expect(await storage.listPendingPausePoints('nobody')).toEqual([]);
+    });
+
+    it('appendMessages with setAside settles the conversation’s pending pause points and appends their messages first, in one transaction', async () => {
+      await storage.putConversation(makeConversation({ id: 'c2' }));
+      await storage.createPausePoint(makePausePoint({ id: 'p0', createdAt: 100 }));
+      await storage.createPausePoint(makePausePoint({ id: 'done', createdAt: 50, status: 'expired', expiredReason: 'abandoned', resolvedAt: 60 }));
+      await storage.createPausePoint(makePausePoint({ id: 'other', conversationId: 'c2' }));
+      const seen: string[] = [];
+      const appended = await storage.appendMessages(
+        'c1',
+        [userDraft('c1', 'm-user', 'moving on')],
+        (c) => ({ ...c, title: 'Updated' }),
+        (p) => {
+          seen.push(p.id);
+          return {
+            pausePoint: { ...p, status: 'expired', expiredReason: 'abandoned', resolvedAt: 3_000 },
+            messages: [userDraft('c1', `m-${p.id}`, `${p.id} set aside`)],
+          };
+        },
+      );
+      // Oldest first, pending ones of this conversation only; their messages before the drafts.
+      expect(seen).toEqual(['p0', 'p1']);
+      expect(appended.map((m) => [m.id, m.seq])).toEqual([
+        ['m-p0', 2],
+        ['m-p1', 3],
+        ['m-user', 4],
+      ]);
+      expect((await storage.listMessages('c1')).map((m) => m.id)).toEqual(['m-p0', 'm-p1', 'm-user']);
+      expect(await storage.listPendingPausePoints('c1')).toEqual([]);
+      expect(await storage.getPausePoint('p1')).toMatchObject({ status: 'expired', expiredReason: 'abandoned', resolvedAt: 3_000 });
+      expect(await storage.getPausePoint('done')).toMatchObject({ resolvedAt: 60 });
+      expect(await storage.getPausePoint('other')).toMatchObject({ status: 'pending' });
+      expect(await storage.getConversation('c1')).toMatchObject({ title: 'Updated', nextSeq: 5 });
+    });
+
+    it('appendMessages with setAside writes nothing when a pause point would stay pending, or the update throws', async () => {
+      const before = await storage.getConversation('c1');
+      await expect(
+        storage.appendMessages('c1', [userDraft('c1', 'm1')], undefined, (p) => ({ pausePoint: p, messages: [] })),
+      ).rejects.toMatchObject(storageError('invalid'));
+      await expect(
+        storage.appendMessages(
+          'c1',
+          [userDraft('c1', 'm1')],
+          () => {
+            throw new Error('boom');
+          },
+          (p) => ({ pausePoint: { ...p, status: 'expired', expiredReason: 'abandoned', resolvedAt: 3_000 }, messages: [] }),
+        ),
+      ).rejects.toThrow('boom');
+      expect(await storage.getPausePoint('p1')).toMatchObject({ status: 'pending' });
+      expect(await storage.listMessages('c1')).toEqual([]);
+      expect(await storage.getConversation('c1')).toEqual(before);
     });
 
     it('loadCalls reads the pause points (any status, this conversation, oldest first) and ledger entries of given calls', async () => {

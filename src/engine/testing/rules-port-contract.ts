@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { RulesPort } from '../ports.ts';
+import type { RulesPort } from '../rules-port.ts';
 import { makeRule } from './make-records.ts';
 
 export interface RulesUnderTest {

@@ -1,5 +1,5 @@
 import { ModelError, type ModelErrorKind } from '../errors.ts';
-import type { ModelPort, ModelRequest, ModelResult } from '../ports.ts';
+import type { ModelPort, ModelRequest, ModelResult } from '../model-port.ts';
 import type { CallUsage } from '../records/index.ts';
 
 export type ScriptedCall = { name: string; args: unknown; id?: string };

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { StorageError, type StorageErrorCode } from '../storage-error.ts';
-import type { MessageDraft, Settlement } from '../ports.ts';
+import type { MessageDraft, Settlement } from '../storage-port.ts';
 import type { PausePoint } from '../records/index.ts';
 
 /** What both implementations throw: the port's own error, with this code. */

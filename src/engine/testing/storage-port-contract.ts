@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StepRecords, StoragePort } from '../ports.ts';
+import type { StepRecords, StoragePort } from '../storage-port.ts';
 import type { Conversation } from '../records/index.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
 import { describePausePointContract } from './pause-point-contract.ts';
@@ -61,6 +61,38 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
         await storage.putConversation(makeConversation());
         await expect(storage.updateConversation('c1', (c) => ({ ...c, id: 'c2' }))).rejects.toMatchObject(storageError('invalid'));
         expect(await storage.getConversation('c2')).toBeUndefined();
+      });
+    });
+
+    describe('deleteConversation', () => {
+      it('removes a conversation with its messages, pause points and ledger entries, and nothing else', async () => {
+        for (const id of ['c1', 'c2']) {
+          await storage.putConversation(makeConversation({ id, nextSeq: 0 }));
+          await storage.appendMessages(id, [userDraft(id, `${id}-m1`), userDraft(id, `${id}-m2`)]);
+          await storage.createPausePoint(makePausePoint({ id: `${id}-p1`, conversationId: id }));
+          await storage.putLedgerEntry(makeLedgerEntry({ id: `${id}:call_1`, conversationId: id }));
+        }
+
+        expect(await storage.deleteConversation('c1')).toBe(true);
+
+        expect(await storage.getConversation('c1')).toBeUndefined();
+        expect(await storage.listMessages('c1')).toEqual([]);
+        expect(await storage.getPausePoint('c1-p1')).toBeUndefined();
+        expect(await storage.listPausePoints('c1')).toEqual([]);
+        expect(await storage.getLedgerEntry('c1:call_1')).toBeUndefined();
+        expect((await storage.listMessages('c2')).map((m) => m.id)).toEqual(['c2-m1', 'c2-m2']);
+        expect((await storage.listPausePoints('c2')).map((p) => p.id)).toEqual(['c2-p1']);
+        expect(await storage.getLedgerEntry('c2:call_1')).toBeDefined();
+        expect(await storage.deleteConversation('c1')).toBe(false);
+      });
+
+      it('frees the ids: a conversation made again under the same id starts empty', async () => {
+        await storage.putConversation(makeConversation({ id: 'c1', nextSeq: 0 }));
+        await storage.appendMessages('c1', [userDraft('c1', 'm1')]);
+        await storage.deleteConversation('c1');
+        await storage.putConversation(makeConversation({ id: 'c1', nextSeq: 0 }));
+        await storage.appendMessages('c1', [userDraft('c1', 'm1')]);
+        expect((await storage.listMessages('c1')).map((m) => [m.id, m.seq])).toEqual([['m1', 0]]);
       });
     });
 

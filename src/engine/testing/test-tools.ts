@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OutcomeUnknown } from '../errors.ts';
-import type { ToolContext, ToolDefinition } from '../ports.ts';
+import type { ToolContext, ToolDefinition } from '../tool-definition.ts';
 
 const input = z.object({ text: z.string().default('') });
 

@@ -71,6 +71,23 @@ describe('MessageList', () => {
     expect(document.querySelectorAll('.message-item')).toHaveLength(2);
   });
 
+  test('a call held back by a pending card of its own answer reads as waiting, not as not run', () => {
+    const ask = { id: 'ask-1', name: 'wait_for_approval', arguments: '{"title":"Send it?","description":"D"}' };
+    const send = { id: 'call-2', name: 'save_note', arguments: '{"title":"x","body":"y"}' };
+    renderList(
+      [
+        user(0, 'Save it, but ask first'),
+        assistant(1, '', { toolCalls: [ask, send] }),
+        { ...base, id: 'm2', seq: 2, role: 'tool', toolCallId: 'ask-1', toolName: 'wait_for_approval', content: '__APPROVAL_REQUIRED__p1', outcome: 'awaiting_approval' },
+      ],
+      [pausePoint({ origin: 'model', toolCallId: 'ask-1', toolName: 'wait_for_approval', title: 'Send it?' })],
+    );
+    const [askRow, sendRow] = document.querySelectorAll<HTMLElement>('details.tool-call');
+    expect(within(askRow!).getByText('Awaiting approval')).toBeTruthy();
+    expect(within(sendRow!).getByText('Waiting for your answer')).toBeTruthy();
+    expect(sendRow!.textContent).not.toContain('Not run');
+  });
+
   test('a call an approval rule allowed shows as done, with a quiet decided line instead of a card', () => {
     const call = { id: 'call-1', name: 'http_request', arguments: '{"method":"GET","url":"https://api.example.com/x"}' };
     renderList(

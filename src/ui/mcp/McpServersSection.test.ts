@@ -6,7 +6,7 @@ import type { McpServerRecord } from '../../mcp/mcp-server-record.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
-import type { McpControl } from '../../worker/mcp-control.ts';
+import type { McpControl } from '../../worker/agent-client.ts';
 import McpServersSection from './McpServersSection.svelte';
 
 let db: PausepointDb;
@@ -49,6 +49,9 @@ function setUp() {
     setTrusted: vi.fn(async () => {}),
     setToolEnabled: vi.fn(async () => {}),
     remove: vi.fn(async () => {}),
+    beginSignIn: vi.fn(async () => ({ kind: 'authorized' as const })),
+    finishSignIn: vi.fn(async () => {}),
+    signOut: vi.fn(async () => ({ revoked: 'yes' as const })),
   } satisfies McpControl;
   const { app, context } = fakeContext({ db });
   Object.assign(app.client, { mcp });
@@ -99,5 +102,28 @@ describe('Settings › MCP servers', () => {
     await waitFor(() => expect(mcp.setEnabled).toHaveBeenCalledWith('srv-1', false));
     await fireEvent.click(within(everything).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(mcp.remove).toHaveBeenCalledWith('srv-1'));
+  });
+
+  it('offers Sign in to a server that needs it, and Sign out to one signed in with OAuth', async () => {
+    await db.mcpServers.put(server({ id: 'srv-a', name: 'Locked', status: { kind: 'needs_auth', reason: 'asks for sign-in (HTTP 401)', at: 1 }, tools: [] }));
+    await db.mcpServers.put(server({ id: 'srv-b', name: 'Signed', createdAt: 2, auth: { bearerToken: null, headers: {}, oauth: true } }));
+    const { mcp } = setUp();
+    const locked = await screen.findByRole('article', { name: 'Locked' });
+    expect(within(locked).getByRole('status').textContent).toBe('Needs sign-in: asks for sign-in (HTTP 401)');
+    expect(within(locked).queryByRole('button', { name: 'Sign out' })).toBeNull();
+    const signed = screen.getByRole('article', { name: 'Signed' });
+    expect(within(signed).queryByRole('button', { name: 'Sign in' })).toBeNull();
+
+    // The popup opens inside the click; with nothing to sign in to (the worker says so), it closes again.
+    const popup = { close: vi.fn(), location: { href: '' } };
+    const open = vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    await fireEvent.click(within(locked).getByRole('button', { name: 'Sign in' }));
+    expect(open).toHaveBeenCalledWith('about:blank', 'pausepoint-mcp-sign-in', expect.stringContaining('popup'));
+    await waitFor(() => expect(mcp.beginSignIn).toHaveBeenCalledWith('srv-a', expect.stringMatching(/\/mcp-oauth-callback$/)));
+    await waitFor(() => expect(popup.close).toHaveBeenCalled());
+    open.mockRestore();
+
+    await fireEvent.click(within(signed).getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(mcp.signOut).toHaveBeenCalledWith('srv-b'));
   });
 });

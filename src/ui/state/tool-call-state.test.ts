@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { PausePoint, ToolMessage } from '../../engine/records/index.ts';
-import { latestToolResults, pausesByToolCall, toolCallState } from './tool-call-state.ts';
+import { answerHeld, latestToolResults, pausesByToolCall, toolCallState } from './tool-call-state.ts';
 
 const tool = (outcome: ToolMessage['outcome'], seq = 1): ToolMessage => ({
   v: 1,
@@ -67,5 +67,25 @@ describe('toolCallState', () => {
     const results = latestToolResults([tool('awaiting_approval', 3), tool('done', 5)]);
     expect(results.get('call1')?.outcome).toBe('done');
     expect(pausesByToolCall([pause({}), pause({ id: 'p2' })]).get('call1')).toHaveLength(2);
+  });
+});
+
+describe('held calls', () => {
+  const card = (status: PausePoint['status']) => pause({ origin: 'model', toolCallId: 'ask', status });
+
+  test('a pending card of the model holds the answer; a gate card or a decided card does not', () => {
+    expect(answerHeld(new Map([['ask', [card('pending')]]]), ['ask', 'call1'])).toBe(true);
+    expect(answerHeld(new Map([['ask', [card('resolved')]]]), ['ask', 'call1'])).toBe(false);
+    expect(answerHeld(new Map([['call1', [pause({})]]]), ['ask', 'call1'])).toBe(false);
+    expect(answerHeld(new Map([['ask', [card('pending')]]]), ['call1'])).toBe(false);
+  });
+
+  test('a held call with nothing stored reads as waiting, not as not run', () => {
+    expect(toolCallState(undefined, [], false, true)).toBe('held');
+    expect(toolCallState(undefined, [], false, false)).toBe('not_run');
+    // Its own pending card still comes first.
+    expect(toolCallState(tool('awaiting_approval'), [pause({})], false, true)).toBe('awaiting_approval');
+    // Once answered it shows its outcome, held or not.
+    expect(toolCallState(tool('declined'), [], false, true)).toBe('declined');
   });
 });

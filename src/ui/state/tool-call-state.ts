@@ -9,6 +9,7 @@ export type ToolCallState =
   | 'unknown'
   | 'expired'
   | 'skipped'
+  | 'held'
   | 'not_run';
 
 export const TOOL_CALL_STATE_LABEL: Readonly<Record<ToolCallState, string>> = {
@@ -20,6 +21,7 @@ export const TOOL_CALL_STATE_LABEL: Readonly<Record<ToolCallState, string>> = {
   unknown: 'Outcome unknown',
   expired: 'Expired',
   skipped: 'Skipped',
+  held: 'Waiting for your answer',
   not_run: 'Not run',
 };
 
@@ -46,13 +48,29 @@ export function pausesByToolCall(pauses: readonly PausePoint[]): Map<string, Pau
 }
 
 /**
+ * Whether the calls of an answer are held: one of its own wait_for_approval
+ * cards is pending, and the engine runs none of the answer's other calls until
+ * the user has answered it (src/engine/answer-hold.ts).
+ */
+export function answerHeld(pauses: ReadonlyMap<string, readonly PausePoint[]>, callIds: readonly string[]): boolean {
+  return callIds.some((id) => pauses.get(id)?.some((p) => p.origin === 'model' && p.status === 'pending'));
+}
+
+/**
  * How a tool call stands, from what is stored: its latest tool message (the
  * engine's `outcome`) and the pause points raised for it. `active` says whether
- * the conversation's loop is running, which separates "running" from "not run".
+ * the conversation's loop is running, which separates "running" from "not run";
+ * `held` whether a pending card of the same answer holds it back, which is
+ * neither: it runs (or asks) once that card is answered.
  */
-export function toolCallState(result: ToolMessage | undefined, pauses: readonly PausePoint[], active: boolean): ToolCallState {
+export function toolCallState(
+  result: ToolMessage | undefined,
+  pauses: readonly PausePoint[],
+  active: boolean,
+  held = false,
+): ToolCallState {
   if (pauses.some((p) => p.status === 'pending')) return 'awaiting_approval';
-  const pending: ToolCallState = active ? 'running' : 'not_run';
+  const pending: ToolCallState = held ? 'held' : active ? 'running' : 'not_run';
   if (!result) return pending;
   switch (result.outcome) {
     case 'done':

@@ -1,0 +1,4 @@
+/** Fresh ids (`crypto.randomUUID` in the browser). */
+export interface IdPort {
+  uuid(): string;
+}

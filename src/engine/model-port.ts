@@ -1,0 +1,37 @@
+import type { CallUsage, ToolCall } from './records/index.ts';
+
+/** The Chat Completions message dialect every compatible endpoint speaks. */
+export type ModelMessage =
+  | { role: 'system' | 'user'; content: string }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface ModelRequest {
+  messages: ModelMessage[];
+  tools: ToolSpec[];
+  signal: AbortSignal;
+  /** Called with each piece of text as it streams in. */
+  onText: (delta: string) => void;
+}
+
+export interface ModelResult {
+  content: string;
+  toolCalls: ToolCall[];
+  finishReason: string;
+  /** What the call used, when the endpoint reported it. */
+  usage?: CallUsage;
+}
+
+/** Adapters throw `ModelError` (src/engine/errors.ts) for every endpoint failure. */
+export interface ModelPort {
+  complete(request: ModelRequest): Promise<ModelResult>;
+}

@@ -1,0 +1,26 @@
+import type { ApprovalRule } from './records/index.ts';
+
+/** Every rule the user has, and whether allow rules are suspended ("Ask for everything"). */
+export interface RuleSet {
+  /**
+   * Never changed once handed out: the evaluator indexes an array it sees
+   * again (rule-index.ts). A port may hand out the same array while nothing
+   * changed — the cheapest case — and must hand out a new one when anything did.
+   */
+  rules: readonly ApprovalRule[];
+  askForEverything: boolean;
+}
+
+/**
+ * The user's approval rules. Read for each decision rather than cached, so a
+ * rule made or removed in another tab applies to the very next call.
+ */
+export interface RulesPort {
+  load(): Promise<RuleSet>;
+  /** Records that a rule decided a call (shown as "last used"); a rule removed meanwhile stays removed. */
+  markUsed(ruleId: string, at: number): Promise<void>;
+  /** Stores a rule, replacing one with the same id. (Made through `Engine.addRule`, which fills it in.) */
+  put(rule: ApprovalRule): Promise<void>;
+  /** Removes a rule; removing one that is not there does nothing. */
+  remove(ruleId: string): Promise<void>;
+}

@@ -1,0 +1,70 @@
+import type { z } from 'zod';
+import type { PausePoint, ToolImage } from './records/index.ts';
+
+/** A card a tool asks the user for (`ToolContext.pause` and `ask`). */
+export interface PauseRequest {
+  title: string;
+  description: string;
+  options: string[] | null;
+  payload: unknown;
+  kind: PausePoint['kind'];
+}
+
+/** What a running call is given besides its arguments. */
+export interface ToolContext {
+  conversationId: string;
+  toolCallId: string;
+  turnIndex: number;
+  signal: AbortSignal;
+  /** Stores a pending pause point for this call and returns its id. */
+  pause(request: PauseRequest): Promise<string>;
+  /**
+   * Asks the user while the call keeps running (an MCP server's elicitation):
+   * stores a new pending pause point for this call every time, and resolves
+   * with it once it is decided (`resolved`) or expired. If the run ends first
+   * (Stop), the card expires as `lost` and this rejects with the abort reason;
+   * if the tab dies, the next run to hold the conversation expires it as lost.
+   */
+  ask(request: PauseRequest): Promise<PausePoint>;
+  /**
+   * Images for the user's view of this call (an MCP tool's image content),
+   * stored with its result if the call succeeds; the model never gets them,
+   * only what `execute` returns. Optional so plain test contexts need none.
+   */
+  showImages?(images: readonly ToolImage[]): void;
+}
+
+/** What a gate asks the user when it holds a call back. */
+export interface GateQuestion {
+  title: string;
+  description: string;
+}
+
+// Methods (not function-typed properties) on purpose: their parameters are
+// checked bivariantly, so a ToolDefinition<typeof input> fits a ToolDefinition[].
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  /** JSON Schema sent to the model; derived from `input` unless given. */
+  parameters?: Record<string, unknown>;
+  /**
+   * The per-call approval gate, decided over this call's arguments before
+   * anything runs. Returns the question to ask, or null to let the call run.
+   */
+  gate?(args: z.infer<S>): GateQuestion | null;
+  /**
+   * Whether running this call again after a crash is harmless (reads, or work
+   * that is itself idempotent). Calls that are not safe to retry get an
+   * "outcome unknown" pause instead of a silent second run. Defaults to false.
+   */
+  safeToRetry?(args: z.infer<S>): boolean;
+  /**
+   * Whether this call cannot be undone (a DELETE, a deletion). Its card does
+   * not offer "Always allow" unless the user turned that on in Settings: one
+   * click should not grant every such call to come. Defaults to false.
+   */
+  irreversible?(args: z.infer<S>): boolean;
+  /** Returns the text the model reads as this call's result. Throws on failure. */
+  execute(args: z.infer<S>, context: ToolContext): Promise<string>;
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * One server's OAuth state in this browser: the client registration the
+ * authorization server gave us, the tokens, and a sign-in in progress (its
+ * PKCE verifier and state). A secret like the API key: it stays in the
+ * `mcpOAuth` table, which no backup or export reads. The SDK's own schemas
+ * check `clientInformation` and `tokens` when they are read back
+ * (stored-oauth-provider.ts); here they are opaque objects.
+ */
+export const McpOAuthRecord = z.object({
+  v: z.literal(1),
+  serverId: z.string(),
+  /** The callback page's URL the client was registered with; another one means registering again. */
+  redirectUrl: z.url({ protocol: /^https?$/ }),
+  clientInformation: z.record(z.string(), z.unknown()).nullable(),
+  tokens: z.record(z.string(), z.unknown()).nullable(),
+  /** When `tokens` were received: with their `expires_in`, when they expire (refreshed before connecting, then). */
+  tokensSavedAt: z.number().nullable(),
+  /** A sign-in in progress: its `state` (checked when the code comes back, then cleared) and PKCE verifier. */
+  pending: z.object({ state: z.string().min(16), codeVerifier: z.string().nullable(), startedAt: z.number() }).nullable(),
+  updatedAt: z.number(),
+});
+export type McpOAuthRecord = z.infer<typeof McpOAuthRecord>;
+
+/** Where OAuth state is kept (Dexie in the app, a map in tests). */
+export interface McpOAuthStore {
+  get(serverId: string): Promise<McpOAuthRecord | undefined>;
+  /** Atomically reads, transforms and writes one row; `null` from `change` deletes it. */
+  update(serverId: string, change: (row: McpOAuthRecord | undefined) => McpOAuthRecord | null): Promise<McpOAuthRecord | null>;
+  remove(serverId: string): Promise<void>;
+}
+
+/** A map-backed store for tests. */
+export class MemoryOAuthStore implements McpOAuthStore {
+  readonly rows = new Map<string, McpOAuthRecord>();
+
+  async get(serverId: string): Promise<McpOAuthRecord | undefined> {
+    const row = this.rows.get(serverId);
+    return row && structuredClone(row);
+  }
+
+  async update(serverId: string, change: (row: McpOAuthRecord | undefined) => McpOAuthRecord | null): Promise<McpOAuthRecord | null> {
+    const next = change(await this.get(serverId));
+    if (next) this.rows.set(serverId, McpOAuthRecord.parse(next));
+    else this.rows.delete(serverId);
+    return next;
+  }
+
+  async remove(serverId: string): Promise<void> {
+    this.rows.delete(serverId);
+  }
+}

@@ -1,0 +1,183 @@
+import { auth, discoverOAuthServerInfo, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { OAuthTokensSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-record.ts';
+import { SignInNeeded, StoredOAuthProvider } from './stored-oauth-provider.ts';
+
+/** A sign-in's first half: where the popup goes, or nothing to do (a stored refresh token did it). */
+export type SignInStart = { kind: 'redirect'; authorizationUrl: string; state: string } | { kind: 'authorized' };
+
+/** What Sign out did with the server's tokens (they are deleted here in every case). */
+export type SignOutResult = { revoked: 'yes' | 'no_tokens' | 'no_endpoint' } | { revoked: 'failed'; reason: string };
+
+/** The sign-in answer does not belong to a sign-in this browser started. */
+export class SignInRefused extends Error {
+  override readonly name = 'SignInRefused';
+}
+
+interface ServerRef {
+  id: string;
+  url: string;
+}
+
+export interface McpOAuthOptions {
+  fetch?: FetchLike;
+  now?: () => number;
+  /** 32 random bytes, base64url: the `state` of one sign-in. */
+  newState?: () => string;
+}
+
+/** Tokens expire this long before their `expires_in` says, so a connection does not start on one about to die. */
+const EXPIRY_MARGIN_MS = 60_000;
+
+/**
+ * OAuth 2.1 for MCP servers, with the SDK's `auth()` doing the protocol. The
+ * worker runs all of it; the page only opens the authorization URL in a
+ * popup and hands back what the callback page received (the worker cannot
+ * navigate). `state` is checked here, once: an answer with another state, or
+ * a second answer with the same one, is refused.
+ */
+export class McpOAuth {
+  readonly #fetch: FetchLike | undefined;
+  readonly #now: () => number;
+  readonly #newState: () => string;
+
+  constructor(
+    private readonly store: McpOAuthStore,
+    options: McpOAuthOptions = {},
+  ) {
+    this.#fetch = options.fetch;
+    this.#now = options.now ?? Date.now;
+    this.#newState = options.newState ?? randomState;
+  }
+
+  /**
+   * The provider a connection uses when this browser holds tokens for the
+   * server (the SDK's transport then sends them, to that server only, and
+   * refreshes them on a 401). Expired tokens are refreshed first; throws
+   * `SignInNeeded` when that fails.
+   */
+  async connectionProvider(server: ServerRef): Promise<OAuthClientProvider | undefined> {
+    const row = await this.store.get(server.id);
+    if (!row?.tokens) return undefined;
+    const provider = new StoredOAuthProvider(this.store, server.id, row.redirectUrl, { kind: 'connection' }, this.#now);
+    const tokens = await provider.tokens();
+    if (tokens?.refresh_token && expired(row, tokens.expires_in, this.#now())) {
+      // With a refresh token and no code, auth() refreshes; it never starts a sign-in from here (SignInNeeded).
+      await auth(provider, { serverUrl: server.url, fetchFn: this.#fetch });
+    }
+    return provider;
+  }
+
+  /**
+   * Discovery (from the 401's `resource_metadata` when the server gave one,
+   * else the well-known URLs), registration if needed, PKCE: the
+   * authorization URL for the popup, with its state.
+   */
+  async begin(server: ServerRef, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart> {
+    const state = this.#newState();
+    let authorizationUrl: URL | null = null;
+    const provider = new StoredOAuthProvider(
+      this.store,
+      server.id,
+      redirectUrl,
+      { kind: 'interactive', state, onRedirect: (url) => (authorizationUrl = url) },
+      this.#now,
+    );
+    const result = await auth(provider, {
+      serverUrl: server.url,
+      fetchFn: this.#fetch,
+      ...(resourceMetadataUrl ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}),
+    });
+    if (result === 'AUTHORIZED') return { kind: 'authorized' };
+    if (!authorizationUrl) throw new Error('The authorization server gave no address to sign in at.');
+    return { kind: 'redirect', authorizationUrl: (authorizationUrl as URL).href, state };
+  }
+
+  /** The callback's code and state: the state must be this sign-in's (used once), then the code is exchanged for tokens. */
+  async finish(server: ServerRef, code: string, state: string): Promise<void> {
+    let verifier: string | null = null;
+    let redirectUrl = '';
+    // Consumed atomically: a replayed or foreign answer finds no pending sign-in with its state.
+    await this.store.update(server.id, (row) => {
+      if (!row?.pending?.codeVerifier || !sameString(row.pending.state, state)) return row ?? null;
+      verifier = row.pending.codeVerifier;
+      redirectUrl = row.redirectUrl;
+      return { ...row, pending: null, updatedAt: this.#now() };
+    });
+    if (!verifier) throw new SignInRefused('This sign-in answer does not match a sign-in started in this browser (its state differs). Press Sign in again.');
+    const provider = new StoredOAuthProvider(
+      this.store,
+      server.id,
+      redirectUrl,
+      {
+        kind: 'interactive',
+        state,
+        codeVerifier: verifier,
+        onRedirect: () => {
+          throw new SignInNeeded('The authorization server asked for another sign-in.');
+        },
+      },
+      this.#now,
+    );
+    const result = await auth(provider, { serverUrl: server.url, authorizationCode: code, fetchFn: this.#fetch });
+    if (result !== 'AUTHORIZED') throw new SignInNeeded('The authorization server did not give tokens.');
+  }
+
+  /** Deletes the tokens, then asks the authorization server to revoke them (RFC 7009) if its metadata names an endpoint. */
+  async signOut(server: ServerRef): Promise<SignOutResult> {
+    const row = await this.store.get(server.id);
+    await this.store.update(server.id, (r) => (r ? { ...r, tokens: null, tokensSavedAt: null, pending: null, updatedAt: this.#now() } : null));
+    const tokens = OAuthTokensSchema.safeParse(row?.tokens);
+    if (!row || !tokens.success) return { revoked: 'no_tokens' };
+    try {
+      const info = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch });
+      // OpenID metadata has no revocation_endpoint in the SDK's type: read it as RFC 8414 names it.
+      const metadata: Record<string, unknown> = { ...info.authorizationServerMetadata };
+      const endpoint = typeof metadata.revocation_endpoint === 'string' && /^https?:/.test(metadata.revocation_endpoint) ? metadata.revocation_endpoint : null;
+      if (!endpoint) return { revoked: 'no_endpoint' };
+      const clientId = typeof row.clientInformation?.client_id === 'string' ? row.clientInformation.client_id : null;
+      const secret = typeof row.clientInformation?.client_secret === 'string' ? row.clientInformation.client_secret : null;
+      const pairs: [string, string][] = [];
+      if (tokens.data.refresh_token) pairs.push([tokens.data.refresh_token, 'refresh_token']);
+      pairs.push([tokens.data.access_token, 'access_token']);
+      for (const [token, hint] of pairs) {
+        const body = new URLSearchParams({ token, token_type_hint: hint });
+        if (clientId) body.set('client_id', clientId);
+        if (secret) body.set('client_secret', secret);
+        const response = await (this.#fetch ?? fetch)(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        });
+        if (!response.ok) return { revoked: 'failed', reason: `the revocation endpoint answered HTTP ${response.status}` };
+      }
+      return { revoked: 'yes' };
+    } catch (error) {
+      return { revoked: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** The server was removed: its registration and tokens go too. */
+  forget(serverId: string): Promise<void> {
+    return this.store.remove(serverId);
+  }
+}
+
+function expired(row: McpOAuthRecord, expiresIn: number | undefined, now: number): boolean {
+  if (expiresIn === undefined || row.tokensSavedAt === null) return false;
+  return row.tokensSavedAt + expiresIn * 1000 - EXPIRY_MARGIN_MS <= now;
+}
+
+function randomState(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Compares without stopping at the first difference. */
+function sameString(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

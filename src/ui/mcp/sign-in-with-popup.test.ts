@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { McpControl } from '../../worker/agent-client.ts';
+import { CALLBACK_CHANNEL, callbackUrl, isOAuthCallback, readCallbackMessage, relayOAuthCallback } from './oauth-callback.ts';
+import { signInWithPopup } from './sign-in-with-popup.ts';
+
+const ORIGIN = 'http://127.0.0.1:4185';
+
+function control(over: Partial<McpControl> = {}): McpControl {
+  return {
+    add: vi.fn(),
+    setEnabled: vi.fn(),
+    setTrusted: vi.fn(),
+    setToolEnabled: vi.fn(),
+    remove: vi.fn(),
+    beginSignIn: vi.fn(async () => ({ kind: 'redirect' as const, authorizationUrl: 'https://auth.example/authorize?state=good-state', state: 'good-state' })),
+    finishSignIn: vi.fn(async () => {}),
+    signOut: vi.fn(async () => ({ revoked: 'yes' as const })),
+    ...over,
+  };
+}
+
+function fakeWindow(popup: { close: () => void; location: { href: string } } | null) {
+  return {
+    open: vi.fn(() => popup),
+    document: { baseURI: `${ORIGIN}/` },
+    location: { origin: ORIGIN },
+  } as unknown as Window;
+}
+
+/** What the callback page would post (Node's BroadcastChannel: same process, no origin on the event). */
+function answer(data: object) {
+  const channel = new BroadcastChannel(CALLBACK_CHANNEL);
+  channel.postMessage({ type: 'mcp-oauth-callback', code: null, state: null, error: null, errorDescription: null, ...data });
+  channel.close();
+}
+
+const channels: BroadcastChannel[] = [];
+afterEach(() => channels.splice(0).forEach((c) => c.close()));
+
+describe('the OAuth callback page', () => {
+  it('is the app’s own path beside index.html', () => {
+    expect(callbackUrl(`${ORIGIN}/`)).toBe(`${ORIGIN}/mcp-oauth-callback`);
+    expect(callbackUrl(`${ORIGIN}/app/index.html`)).toBe(`${ORIGIN}/app/mcp-oauth-callback`);
+    expect(isOAuthCallback({ pathname: '/app/mcp-oauth-callback' })).toBe(true);
+    expect(isOAuthCallback({ pathname: '/' })).toBe(false);
+  });
+
+  it('hands the code and state on, clears them from the address bar, and closes', async () => {
+    const received = new Promise<unknown>((resolve) => {
+      const channel = new BroadcastChannel(CALLBACK_CHANNEL);
+      channels.push(channel);
+      channel.onmessage = (event) => resolve(event.data);
+    });
+    const win = { location: { search: '?code=abc&state=s1', pathname: '/mcp-oauth-callback' }, history: { replaceState: vi.fn() }, close: vi.fn() };
+    const target = document.createElement('div');
+    relayOAuthCallback(win as unknown as Window, target);
+    expect(await received).toEqual({ type: 'mcp-oauth-callback', code: 'abc', state: 's1', error: null, errorDescription: null });
+    expect(win.history.replaceState).toHaveBeenCalledWith(null, '', '/mcp-oauth-callback');
+    expect(win.close).toHaveBeenCalled();
+    expect(target.textContent).toContain('Signed in');
+  });
+
+  it('ignores messages from another origin and anything that is not a callback', () => {
+    const data = { type: 'mcp-oauth-callback', code: 'c', state: 's' };
+    expect(readCallbackMessage(new MessageEvent('message', { data, origin: 'https://evil.example' }), ORIGIN)).toBeNull();
+    expect(readCallbackMessage(new MessageEvent('message', { data: { type: 'other' }, origin: ORIGIN }), ORIGIN)).toBeNull();
+    expect(readCallbackMessage(new MessageEvent('message', { data, origin: ORIGIN }), ORIGIN)).toMatchObject({ code: 'c', state: 's' });
+  });
+});
+
+describe('signInWithPopup', () => {
+  it('sends the popup to the authorization URL, waits for its own state, and hands the code to the worker', async () => {
+    const popup = { close: vi.fn(), location: { href: 'about:blank' } };
+    const mcp = control();
+    const done = signInWithPopup(mcp, 'srv-1', new AbortController().signal, fakeWindow(popup));
+    await vi.waitFor(() => expect(popup.location.href).toBe('https://auth.example/authorize?state=good-state'));
+    expect(mcp.beginSignIn).toHaveBeenCalledWith('srv-1', `${ORIGIN}/mcp-oauth-callback`);
+    answer({ code: 'other-code', state: 'another-sign-in' }); // another server's or tab's sign-in: not this one's
+    answer({ code: 'the-code', state: 'good-state' });
+    await done;
+    expect(mcp.finishSignIn).toHaveBeenCalledTimes(1);
+    expect(mcp.finishSignIn).toHaveBeenCalledWith('srv-1', 'the-code', 'good-state');
+  });
+
+  it('reports the authorization server’s refusal, and a blocked popup', async () => {
+    const popup = { close: vi.fn(), location: { href: 'about:blank' } };
+    const mcp = control();
+    const done = signInWithPopup(mcp, 'srv-1', new AbortController().signal, fakeWindow(popup));
+    await vi.waitFor(() => expect(popup.location.href).not.toBe('about:blank'));
+    answer({ state: 'good-state', error: 'access_denied', errorDescription: 'The user said no' });
+    await expect(done).rejects.toThrow('access_denied (The user said no)');
+    expect(mcp.finishSignIn).not.toHaveBeenCalled();
+    expect(popup.close).toHaveBeenCalled();
+
+    await expect(signInWithPopup(control(), 'srv-1', new AbortController().signal, fakeWindow(null))).rejects.toThrow('blocked the sign-in window');
+  });
+
+  it('refuses an authorization URL that is not a web page', async () => {
+    const popup = { close: vi.fn(), location: { href: 'about:blank' } };
+    const mcp = control({ beginSignIn: vi.fn(async () => ({ kind: 'redirect' as const, authorizationUrl: 'javascript:alert(1)', state: 's' })) });
+    await expect(signInWithPopup(mcp, 'srv-1', new AbortController().signal, fakeWindow(popup))).rejects.toThrow('not a web page');
+    expect(popup.location.href).toBe('about:blank');
+  });
+});

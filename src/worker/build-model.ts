@@ -1,0 +1,28 @@
+import { createDemoModel } from '../model/demo-model.ts';
+import { OpenAIModel } from '../model/openai-model.ts';
+import { presetHeaders } from '../model/provider-presets.ts';
+import { endpointOrigin } from '../storage/endpoint-origin.ts';
+import { DEFAULT_MAX_TOKENS } from '../storage/settings-constants.ts';
+import type { Endpoint } from './model-from-settings.ts';
+
+/** The endpoint whose Chat Completions wants `max_completion_tokens` (its reasoning models refuse `max_tokens`). */
+const OPENAI_ORIGIN = 'https://api.openai.com';
+
+/**
+ * A new model port for an endpoint: the scripted demo, or the endpoint
+ * through the openai SDK. The one module of the worker that brings the SDK
+ * (about 60 % of the worker's code): model-from-settings.ts loads it on demand.
+ */
+export function buildModel(endpoint: Endpoint): OpenAIModel {
+  if (endpoint.provider === 'demo') return createDemoModel();
+  // Local endpoints (Ollama, LM Studio) take no key, but the SDK refuses to start without one.
+  const apiKey = endpoint.apiKey.trim() || 'no-key';
+  return new OpenAIModel({
+    baseUrl: endpoint.baseUrl,
+    apiKey,
+    model: endpoint.model ?? '',
+    maxTokens: endpoint.maxTokens ?? DEFAULT_MAX_TOKENS,
+    maxTokensField: endpointOrigin(endpoint.baseUrl) === OPENAI_ORIGIN ? 'max_completion_tokens' : 'max_tokens',
+    headers: presetHeaders(endpoint.provider),
+  });
+}
