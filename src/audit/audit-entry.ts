@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { RuleEffect } from '../engine/records/approval-rule.ts';
+import { PausePoint } from '../engine/records/pause-point.ts';
 import { AuditEntryBodyV1 } from './audit-log-v1.ts';
 import {
   AUDIT_FORMAT,
   AuditDecidedBy,
   AuditMetadata,
+  AuditToolCall,
   EntryHash,
   HeadHash,
   IsoTime,
@@ -47,6 +49,23 @@ const commonShape = {
   id: z.string().meta({ description: 'The pause point id (decisions) or the audit event id (rule and tool changes).' }),
 };
 
+const Tokens = z.number().int().nonnegative();
+
+export const AuditUsage = z
+  .strictObject({
+    model: z.string().meta({ description: 'The model id the endpoint reported (or the one asked for).' }),
+    prompt_tokens: Tokens,
+    completion_tokens: Tokens,
+    cached_tokens: Tokens.meta({ description: 'The part of prompt_tokens the endpoint read from its cache.' }),
+    reasoning_tokens: Tokens.meta({ description: 'The part of completion_tokens spent reasoning.' }),
+  })
+  .meta({ description: 'What the model call that proposed this tool call used, as the endpoint reported it. Absent when it reported nothing (and in files written before it existed).' });
+
+/** Version 2's tool call: version 1's, and the usage of the model call that proposed it — optional, added after version 2 was first written. */
+export const AuditToolCallV2 = AuditToolCall.extend({ usage: AuditUsage.optional() }).meta({
+  description: 'The tool call this pause point guarded, from the assistant message that made it.',
+});
+
 export const AuditRuleRef = z
   .strictObject({
     id: z.string(),
@@ -69,6 +88,8 @@ const decisionShape = {
   entry_type: z.literal('decision'),
   ...AuditEntryBodyV1.shape,
   ...commonShape,
+  tool_call: AuditToolCallV2.nullable(),
+  origin: PausePoint.shape.origin,
   decision_origin: z
     .enum(['human', 'rule', 'expiry'])
     .nullable()

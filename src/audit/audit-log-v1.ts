@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PauseKind, PausePoint, PauseStatus } from '../engine/records/pause-point.ts';
+import { PauseKind, PauseStatus } from '../engine/records/pause-point.ts';
 import {
   AUDIT_FORMAT,
   AuditDecidedBy,
@@ -45,7 +45,8 @@ export const AuditEntryBodyV1 = z.strictObject({
   expires_at: IsoTime.nullable(),
   expired_reason: z.enum(['timeout', 'abandoned', 'lost']).nullable(),
   decided_by: AuditDecidedBy.nullable(),
-  origin: PausePoint.shape.origin,
+  // Frozen as version 1 was published: a pause point origin added since (a spending limit's) is version 2's.
+  origin: z.enum(['model', 'gate', 'unknown_outcome', 'rule', 'elicitation']),
   tool_call_id: z.string(),
   tool_name: z.string(),
   tool_call: AuditToolCall.nullable(),

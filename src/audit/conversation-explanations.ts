@@ -149,7 +149,7 @@ function keep(explanation: Explanation, message: unknown): void {
   if (role === 'assistant') {
     const parsed = AssistantMessage.safeParse(message);
     if (!parsed.success) return;
-    const { id, turnIndex, createdAt, toolCalls } = parsed.data;
+    const { id, turnIndex, createdAt, toolCalls, usage } = parsed.data;
     const created = isoTime(createdAt);
     if (created === null) return;
     for (const call of toolCalls) {
@@ -161,6 +161,17 @@ function keep(explanation: Explanation, message: unknown): void {
         message_id: id,
         name: call.name,
         turn_index: turnIndex,
+        ...(usage
+          ? {
+              usage: {
+                cached_tokens: usage.cached,
+                completion_tokens: usage.completion,
+                model: usage.model,
+                prompt_tokens: usage.prompt,
+                reasoning_tokens: usage.reasoning,
+              },
+            }
+          : {}),
       });
       explanation.weight++;
     }

@@ -54,6 +54,20 @@ describe('exportAuditLog', () => {
     if (verified.ok) expect(verified.headHash).toBe(parsed.head_hash);
   });
 
+  it('carries the usage of the model call that proposed a guarded tool call, when the endpoint reported it', async () => {
+    const all = await db.messages.toArray();
+    const proposer = all.find((m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === 'call-send-1'));
+    expect(proposer?.role).toBe('assistant');
+    await db.messages.put({ ...proposer!, usage: { model: 'gpt-4o-mini', prompt: 1200, completion: 40, cached: 1024, reasoning: 8 } } as Message);
+    const { text } = await exportText();
+    const file: unknown = JSON.parse(text);
+    expect(checkJsonSchema(schema, file)).toEqual([]);
+    const entries = byId(AuditLogFile.parse(file).entries);
+    expect(entries.get(SCENARIO.approved)?.tool_call?.usage).toEqual({ model: 'gpt-4o-mini', prompt_tokens: 1200, completion_tokens: 40, cached_tokens: 1024, reasoning_tokens: 8 });
+    expect(entries.get(SCENARIO.declined)?.tool_call).not.toHaveProperty('usage');
+    expect((await verifyAuditFile(text)).ok).toBe(true);
+  });
+
   it('orders entries oldest first, breaks ties by id, and chains them from 64 zeros', async () => {
     const { entries, head_hash } = AuditLogFile.parse(JSON.parse((await exportText()).text));
     expect(entries.map((entry) => entry.id)).toEqual([

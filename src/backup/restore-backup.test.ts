@@ -76,6 +76,25 @@ describe('restoreBackup: round trip', () => {
     );
   });
 
+  it('carries usage (per answer and per conversation) and the limits and prices through a backup', async () => {
+    await seedDatabase(db, { messagesPerConversation: 4 });
+    const usage = { model: 'gpt-4o-mini', prompt: 900, completion: 30, cached: 512, reasoning: 0 };
+    const [first] = await db.messages.toArray();
+    const answer = { v: 1 as const, id: first!.id, conversationId: first!.conversationId, seq: first!.seq, createdAt: first!.createdAt, role: 'assistant' as const, content: 'ok', toolCalls: [], turnIndex: 0, status: 'complete' as const, usage };
+    await db.messages.put(answer);
+    await db.conversations.update(answer!.conversationId, { usage: [{ ...usage, calls: 1 }] });
+    const current = await readSettings(db);
+    await saveSettings(db, { ...current!, tokenLimit: 20_000, prices: [{ model: 'gpt-4o-mini', input: 0.15, output: 0.6 }] });
+    const text = await backupText();
+    await wipeData();
+    await db.settings.clear();
+
+    await restoreBackup(db, text);
+    expect((await db.messages.get(answer!.id))).toMatchObject({ usage });
+    expect((await db.conversations.get(answer!.conversationId))?.usage).toEqual([{ ...usage, calls: 1 }]);
+    expect(await readSettings(db)).toMatchObject({ tokenLimit: 20_000, prices: [{ model: 'gpt-4o-mini', input: 0.15, output: 0.6 }] });
+  });
+
   it('restores into an empty browser without an API key, and says one is needed', async () => {
     await seedDatabase(db);
     const before = await databaseSnapshot(db);

@@ -5,6 +5,7 @@ import { expirySettlement, isDue } from './pause-expiry.ts';
 import type { MessageDraft, Settlement } from './storage-port.ts';
 import type { ApprovalRule, Conversation, ConversationState, DecidedBy, PausePoint } from './records/index.ts';
 import { resolvedPausePoint } from './resolve-decision.ts';
+import { limitDecisionNotice } from './spending-gate.ts';
 import { validateDecision } from './validate-decision.ts';
 
 /**
@@ -37,15 +38,19 @@ export function decisionSettlement(
   const checked = validateDecision(pending, decision, ctx.tools);
   if (!checked.ok) return { commit: false, reason: checked.message };
   const resolved = resolvedPausePoint(pending, checked, now, decidedBy);
-  const message: MessageDraft = {
-    v: 1,
-    id: ctx.ids.uuid(),
-    conversationId: pending.conversationId,
-    createdAt: now,
-    role: 'user',
-    content: decisionMessage(resolved),
-    decision: { pausePointId: pending.id },
-  };
+  // A limit card is answered to the engine, not the model: its decision is a notice for the user.
+  const message: MessageDraft =
+    pending.origin === 'limit'
+      ? { v: 1, id: ctx.ids.uuid(), conversationId: pending.conversationId, createdAt: now, role: 'notice', content: limitDecisionNotice(resolved) }
+      : {
+          v: 1,
+          id: ctx.ids.uuid(),
+          conversationId: pending.conversationId,
+          createdAt: now,
+          role: 'user',
+          content: decisionMessage(resolved),
+          decision: { pausePointId: pending.id },
+        };
   return { commit: true, pausePoint: resolved, messages: [message], update, ...(rule ? { rule } : {}) };
 }
 

@@ -26,6 +26,7 @@ import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
+import { spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { waitForApproval } from './wait-for-approval.ts';
@@ -332,6 +333,12 @@ export class Engine {
       if (!needsModel(history)) return this.#changeState(conversationId, step.state, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
+      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history);
+      if ('ask' in spending) return this.#pause(conversationId, [spending.ask]);
+      if ('stop' in spending) {
+        if (spending.stop !== null) await this.#notice(conversationId, spending.stop);
+        return this.#changeState(conversationId, step.state, { kind: 'idle' });
+      }
 
       steps++;
       try {

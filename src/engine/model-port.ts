@@ -1,4 +1,4 @@
-import type { ToolCall } from './records/index.ts';
+import type { CallUsage, ToolCall } from './records/index.ts';
 
 /** The Chat Completions message dialect every compatible endpoint speaks. */
 export type ModelMessage =
@@ -27,6 +27,8 @@ export interface ModelResult {
   content: string;
   toolCalls: ToolCall[];
   finishReason: string;
+  /** What the call used, when the endpoint reported it. */
+  usage?: CallUsage;
 }
 
 /** Adapters throw `ModelError` (src/engine/errors.ts) for every endpoint failure. */

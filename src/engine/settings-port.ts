@@ -1,3 +1,5 @@
+import type { SpendingSettings } from './spending.ts';
+
 /**
  * The user's settings the engine needs, read each time they are needed (not
  * cached), so a run started by any tab — a recovered one included — and a
@@ -6,4 +8,9 @@
 export interface SettingsPort {
   /** How long a new pause point stays answerable, in ms; null for no expiry. */
   expiryMs(): Promise<number | null>;
+  /**
+   * The limits, prices and today's spending the check before each model call
+   * reads (spending.ts). None: no limits.
+   */
+  spending?(): Promise<SpendingSettings>;
 }

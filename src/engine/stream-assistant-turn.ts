@@ -3,7 +3,7 @@ import { STREAM_WRITE_INTERVAL_MS } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
 import type { IdPort } from './id-port.ts';
 import type { ModelPort } from './model-port.ts';
-import type { AssistantMessage, Conversation, ConversationState, Message, ToolCall } from './records/index.ts';
+import { addUsage, type AssistantMessage, type CallUsage, type Conversation, type ConversationState, type Message, type ToolCall } from './records/index.ts';
 
 export interface TurnStart {
   conversationId: string;
@@ -50,7 +50,17 @@ export async function streamAssistantTurn(
     streaming = false;
     const toolCalls = uniqueCallIds(result.toolCalls, history, ctx.ids);
     const answered = toolCalls.length === 0;
-    return await message.finish(result.content || text, toolCalls, answered ? (c) => ({ ...c, state: stateWhenAnswered }) : undefined);
+    const usage = result.usage;
+    // The call's usage joins the conversation's totals in the transaction that stores its answer: they never disagree.
+    const update =
+      answered || usage
+        ? (c: Conversation): Conversation => ({
+            ...c,
+            ...(answered ? { state: stateWhenAnswered } : {}),
+            ...(usage ? { usage: addUsage(c.usage, usage) } : {}),
+          })
+        : undefined;
+    return await message.finish(result.content || text, toolCalls, update, usage);
   } catch (error) {
     streaming = false;
     await message.interrupt(text);
@@ -97,9 +107,14 @@ class StoredAnswer {
       );
   }
 
-  async finish(content: string, toolCalls: ToolCall[], update: ((c: Conversation) => Conversation) | undefined): Promise<AssistantMessage> {
+  async finish(
+    content: string,
+    toolCalls: ToolCall[],
+    update: ((c: Conversation) => Conversation) | undefined,
+    usage: CallUsage | undefined,
+  ): Promise<AssistantMessage> {
     await this.#writing;
-    return this.#write({ content, toolCalls, status: 'complete' }, update);
+    return this.#write({ content, toolCalls, status: 'complete', ...(usage ? { usage } : {}) }, update);
   }
 
   /** Keeps whatever text came; a call that failed before its first write and with no text leaves nothing behind. */
@@ -110,7 +125,7 @@ class StoredAnswer {
   }
 
   async #write(
-    change: Pick<AssistantMessage, 'content' | 'status'> & Partial<Pick<AssistantMessage, 'toolCalls'>>,
+    change: Pick<AssistantMessage, 'content' | 'status'> & Partial<Pick<AssistantMessage, 'toolCalls' | 'usage'>>,
     update: ((c: Conversation) => Conversation) | undefined,
   ): Promise<AssistantMessage> {
     const { storage, clock } = this.#ctx;

@@ -2,7 +2,9 @@ import OpenAI from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ModelError } from '../engine/errors.ts';
 import type { ModelPort, ModelRequest, ModelResult } from '../engine/model-port.ts';
+import type { CallUsage } from '../engine/records/index.ts';
 import { StallWatchdog } from './stall-watchdog.ts';
+import { refusesStreamOptions, streamOptionsRefusals, type StreamOptionsRefusals } from './stream-options-refusals.ts';
 import { toModelError, type ModelErrorContext } from './to-model-error.ts';
 import { ToolCallAssembler } from './tool-call-assembler.ts';
 
@@ -23,6 +25,10 @@ export interface OpenAIModelOptions {
    * and refuses it for its reasoning models.
    */
   maxTokensField?: MaxTokensField;
+  /** Sent with every request besides the key (a provider's required header, say). */
+  headers?: Readonly<Record<string, string>>;
+  /** Which endpoints refused `stream_options`; the worker's shared memory unless given (tests). */
+  refusals?: StreamOptionsRefusals;
 }
 
 export type MaxTokensField = 'max_tokens' | 'max_completion_tokens';
@@ -39,9 +45,13 @@ export class OpenAIModel implements ModelPort {
   readonly #model: string;
   readonly #timeoutMs: number;
   readonly #tokenLimit: Partial<Record<MaxTokensField, number>>;
+  readonly #baseUrl: string;
+  readonly #refusals: StreamOptionsRefusals;
 
   constructor(options: OpenAIModelOptions) {
     this.#model = options.model;
+    this.#baseUrl = options.baseUrl;
+    this.#refusals = options.refusals ?? streamOptionsRefusals;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#tokenLimit = options.maxTokens === undefined ? {} : { [options.maxTokensField ?? 'max_tokens']: options.maxTokens };
     this.#client = new OpenAI({
@@ -56,6 +66,7 @@ export class OpenAIModel implements ModelPort {
       // Not from the environment: outside a browser the SDK would read OPENAI_ORG_ID and friends.
       organization: null,
       project: null,
+      ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     });
   }
 
@@ -63,23 +74,40 @@ export class OpenAIModel implements ModelPort {
     const watchdog = new StallWatchdog(this.#timeoutMs);
     const context: ModelErrorContext = { signal, timeoutMs: this.#timeoutMs };
 
-    const stream = await this.#client.chat.completions
-      .create(
-        { model: this.#model, messages, stream: true, ...this.#tokenLimit, ...(tools.length > 0 ? { tools } : {}) },
+    const open = (askUsage: boolean) =>
+      this.#client.chat.completions.create(
+        {
+          model: this.#model,
+          messages,
+          stream: true,
+          ...(askUsage ? { stream_options: { include_usage: true } } : {}),
+          ...this.#tokenLimit,
+          ...(tools.length > 0 ? { tools } : {}),
+        },
         { signal: AbortSignal.any([signal, watchdog.signal]) },
-      )
+      );
+    const askUsage = !this.#refusals.refuses(this.#baseUrl);
+    const stream = await open(askUsage)
+      .catch((error: unknown) => {
+        // Asked once more without it, silently, and never again for this endpoint: usage is a nicety, the answer is not.
+        if (!askUsage || !(error instanceof OpenAI.APIError) || !refusesStreamOptions(error.status, error.message)) throw error;
+        this.#refusals.remember(this.#baseUrl);
+        return open(false);
+      })
       .catch((error: unknown) => {
         throw toModelError(error, context);
       });
 
     let content = '';
+    let usage: CallUsage | undefined;
     let finishReason: string | null = null;
     const toolCalls = new ToolCallAssembler();
     watchdog.reset();
     try {
       for await (const chunk of chunksOf(stream, { ...context, streaming: true })) {
         watchdog.reset();
-        // One choice was asked for; a chunk without any is a trailing usage report.
+        // Usually a trailing chunk without choices; some endpoints put it on the last choice chunk.
+        if (chunk.usage) usage = callUsage(chunk.usage, chunk.model || this.#model);
         const choice = chunk.choices[0];
         if (!choice) continue;
         const text = choice.delta?.content;
@@ -101,7 +129,7 @@ export class OpenAIModel implements ModelPort {
     }
 
     if (finishReason === null) throw this.#whyEnded(signal, watchdog);
-    return { content, toolCalls: toolCalls.toolCalls(), finishReason };
+    return { content, toolCalls: toolCalls.toolCalls(), finishReason, ...(usage ? { usage } : {}) };
   }
 
   /** The model ids the endpoint offers; for the setup screen's "Test connection". */
@@ -135,6 +163,18 @@ export class OpenAIModel implements ModelPort {
       )
     );
   }
+}
+
+/** The endpoint's usage report in the stored shape; fields it left out count as zero. */
+function callUsage(usage: NonNullable<ChatCompletionChunk['usage']>, model: string): CallUsage {
+  const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0);
+  return {
+    model,
+    prompt: count(usage.prompt_tokens),
+    completion: count(usage.completion_tokens),
+    cached: count(usage.prompt_tokens_details?.cached_tokens),
+    reasoning: count(usage.completion_tokens_details?.reasoning_tokens),
+  };
 }
 
 /** The stream's chunks, with failures while reading translated here and nowhere else. */

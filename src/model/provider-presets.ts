@@ -14,6 +14,12 @@ export interface ProviderPreset {
   /** A suggestion for the Model field; Test connection lists the real ones. */
   model: string;
   keyHint: string;
+  /**
+   * Headers every request to this provider carries, beside the key. Anthropic
+   * answers a browser (CORS) only when the request says it knows the key is
+   * exposed to the page: here it is the user's own key, typed into this browser.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {
@@ -23,6 +29,28 @@ export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {
     baseUrl: 'https://openrouter.ai/api/v1',
     model: 'openai/gpt-4o-mini',
     keyHint: 'An OpenRouter key (sk-or-…).',
+  },
+  anthropic: {
+    label: 'Anthropic',
+    baseUrl: 'https://api.anthropic.com/v1/',
+    model: 'claude-sonnet-4-5',
+    keyHint: 'A key from the Claude Console (sk-ant-…).',
+    headers: { 'anthropic-dangerous-direct-browser-access': 'true' },
+  },
+  gemini: {
+    label: 'Google Gemini',
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai/',
+    model: 'gemini-2.5-flash',
+    keyHint: 'A Gemini API key from Google AI Studio.',
+  },
+  groq: { label: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', model: 'llama-3.3-70b-versatile', keyHint: 'A Groq key (gsk_…).' },
+  mistral: { label: 'Mistral', baseUrl: 'https://api.mistral.ai/v1', model: 'mistral-small-latest', keyHint: 'A key from Mistral’s console.' },
+  deepseek: { label: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', keyHint: 'A DeepSeek key (sk-…).' },
+  together: {
+    label: 'Together',
+    baseUrl: 'https://api.together.xyz/v1',
+    model: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+    keyHint: 'A Together key.',
   },
   ollama: {
     label: 'Ollama on this machine',
@@ -45,4 +73,22 @@ export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {
   },
 };
 
-export const PROVIDER_ORDER: readonly Provider[] = ['openai', 'openrouter', 'ollama', 'lmstudio', 'custom', 'demo'];
+export const PROVIDER_ORDER: readonly Provider[] = [
+  'openai',
+  'openrouter',
+  'anthropic',
+  'gemini',
+  'groq',
+  'mistral',
+  'deepseek',
+  'together',
+  'ollama',
+  'lmstudio',
+  'custom',
+  'demo',
+];
+
+/** The headers a provider's requests carry besides the key (none for most). */
+export function presetHeaders(provider: string): Readonly<Record<string, string>> {
+  return (Object.hasOwn(PROVIDER_PRESETS, provider) && PROVIDER_PRESETS[provider as Provider].headers) || {};
+}

@@ -7,7 +7,8 @@ import type { SavedSettings, Settings } from './settings-repo.ts';
 import { withStoredKey } from './with-stored-key.ts';
 
 /**
- * The saved settings, live, exactly as `readSettings` reads them — without
+ * The saved settings, live, exactly as `readSettings` reads them (less the
+ * spending fields, which the page does not read: see below) — without
  * loading zod into the page for the common case.
  *
  * The page reads settings on every start (setup or app?) and on every save in
@@ -33,6 +34,14 @@ export function liveSettings(db: PausepointDb): Observable<Settings | undefined>
 }
 
 const PROVIDER_SET: ReadonlySet<unknown> = new Set(PROVIDERS);
+
+/*
+ * The spending limits and prices are not part of the page's settings: the
+ * views that show or edit them read them where they are shown (the usage
+ * line, the Usage and limits panel), so their checks stay out of the page's
+ * start-up. The quick path leaves them out; the schema's path, for odd rows
+ * only, may carry them, and nothing on the page reads them there.
+ */
 
 /** The settings in a stored row when the row is exactly what a save writes; undefined when it needs the schema's judgement. */
 export function wellFormedSettings(value: unknown): SavedSettings | undefined {

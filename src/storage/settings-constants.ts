@@ -4,7 +4,20 @@
  */
 
 /** The endpoints the settings can name. */
-export const PROVIDERS = ['openai', 'openrouter', 'ollama', 'lmstudio', 'custom', 'demo'] as const;
+export const PROVIDERS = [
+  'openai',
+  'openrouter',
+  'anthropic',
+  'gemini',
+  'groq',
+  'mistral',
+  'deepseek',
+  'together',
+  'ollama',
+  'lmstudio',
+  'custom',
+  'demo',
+] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** The key of the one row that holds all settings (see settings-repo.ts). */

@@ -9,6 +9,11 @@ import { withStoredKey } from './with-stored-key.ts';
 
 export { PROVIDERS } from './settings-constants.ts';
 
+/** A bound against a pasted list, not a policy. */
+export const MAX_PRICES = 200;
+const Price = z.number().nonnegative().max(1_000_000);
+export const ModelPriceRecord = z.object({ model: z.string().min(1).max(200), input: Price, output: Price, cached: Price.optional() });
+
 /**
  * Where requests (and the API key) are sent: http(s) only, and plain http only
  * to this computer, so that no stored row — a crafted one included — can send
@@ -40,6 +45,15 @@ export const Settings = z.object({
    * off. Optional for the same reason as maxTokens.
    */
   reminderMinutes: z.number().int().positive().optional(),
+  /**
+   * Spending limits (spending.ts): a model call that would pass one asks
+   * first. Absent means no limit; optional for the same reason as maxTokens.
+   */
+  tokenLimit: z.number().int().positive().optional(),
+  costLimit: z.number().positive().optional(),
+  dailyCostLimit: z.number().positive().optional(),
+  /** Prices per million tokens, per model id; absent until the user saves some (the prefilled ones apply till then). */
+  prices: z.array(ModelPriceRecord).max(MAX_PRICES).optional(),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a caller may pass to `saveSettings`: the fields with defaults may be left out. */
@@ -63,7 +77,18 @@ export const StoredSettings = Settings.omit({ apiKey: true }).extend({
   apiKey: z.string().optional(),
 });
 /** Fields a broken row can lose and still be read: they have defaults, or are not read at all. */
-const DROPPABLE_FIELDS: ReadonlySet<PropertyKey> = new Set(['expiryMinutes', 'notifications', 'badge', 'maxTokens', 'reminderMinutes', 'apiKey']);
+const DROPPABLE_FIELDS: ReadonlySet<PropertyKey> = new Set([
+  'expiryMinutes',
+  'notifications',
+  'badge',
+  'maxTokens',
+  'reminderMinutes',
+  'apiKey',
+  'tokenLimit',
+  'costLimit',
+  'dailyCostLimit',
+  'prices',
+]);
 
 const DEVICE_ID_KEY = 'deviceId';
 

@@ -1,4 +1,5 @@
 import { getContext, setContext } from 'svelte';
+import type { ModelPrice } from '../engine/spending.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import type { Settings } from '../storage/settings-repo.ts';
 import type { AgentClient } from '../worker/agent-client.ts';
@@ -20,6 +21,8 @@ export interface AppContext {
    * moment browsers let a page ask for notification permission and persistent storage.
    */
   onSendGesture?: () => void;
+  /** The model prices that apply now (the user's, or the prefilled ones): costs are shown wherever tokens are. */
+  prices?: () => readonly ModelPrice[];
 }
 
 /** Exported so component tests can provide a context: `render(C, { props, context: new Map([[APP_CONTEXT, ctx]]) })`. */

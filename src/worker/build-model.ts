@@ -1,5 +1,6 @@
 import { createDemoModel } from '../model/demo-model.ts';
 import { OpenAIModel } from '../model/openai-model.ts';
+import { presetHeaders } from '../model/provider-presets.ts';
 import { endpointOrigin } from '../storage/endpoint-origin.ts';
 import { DEFAULT_MAX_TOKENS } from '../storage/settings-constants.ts';
 import type { Endpoint } from './model-from-settings.ts';
@@ -22,5 +23,6 @@ export function buildModel(endpoint: Endpoint): OpenAIModel {
     model: endpoint.model ?? '',
     maxTokens: endpoint.maxTokens ?? DEFAULT_MAX_TOKENS,
     maxTokensField: endpointOrigin(endpoint.baseUrl) === OPENAI_ORIGIN ? 'max_completion_tokens' : 'max_tokens',
+    headers: presetHeaders(endpoint.provider),
   });
 }

@@ -19,4 +19,36 @@ describe('the engine’s settings port over the stored settings', () => {
     await saveSettings(db, { ...OLLAMA, expiryMinutes: null });
     expect(await settings.expiryMs()).toBeNull();
   });
+
+  it('reads the limits, the prices that apply (prefilled until saved) and what every conversation spent today', async () => {
+    const now = new Date(2026, 0, 15, 12, 0).getTime();
+    const settings = engineSettings(db, () => now);
+    await saveSettings(db, { ...OLLAMA, tokenLimit: 5000 });
+    expect(await settings.spending?.()).toMatchObject({
+      limits: { tokensPerConversation: 5000, costPerConversation: null, costPerDay: null },
+      model: 'llama3.2',
+      spentToday: 0,
+    });
+    expect((await settings.spending?.())?.prices.map((p) => p.model)).toContain('gpt-4o-mini');
+
+    const call = (id: string, conversationId: string, at: number) => ({
+      v: 1 as const,
+      id,
+      conversationId,
+      seq: 0,
+      createdAt: at,
+      role: 'assistant' as const,
+      content: '',
+      toolCalls: [],
+      turnIndex: 0,
+      status: 'complete' as const,
+      usage: { model: 'llama3.2', prompt: 1_000_000, completion: 0, cached: 0, reasoning: 0 },
+    });
+    const conversation = (id: string, updatedAt: number) => ({ v: 1 as const, id, title: id, createdAt: 0, updatedAt, state: { kind: 'idle' as const }, turns: 1, nextSeq: 1 });
+    const yesterday = now - 24 * 3_600_000;
+    await db.conversations.bulkPut([conversation('a', now - 1000), conversation('b', now - 2000), conversation('old', yesterday)]);
+    await db.messages.bulkPut([call('m1', 'a', now - 1000), call('m2', 'b', now - 2000), call('m3', 'old', yesterday)]);
+    await saveSettings(db, { ...OLLAMA, dailyCostLimit: 10, prices: [{ model: 'llama3.2', input: 2, output: 4 }] });
+    expect(await settings.spending?.()).toMatchObject({ limits: { costPerDay: 10 }, prices: [{ model: 'llama3.2', input: 2, output: 4 }], spentToday: 4 });
+  });
 });

@@ -1,6 +1,9 @@
 import type { SettingsPort } from '../engine/settings-port.ts';
+import { costOf, NO_LIMITS, type SpendingSettings } from '../engine/spending.ts';
+import { pricesFor } from '../model/known-prices.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import { readSettings } from '../storage/settings-repo.ts';
+import { readSettings, type Settings } from '../storage/settings-repo.ts';
+import { startOfDay, usageSince } from '../storage/usage-repo.ts';
 
 const MINUTE = 60_000;
 
@@ -9,11 +12,35 @@ const MINUTE = 60_000;
  * time: a run this tab recovers for another, before any model call, and a
  * setting saved in another tab get the stored values.
  */
-export function engineSettings(db: PausepointDb): SettingsPort {
+export function engineSettings(db: PausepointDb, now: () => number = Date.now): SettingsPort {
   return {
     async expiryMs() {
       const minutes = (await readSettings(db))?.expiryMinutes ?? null;
       return minutes === null ? null : minutes * MINUTE;
     },
+    async spending() {
+      const settings = await readSettings(db);
+      return spendingFrom(settings, settings?.dailyCostLimit === undefined ? 0 : await spentSince(db, startOfDay(now()), settings));
+    },
   };
+}
+
+function spendingFrom(settings: Settings | undefined, spentToday: number): SpendingSettings {
+  if (!settings) return { limits: NO_LIMITS, prices: [], model: '', spentToday: 0 };
+  return {
+    limits: {
+      tokensPerConversation: settings.tokenLimit ?? null,
+      costPerConversation: settings.costLimit ?? null,
+      costPerDay: settings.dailyCostLimit ?? null,
+    },
+    prices: pricesFor(settings),
+    model: settings.model,
+    spentToday,
+  };
+}
+
+/** Only read when a daily limit is set: it reads the day's messages. */
+async function spentSince(db: PausepointDb, since: number, settings: Settings): Promise<number> {
+  const prices = pricesFor(settings);
+  return (await usageSince(db, since)).reduce((sum, { usage }) => sum + costOf(usage, prices), 0);
 }

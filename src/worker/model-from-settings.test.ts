@@ -42,6 +42,15 @@ describe('modelFromSettings', () => {
     expect(bodies[0]).toMatchObject({ max_completion_tokens: 1000 });
     expect(bodies[0]).not.toHaveProperty('max_tokens');
   });
+
+  it('sends the Anthropic preset’s direct-browser-access header, and no such header for other providers', async () => {
+    llm.enqueue({ content: 'a' }, { content: 'b' });
+    await (await modelFromSettings(settings({ provider: 'anthropic' }))).complete(request());
+    await (await modelFromSettings(settings())).complete(request());
+    const [anthropic, custom] = llm.chatRequests();
+    expect(anthropic?.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+    expect(custom?.headers).not.toHaveProperty('anthropic-dangerous-direct-browser-access');
+  });
 });
 
 const endpoint = { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-one', model: 'fake-model' };

@@ -7,6 +7,16 @@ import type { ResolvedMessage } from './resolved-message.ts';
  * the app may show or sum it, nobody bills it.
  */
 export function estimateUsage(request: ChatRequestBody, message: ResolvedMessage): Usage {
+  if (message.tokens) {
+    const { prompt, completion, cached = 0, reasoning = 0 } = message.tokens;
+    return {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+      prompt_tokens_details: { cached_tokens: cached },
+      completion_tokens_details: { reasoning_tokens: reasoning },
+    };
+  }
   const prompt = tokens(JSON.stringify(request.messages));
   const output =
     tokens(message.content ?? '') +

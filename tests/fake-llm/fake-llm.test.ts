@@ -133,6 +133,38 @@ describe('fake-llm', () => {
       expect(chunks.at(-1)?.usage?.completion_tokens).toBeGreaterThan(0);
     });
 
+    it('reports scripted token counts, cached and reasoning included, streamed and not', async () => {
+      const llm = await start();
+      const tokens = { prompt: 120, completion: 30, cached: 100, reasoning: 12 };
+      llm.enqueue({ content: 'a', tokens }, { content: 'b', tokens });
+      const chunks = await collect(
+        await client(llm).chat.completions.create({ model: 'fake-model', messages: USER, stream: true, stream_options: { include_usage: true } }),
+      );
+      const plain = await client(llm).chat.completions.create({ model: 'fake-model', messages: USER });
+      for (const usage of [chunks.at(-1)?.usage, plain.usage]) {
+        expect(usage).toMatchObject({
+          prompt_tokens: 120,
+          completion_tokens: 30,
+          total_tokens: 150,
+          prompt_tokens_details: { cached_tokens: 100 },
+          completion_tokens_details: { reasoning_tokens: 12 },
+        });
+      }
+    });
+
+    it('refuses stream_options with a 400 when told to, without using up the scripted reply', async () => {
+      const llm = await start({ refuseStreamOptions: true });
+      llm.enqueue({ content: 'still here' });
+      const refused = await rejection(
+        client(llm).chat.completions.create({ model: 'fake-model', messages: USER, stream: true, stream_options: { include_usage: true } }),
+      );
+      expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((refused as Error).message).toContain('stream_options');
+      const chunks = await collect(await client(llm).chat.completions.create({ model: 'fake-model', messages: USER, stream: true }));
+      expect(chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')).toBe('still here');
+      expect(chunks.some((c) => c.usage)).toBe(false);
+    });
+
     it('paces a slow stream with chunkDelayMs', async () => {
       const llm = await start();
       llm.enqueue({ content: 'slow stream text', chunkSize: 4, chunkDelayMs: 40 });

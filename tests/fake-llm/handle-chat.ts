@@ -27,6 +27,11 @@ export async function handleChat(
     sendJson(res, 400, openAiError(400, 'fake-llm: body is not a chat completions request (needs a messages array)'));
     return;
   }
+  if (state.refuseStreamOptions && chatRequest.body.stream_options !== undefined) {
+    // Before the script: a refused request consumes no scripted reply, so the retry without it gets the one meant for it.
+    sendJson(res, 400, openAiError(400, 'Unrecognized request argument supplied: stream_options'), { 'x-should-retry': 'false' });
+    return;
+  }
   const reply = state.script.next(chatRequest);
   if (!reply) {
     // No retry: the SDK would otherwise repeat an unscripted call with backoff, slowing

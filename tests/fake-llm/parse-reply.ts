@@ -1,5 +1,5 @@
 import { isRecord } from './is-record.ts';
-import type { Reply, ScriptedToolCall } from './reply.ts';
+import type { Reply, ScriptedTokens, ScriptedToolCall } from './reply.ts';
 
 /**
  * Checks a reply that arrived over the control API. In-process callers get the
@@ -18,6 +18,7 @@ export function parseReply(value: unknown, where = 'reply'): Reply {
         chunkSize: optionalNumber(value, 'chunkSize', where, 1),
         chunkDelayMs: optionalNumber(value, 'chunkDelayMs', where, 0),
         usage: optionalBoolean(value, 'usage', where),
+        tokens: optionalTokens(value['tokens'], `${where}.tokens`),
       };
     case 'status': {
       const status = optionalNumber(value, 'status', where, 100);
@@ -66,6 +67,15 @@ function optionalToolCalls(value: unknown, where: string): ScriptedToolCall[] | 
     }
     return { id: optionalString(call, 'id', at), name, arguments: args };
   });
+}
+
+function optionalTokens(value: unknown, where: string): ScriptedTokens | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) throw new TypeError(`${where}: expected an object`);
+  const prompt = optionalNumber(value, 'prompt', where, 0);
+  const completion = optionalNumber(value, 'completion', where, 0);
+  if (prompt === undefined || completion === undefined) throw new TypeError(`${where}: prompt and completion are required`);
+  return { prompt, completion, cached: optionalNumber(value, 'cached', where, 0), reasoning: optionalNumber(value, 'reasoning', where, 0) };
 }
 
 function optionalString(record: Record<string, unknown>, key: string, where: string): string | undefined {

@@ -33,6 +33,17 @@ export interface MessageReply {
    * asked for it with `stream_options.include_usage`.
    */
   usage?: boolean;
+  /** Exactly the usage to report (instead of the estimate), wherever usage is reported. */
+  tokens?: ScriptedTokens;
+}
+
+export interface ScriptedTokens {
+  prompt: number;
+  completion: number;
+  /** Reported as `prompt_tokens_details.cached_tokens`. */
+  cached?: number;
+  /** Reported as `completion_tokens_details.reasoning_tokens`. */
+  reasoning?: number;
 }
 
 /** An HTTP error with OpenAI's error body. */

@@ -1,12 +1,13 @@
 import type { ToolCallJson } from './completion-shapes.ts';
 import { randomId } from './random-id.ts';
-import type { MessageReply } from './reply.ts';
+import type { MessageReply, ScriptedTokens } from './reply.ts';
 
 /** A message reply with its defaults applied, shared by the streamed and the plain answer. */
 export interface ResolvedMessage {
   content: string | undefined;
   toolCalls: ToolCallJson[];
   finishReason: string;
+  tokens: ScriptedTokens | undefined;
 }
 
 export function resolveMessage(reply: MessageReply): ResolvedMessage {
@@ -24,5 +25,6 @@ export function resolveMessage(reply: MessageReply): ResolvedMessage {
     content: reply.content,
     toolCalls,
     finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    tokens: reply.tokens,
   };
 }

@@ -8,6 +8,8 @@ export interface ServerState {
   models: readonly string[];
   /** When set, /v1/* answers 401 unless `authorization: Bearer <requireKey>`. */
   requireKey: string | undefined;
+  /** Chat requests with `stream_options` get a 400 (see FakeLlmOptions). */
+  refuseStreamOptions: boolean;
   /** Aborts on close(), ending scripted delays and slow streams. */
   closing: AbortSignal;
 }

@@ -16,6 +16,11 @@ export interface FakeLlmOptions {
   models?: string[];
   /** When set, /v1/* answers 401 unless `authorization: Bearer <requireKey>`. */
   requireKey?: string;
+  /**
+   * Answer 400 to any chat request that carries `stream_options`, as some
+   * compatible servers do with fields they do not know.
+   */
+  refuseStreamOptions?: boolean;
 }
 
 export interface FakeLlm {
@@ -51,6 +56,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     script: new ReplyScript(),
     models: [...(options.models ?? DEFAULT_MODELS)],
     requireKey: options.requireKey,
+    refuseStreamOptions: options.refuseStreamOptions ?? false,
     closing: closing.signal,
   };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTIVE_STATES } from './active-states.ts';
+import { ModelTotals } from './usage.ts';
 
 /**
  * The stored state machine every tab renders. Only the tab whose worker holds
@@ -45,5 +46,7 @@ export const Conversation = z.object({
   turns: z.number().int().nonnegative(),
   /** Next message sequence number: messages are ordered by it, never by time. */
   nextSeq: z.number().int().nonnegative(),
+  /** Tokens used so far, per model (see usage.ts); absent before the first reported call. */
+  usage: z.array(ModelTotals).optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;

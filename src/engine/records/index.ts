@@ -5,3 +5,4 @@ export * from './pause-point.ts';
 export * from './ledger-entry.ts';
 export * from './approval-rule.ts';
 export * from './audit-event.ts';
+export * from './usage.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CallUsage } from './usage.ts';
 
 export const ToolCall = z.object({
   id: z.string(),
@@ -36,6 +37,8 @@ export const AssistantMessage = z.object({
    * interrupted message is kept for the user but never sent back to the model.
    */
   status: z.enum(['streaming', 'complete', 'interrupted']),
+  /** What the call that wrote this answer used, when the endpoint said. */
+  usage: CallUsage.optional(),
 });
 
 import { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES } from './tool-image-limits.ts';

@@ -59,9 +59,11 @@ export const PausePoint = z.object({
    * stored already resolved, so an automatic decision is on record as
    * completely as a human one), or a tool asked the user while it was running
    * (`elicitation`, an MCP server's question: answered to the tool, not to
-   * the model, and lost if the run ends first).
+   * the model, and lost if the run ends first), or a model call would pass
+   * the user's token or money limit (`limit`: answered to the engine, never
+   * to the model; see spending-gate.ts).
    */
-  origin: z.enum(['model', 'gate', 'unknown_outcome', 'rule', 'elicitation']),
+  origin: z.enum(['model', 'gate', 'unknown_outcome', 'rule', 'elicitation', 'limit']),
   /** The tool call this pause belongs to (for `model`, the wait_for_approval call itself). */
   toolCallId: z.string(),
   toolName: z.string(),
@@ -95,5 +97,21 @@ export const PausePoint = z.object({
   restored: z.boolean().optional(),
   /** Set on a gate card whose call the tool marks irreversible (`ToolDefinition.irreversible`). */
   irreversible: z.boolean().optional(),
+  /**
+   * On a `limit` card: which limit the next call would pass, what was used,
+   * the limit, the estimate and by how much, as they were when it asked; and
+   * the conversation's `nextSeq` then, which ties the card to that point of
+   * the conversation (a new message from the user asks again).
+   */
+  limit: z
+    .object({
+      kind: z.enum(['tokens', 'cost', 'day']),
+      used: z.number().nonnegative(),
+      max: z.number().nonnegative(),
+      estimate: z.number().nonnegative(),
+      over: z.number(),
+      atSeq: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;

@@ -1,11 +1,12 @@
 import { ModelError, type ModelErrorKind } from '../errors.ts';
 import type { ModelPort, ModelRequest, ModelResult } from '../model-port.ts';
+import type { CallUsage } from '../records/index.ts';
 
 export type ScriptedCall = { name: string; args: unknown; id?: string };
 
 /** One scripted model response: text and/or tool calls, or a failure. */
 export type ScriptedTurn =
-  | { text?: string; calls?: ScriptedCall[]; rawArguments?: string }
+  | { text?: string; calls?: ScriptedCall[]; rawArguments?: string; usage?: CallUsage }
   | { fail: ModelError; partialText?: string }
   | ((request: ModelRequest) => ModelResult | Promise<ModelResult>);
 
@@ -46,7 +47,7 @@ export class ScriptedModel implements ModelPort {
       name: call.name,
       arguments: turn.rawArguments ?? JSON.stringify(call.args),
     }));
-    return { content: text, toolCalls, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' };
+    return { content: text, toolCalls, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop', ...(turn.usage ? { usage: turn.usage } : {}) };
   }
 
   /** The last request's messages, for asserting what the model saw. */

@@ -9,6 +9,7 @@ export const ORIGIN_LABELS: Record<PausePoint['origin'], string> = {
   unknown_outcome: 'outcome unknown after an interruption',
   rule: 'decided by an approval rule',
   elicitation: 'asked by a running tool (an MCP server)',
+  limit: 'a model call that would pass a token or spending limit',
 };
 
 /** What came of running the guarded call, from its ledger entry (none: it never ran). */

@@ -47,5 +47,6 @@ export function kindLabel(p: PausePoint): string {
   if (p.origin === 'gate') return 'Tool approval';
   if (p.origin === 'rule') return 'Approval rule';
   if (p.origin === 'elicitation') return 'Server request';
+  if (p.origin === 'limit') return 'Spending limit';
   return p.kind === 'data_entry' ? 'Form' : p.kind === 'choice' ? 'Choice' : 'Approval';
 }

@@ -65,6 +65,16 @@ describe('SettingsForm', () => {
     expect(await readSettings(db)).toMatchObject({ provider: 'openai', apiKey: 'sk-test', model: 'gpt-4o-mini' });
   });
 
+  test('Save keeps the limits and prices saved in their own panel', async () => {
+    const existing = new PausepointDb(`settings-test-${crypto.randomUUID()}`);
+    const prices = [{ model: 'pausepoint-demo', input: 1, output: 2 }];
+    const initial = await saveSettings(existing, { provider: 'demo', baseUrl: 'https://demo.pausepoint.invalid/v1', apiKey: '', model: 'pausepoint-demo', tokenLimit: 5000, dailyCostLimit: 3, prices });
+    const { onSaved } = renderForm(undefined, initial, existing);
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(await readSettings(db)).toMatchObject({ tokenLimit: 5000, dailyCostLimit: 3, prices });
+  });
+
   test('a failed connection test says why in plain words', async () => {
     renderForm(vi.fn(async () => Promise.reject(new Error('The endpoint refused the API key.'))));
     await fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));

@@ -1,0 +1,70 @@
+import Dexie, { liveQuery, type Observable } from 'dexie';
+import type { CallUsage, ModelTotals } from '../engine/records/index.ts';
+import type { PausepointDb } from './db.ts';
+
+export interface DatedUsage {
+  usage: CallUsage;
+  at: number;
+  conversationId: string;
+}
+
+/**
+ * Every model call's usage since `since` (ms), across conversations. Reads
+ * only the conversations touched since then (an answer stored moves
+ * `updatedAt`), through the updatedAt index, and their messages.
+ */
+export async function usageSince(db: PausepointDb, since: number): Promise<DatedUsage[]> {
+  return db.transaction('r', db.conversations, db.messages, async () => {
+    const ids = (await db.conversations.where('updatedAt').aboveOrEqual(since).primaryKeys()) as string[];
+    const out: DatedUsage[] = [];
+    for (const id of ids) {
+      const messages = await db.messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray();
+      for (const m of messages) {
+        if (m.role === 'assistant' && m.usage && m.createdAt >= since) out.push({ usage: m.usage, at: m.createdAt, conversationId: id });
+      }
+    }
+    return out;
+  });
+}
+
+/** The start of the local day that `now` falls in. */
+export function startOfDay(now: number): number {
+  const d = new Date(now);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+/** The start of the local month that `now` falls in. */
+export function startOfMonth(now: number): number {
+  const d = new Date(now);
+  d.setHours(0, 0, 0, 0);
+  d.setDate(1);
+  return d.getTime();
+}
+
+export interface UsageSummary {
+  /** Every conversation's totals, per model (conversations deleted since are not counted). */
+  total: ModelTotals[];
+  /** Each call's usage since the start of this month. */
+  month: CallUsage[];
+}
+
+/** The Settings totals, live: all conversations' totals, and this month's calls. */
+export function liveUsageSummary(db: PausepointDb, now: () => number = Date.now): Observable<UsageSummary> {
+  return liveQuery(async () => {
+    let total: ModelTotals[] = [];
+    await db.conversations.each((c) => {
+      for (const t of c.usage ?? []) total = addTotals(total, t);
+    });
+    const month = (await usageSince(db, startOfMonth(now()))).map((d) => d.usage);
+    return { total, month };
+  });
+}
+
+function addTotals(list: ModelTotals[], t: ModelTotals): ModelTotals[] {
+  const at = list.findIndex((x) => x.model === t.model);
+  if (at === -1) return [...list, { ...t }];
+  const x = list[at]!;
+  const merged = { ...x, prompt: x.prompt + t.prompt, completion: x.completion + t.completion, cached: x.cached + t.cached, reasoning: x.reasoning + t.reasoning, calls: x.calls + t.calls };
+  return list.map((y, i) => (i === at ? merged : y));
+}
