@@ -5,6 +5,7 @@ import type { PausePoint } from '../../engine/records/index.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
 import ApprovalCard from './ApprovalCard.svelte';
+import { cardOutcome } from './card-outcome.ts';
 import { linkToOpen } from './link-to-open.ts';
 
 beforeAll(() => loadMarkdown());
@@ -58,5 +59,10 @@ describe('a server’s link to open', () => {
       host: 'evil.test:8443',
       after: '/a',
     });
+  });
+
+  test('once opened, the card says the link was opened, not just approved', () => {
+    expect(cardOutcome({ ...linkCard('https://x.test/'), status: 'resolved', resolution: 'approve' })).toEqual({ label: 'Opened the link', tone: 'approved' });
+    expect(cardOutcome({ ...linkCard('https://x.test/'), status: 'resolved', resolution: 'decline' })).toMatchObject({ label: 'Declined' });
   });
 });
