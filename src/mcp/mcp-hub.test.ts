@@ -356,7 +356,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     expect(await toolResult()).toContain('link {"action":"accept"}');
   });
 
-  it('a declined URL elicitation is declined to the server; one that is lost (Stop) is cancelled', async () => {
+  it('a declined URL elicitation is declined to the server; one whose run ends first (Stop) expires as lost', async () => {
     const { h } = await setUp();
     const declined = await serverCard(h, 'link');
     await h.engine.decide(declined.card.id, { type: 'decline' }, tab('tab-A'));
