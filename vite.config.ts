@@ -39,17 +39,19 @@ export default defineConfig({
     devContentSecurityPolicy(),
     svelte(),
     VitePWA({
+      // Our own service worker (src/pwa/sw/sw.ts): the precache, plus notifications that can decide a card.
+      strategies: 'injectManifest',
+      srcDir: 'src/pwa/sw',
+      filename: 'sw.ts',
       registerType: 'prompt',
       injectRegister: false,
       manifest,
       includeManifestIcons: false,
-      workbox: {
+      injectManifest: {
         // Precaches the shell, the agent worker chunk and the icons: the installed app opens offline.
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
-        navigateFallback: 'index.html',
-        // The first visit comes under the service worker at once; updates still wait for the user's Reload.
-        clientsClaim: true,
-        cleanupOutdatedCaches: true,
+        // One classic script: a module service worker would need `type: 'module'` at registration.
+        rollupFormat: 'iife',
       },
     }),
   ],

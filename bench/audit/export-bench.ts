@@ -30,6 +30,8 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 const PAUSE_POINTS = Number(process.env.BENCH_AUDIT_PAUSE_POINTS ?? 100_000);
+/** The export's page size (its default unless set): how many pause points are joined, chained and written per chunk. */
+const PAGE_SIZE = process.env.BENCH_AUDIT_PAGE_SIZE ? Number(process.env.BENCH_AUDIT_PAGE_SIZE) : undefined;
 const MB = 1024 * 1024;
 
 function used(): number {
@@ -91,7 +93,7 @@ async function runExport(onPage: (page: number) => void) {
       chunks++;
     },
     () => onPage(++pages),
-    { deviceId: 'bench-device' },
+    { deviceId: 'bench-device', ...(PAGE_SIZE ? { pageSize: PAGE_SIZE } : {}) },
   );
   return { bytes, chunks, result };
 }
@@ -142,13 +144,14 @@ console.log(`File: ${fmt(fileBytes)}, ${result.entryCount.toLocaleString('en')} 
 row('Export', secs(exported.ms), exported.peak, exportLive.peak);
 row('JSON.stringify', `${secs(stringified.ms)} (toArray ${secs(stringified.value.readMs)} + stringify ${secs(stringified.value.stringifyMs)})`, stringified.peak, stringifyLive);
 console.log('');
+// The targets of issue 15: at most 2× the time of a bare toArray + JSON.stringify, a heap peak at most 2× the file.
 console.log(
-  `Time:   export / (toArray + JSON.stringify) = ${timeRatio.toFixed(2)}×  (target ≤ 3×: ${timeRatio <= 3 ? 'met' : 'NOT met'}); ` +
+  `Time:   export / (toArray + JSON.stringify) = ${timeRatio.toFixed(2)}×  (target ≤ 2×: ${timeRatio <= 2 ? 'met' : 'NOT met'}); ` +
     `export / JSON.stringify alone = ${(exported.ms / stringified.value.stringifyMs).toFixed(1)}×`,
 );
 console.log(
-  `Memory: export live peak / file size = ${liveRatio.toFixed(3)}×  (target < 3×: ${liveRatio < 3 ? 'met' : 'NOT met'}); ` +
-    `heap peak incl. garbage / file size = ${heapRatio.toFixed(2)}× (${heapRatio < 3 ? 'also under 3×' : 'over 3×'})`,
+  `Memory: heap peak incl. garbage / file size = ${heapRatio.toFixed(2)}×  (target ≤ 2×: ${heapRatio <= 2 ? 'met' : 'NOT met'}); ` +
+    `live peak / file size = ${liveRatio.toFixed(3)}×`,
 );
 console.log(`        JSON.stringify: live peak / file size = ${(stringifyLive / fileBytes).toFixed(2)}×, heap peak / file size = ${(stringified.peak / fileBytes).toFixed(2)}×`);
 

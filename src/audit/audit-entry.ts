@@ -1,136 +1,149 @@
 import { z } from 'zod';
-import { PauseKind, PausePoint, PauseStatus } from '../engine/records/pause-point.ts';
-import { LedgerEntry } from '../engine/records/ledger-entry.ts';
-import { ToolMessage } from '../engine/records/message.ts';
+import { RuleEffect } from '../engine/records/approval-rule.ts';
+import { AuditEntryBodyV1 } from './audit-log-v1.ts';
+import {
+  AUDIT_FORMAT,
+  AuditDecidedBy,
+  AuditMetadata,
+  EntryHash,
+  HeadHash,
+  IsoTime,
+  JsonValue,
+  PrevHash,
+  SkippedRecord,
+} from './audit-parts.ts';
+
+export { AUDIT_FORMAT, AuditDecidedBy, AuditDecisionMessage, AuditMetadata, AuditToolCall, AuditToolResult, IsoTime, Sha256Hex } from './audit-parts.ts';
 
 /**
- * The audit log export format, version 1. `docs/audit-log.schema.json` is this
- * schema as JSON Schema (generated from it, and a test keeps the two equal).
+ * The audit log export format, version 2: what Pausepoint writes.
+ * `docs/audit-log.schema.json` is this schema as JSON Schema (generated from
+ * it, and a test keeps the two equal); version 1 files still verify
+ * (audit-log-v1.ts).
  *
- * Everything is snake_case, with the pause point fields named as in the product
- * contract; times are ISO 8601 UTC strings; absent values are `null`, never left
- * out, so every entry has the same members. Changing anything here that a
- * version 1 reader would not accept means a new `version`.
+ * Version 2 holds more than human decisions: every entry names its
+ * `entry_type` — a decision on a pause point (a person's, an approval rule's,
+ * or an expiry), a change to an approval rule, or an MCP tool whose
+ * definition changed — and all of them are links of one hash chain.
+ *
+ * Everything is snake_case; times are ISO 8601 UTC strings. Members that
+ * version 2 was published with are always present, `null` when absent.
+ *
+ * **Adding to it.** A member added later to an entry is optional
+ * (`.optional()`, left out when there is nothing to say), so files written
+ * before it still verify as version 2; and entries are open objects, so a
+ * file written after it verifies with a build that predates it (every member,
+ * known or not, is covered by the entry's hash). Put such a member into the
+ * entry type it belongs to below, or into `commonShape` for every entry. A
+ * change a version 2 reader would refuse — a member removed, renamed or
+ * retyped, a new `entry_type` — means a new `version`.
  */
-export const AUDIT_FORMAT = 'pausepoint.audit-log';
-export const AUDIT_VERSION = 1;
+export const AUDIT_VERSION = 2;
 
-/** Exactly what `Date.prototype.toISOString` writes for the years a browser clock gives. */
-export const IsoTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
-  .meta({ description: 'A time in UTC, ISO 8601 with milliseconds.' });
+const chainShape = { prev_hash: PrevHash, hash: EntryHash };
 
-export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/).meta({ description: 'A SHA-256 digest, 64 lowercase hex digits.' });
+/** Members every version 2 entry has (besides `prev_hash` and `hash`). */
+const commonShape = {
+  id: z.string().meta({ description: 'The pause point id (decisions) or the audit event id (rule and tool changes).' }),
+};
 
-/** A JSON value of any type, `null` included; the member itself must be present. */
-const JsonValue = (description: string) => z.unknown().meta({ description });
-
-export const AuditToolCall = z
+export const AuditRuleRef = z
   .strictObject({
     id: z.string(),
-    name: z.string(),
-    arguments: z.string().meta({ description: 'The arguments as the model proposed them: raw JSON text, possibly malformed.' }),
-    message_id: z.string(),
-    turn_index: z.number().int().nonnegative(),
-    created_at: IsoTime,
+    effect: RuleEffect,
+    text: z.string().meta({ description: 'The rule in plain words as it read when it applied (it may have changed or gone since).' }),
   })
-  .meta({ description: 'The tool call this pause point guarded, from the assistant message that made it.' });
+  .meta({ description: 'The approval rule that decided this call, or had it asked.' });
 
-export const AuditDecisionMessage = z
+export const AuditMcpTool = z
+  .strictObject({
+    server_id: z.string(),
+    server_url: z.string(),
+    server_name: z.string().meta({ description: 'The name the server was shown under (the one the user gave, or its host).' }),
+    tool_name: z.string().meta({ description: 'The tool\'s name on its server (not the name the model was offered it under).' }),
+    definition_hash: z.string().meta({ description: 'SHA-256 (hex) of the tool\'s definition as the server listed it (src/mcp/definition-pin.ts).' }),
+  })
+  .meta({ description: 'The MCP server and tool a call was made to.' });
+
+const decisionShape = {
+  entry_type: z.literal('decision'),
+  ...AuditEntryBodyV1.shape,
+  ...commonShape,
+  decision_origin: z
+    .enum(['human', 'rule', 'expiry'])
+    .nullable()
+    .meta({ description: 'Who decided: a person on the card, an approval rule without a card, or nobody (it expired); null while pending.' }),
+  restored: z.boolean().meta({ description: 'True when a backup brought this record here already decided: the decision was made in another browser.' }),
+  rule: AuditRuleRef.nullable(),
+  definition_hash: z
+    .string()
+    .nullable()
+    .meta({ description: 'SHA-256 (hex) of the tool\'s definition as the model was given it (name, description, input schema); null when not recorded.' }),
+  mcp: AuditMcpTool.nullable(),
+};
+
+export const AuditRuleSnapshot = z
   .strictObject({
     id: z.string(),
-    seq: z.number().int().nonnegative(),
-    content: z.string().meta({ description: 'The synthetic user message stating the decision, as the model read it.' }),
-    created_at: IsoTime,
-  })
-  .meta({ description: 'The message written into the conversation when the decision was made.' });
-
-export const AuditToolResult = z
-  .strictObject({
-    id: z.string(),
-    seq: z.number().int().nonnegative(),
-    content: z.string().meta({ description: 'What the model read as the tool call result.' }),
-    outcome: ToolMessage.shape.outcome,
-    created_at: IsoTime,
-  })
-  .meta({ description: 'A tool result message for the guarded call.' });
-
-export const AuditLedger = z
-  .strictObject({
-    status: LedgerEntry.shape.status,
-    attempts: z.number().int().positive(),
-    args: JsonValue('The arguments the tool actually ran with (after any approved edit).'),
-    started_at: IsoTime,
-    finished_at: IsoTime.nullable(),
-  })
-  .meta({ description: 'What came of executing the guarded call, from the execution ledger.' });
-
-export const AuditDecidedBy = z.strictObject({
-  tab_id: z.string(),
-  device_id: z.string(),
-  label: z.string().meta({ description: 'A readable name of the browser or device.' }),
-});
-
-/** An entry before it is chained: everything but `prev_hash` and `hash`. */
-export const AuditEntryBody = z.strictObject({
-  id: z.string().meta({ description: 'The pause point id.' }),
-  conversation_id: z.string(),
-  conversation_title: z.string().nullable().meta({ description: 'Null when the conversation no longer exists.' }),
-  turn_index: z.number().int().nonnegative(),
-  title: z.string(),
-  description: z.string().meta({ description: 'Markdown, as shown on the card.' }),
-  options: z.array(z.string()).nullable(),
-  payload: JsonValue('The payload as proposed (for a gated call: its arguments).'),
-  kind: PauseKind,
-  status: PauseStatus,
-  resolution: JsonValue('"approve", "decline", the chosen option, or the submitted form data; null until decided.'),
-  resolved_at: IsoTime.nullable(),
-  created_at: IsoTime,
-  edited_payload: JsonValue('The payload as approved after an edit; null when approved as proposed.'),
-  reason: z.string().nullable().meta({ description: 'The decline reason, or the reply given with another decision.' }),
-  expires_at: IsoTime.nullable(),
-  expired_reason: z.enum(['timeout', 'abandoned', 'lost']).nullable(),
-  decided_by: AuditDecidedBy.nullable(),
-  origin: PausePoint.shape.origin,
-  tool_call_id: z.string(),
-  tool_name: z.string(),
-  tool_call: AuditToolCall.nullable(),
-  decision_message: AuditDecisionMessage.nullable(),
-  tool_results: z.array(AuditToolResult).meta({ description: 'Every tool result message for the guarded call, in conversation order.' }),
-  ledger: AuditLedger.nullable(),
-});
-export type AuditEntryBody = z.infer<typeof AuditEntryBody>;
-
-export const AuditEntry = AuditEntryBody.extend({
-  prev_hash: Sha256Hex.meta({ description: 'The previous entry\'s hash; 64 zeros for the first entry.' }),
-  hash: Sha256Hex.meta({ description: 'SHA-256 of the canonical JSON of this entry without its hash member.' }),
-});
-export type AuditEntry = z.infer<typeof AuditEntry>;
-
-export const AuditFiltersUsed = z
-  .strictObject({
-    status: PauseStatus.nullable(),
-    kind: PauseKind.nullable(),
-    tool_name: z.string().nullable(),
+    effect: RuleEffect,
+    text: z.string().meta({ description: 'The rule in plain words.' }),
+    tool: z.string().meta({ description: 'A tool name, or a glob over names.' }),
+    match: z.array(JsonValue('An argument condition, as the rule stores it.')),
+    scope: z.enum(['everywhere', 'conversation']),
     conversation_id: z.string().nullable(),
-    created_from: IsoTime.nullable(),
-    created_to: IsoTime.nullable(),
-    text: z.string().nullable(),
+    source: z.enum(['card', 'settings', 'backup']),
+    enabled: z.boolean(),
+    definition_hash: z.string().nullable(),
+    created_at: IsoTime,
+    expires_at: IsoTime.nullable(),
+    reason: z.string().nullable(),
   })
-  .meta({ description: 'The filters the export was made with; all null for a complete export.' });
+  .meta({ description: 'The rule as it was right after the change (for a removal: as it was when removed).' });
 
-export const AuditMetadata = z.strictObject({
-  app_version: z.string(),
-  exported_at: IsoTime,
-  device_id: z.string().nullable(),
-  filters: AuditFiltersUsed,
-});
-export type AuditMetadata = z.infer<typeof AuditMetadata>;
+export const RULE_EVENT_TYPES = ['rule_created', 'rule_restored', 'rule_enabled', 'rule_disabled', 'rule_removed'] as const;
 
-export const SkippedRecord = z
-  .strictObject({ id: z.string(), reason: z.string() })
-  .meta({ description: 'A stored pause point that could not be read and is not in the chain.' });
+const ruleEventShape = {
+  entry_type: z.enum(RULE_EVENT_TYPES),
+  ...commonShape,
+  at: IsoTime,
+  decided_by: AuditDecidedBy.nullable().meta({ description: 'The tab and device where it was done; null when not known (a restore).' }),
+  rule: AuditRuleSnapshot,
+};
+
+const toolChangeShape = {
+  entry_type: z.literal('tool_definition_changed'),
+  ...commonShape,
+  at: IsoTime,
+  mcp: AuditMcpTool.meta({ description: 'The server and tool, with the definition hash it has now.' }),
+  previous_definition_hash: z.string().meta({ description: 'The hash of the definition listed before this change.' }),
+  pinned_definition_hash: z.string().meta({ description: 'The hash of the definition the user last approved a call of.' }),
+  changes: z.array(z.string()).meta({ description: 'What changed since the pinned definition, one plain-text line each.' }),
+};
+
+/** Entries before they are chained (what `buildAuditEntry` and `auditEventEntry` make). */
+export const DecisionEntryBody = z.object(decisionShape);
+export type DecisionEntryBody = z.infer<typeof DecisionEntryBody>;
+export const RuleEventEntryBody = z.object(ruleEventShape);
+export type RuleEventEntryBody = z.infer<typeof RuleEventEntryBody>;
+export const ToolChangeEntryBody = z.object(toolChangeShape);
+export type ToolChangeEntryBody = z.infer<typeof ToolChangeEntryBody>;
+export type AuditEntryBody = DecisionEntryBody | RuleEventEntryBody | ToolChangeEntryBody;
+
+export const DecisionEntry = z
+  .looseObject({ ...decisionShape, ...chainShape })
+  .meta({ description: 'A decision on a pause point: a person\'s, an approval rule\'s, or its expiry.' });
+export type DecisionEntry = z.infer<typeof DecisionEntry>;
+export const RuleEventEntry = z
+  .looseObject({ ...ruleEventShape, ...chainShape })
+  .meta({ description: 'An approval rule was made, restored from a backup, switched on or off, or removed.' });
+export type RuleEventEntry = z.infer<typeof RuleEventEntry>;
+export const ToolChangeEntry = z
+  .looseObject({ ...toolChangeShape, ...chainShape })
+  .meta({ description: 'An MCP server listed one of its tools with a changed definition.' });
+export type ToolChangeEntry = z.infer<typeof ToolChangeEntry>;
+
+export const AuditEntry = z.discriminatedUnion('entry_type', [DecisionEntry, RuleEventEntry, ToolChangeEntry]).meta({ description: 'One link of the hash chain.' });
+export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /**
  * The whole file. `entry_count` and `head_hash` follow the entries because a
@@ -141,14 +154,14 @@ export const AuditLogFile = z
     format: z.literal(AUDIT_FORMAT),
     version: z.literal(AUDIT_VERSION),
     metadata: AuditMetadata,
-    entries: z.array(AuditEntry).meta({ description: 'One entry per pause point, oldest first, hash-chained.' }),
+    entries: z.array(AuditEntry).meta({ description: 'Every entry, oldest first, hash-chained.' }),
     entry_count: z.number().int().nonnegative(),
-    head_hash: Sha256Hex.meta({ description: 'The last entry\'s hash; 64 zeros when there are no entries.' }),
-    skipped_records: z.array(SkippedRecord),
+    head_hash: HeadHash,
+    skipped_records: z.array(SkippedRecord.meta({ description: 'A stored record that could not be read and is not in the chain.' })),
   })
   .meta({
     title: 'Pausepoint audit log',
     description:
-      'Every human decision on a pause point, joined with the messages that explain it. Entries are hash-chained: see the README section "Audit log export".',
+      'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, and every changed MCP tool definition, joined with what explains them. Entries are hash-chained: see the README section "Audit log export".',
   });
 export type AuditLogFile = z.infer<typeof AuditLogFile>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AuditEvent } from '../engine/records/audit-event.ts';
 import { PauseKind, PauseStatus, type PausePoint } from '../engine/records/pause-point.ts';
 import type { AuditMetadata } from './audit-entry.ts';
 
@@ -33,6 +34,31 @@ export function matchesFilters(filters: AuditFilters): (pausePoint: PausePoint) 
     (filters.from === undefined || pp.createdAt >= filters.from) &&
     (filters.to === undefined || pp.createdAt <= filters.to) &&
     (needle === undefined || searchableText(pp).includes(needle));
+}
+
+/**
+ * Whether an audit event (a rule change, a changed MCP tool) belongs in an
+ * export with these filters. Status and kind are a pause point's, so either
+ * leaves every event out; the tool is the rule's tool or the MCP tool, the
+ * conversation a scoped rule's, and the text is searched in the rule's words
+ * or the tool's name and changes.
+ */
+export function matchesEventFilters(filters: AuditFilters): (event: AuditEvent) => boolean {
+  const needle = filters.text?.toLocaleLowerCase();
+  return (event) => {
+    if (filters.status !== undefined || filters.kind !== undefined) return false;
+    const rule = event.kind === 'tool_definition_changed' ? undefined : event.rule;
+    const tool = rule ? rule.tool : event.kind === 'tool_definition_changed' ? event.mcp.toolName : '';
+    const conversationId = rule?.scope.kind === 'conversation' ? rule.scope.conversationId : undefined;
+    const text = event.kind === 'tool_definition_changed' ? `${event.mcp.toolName}\n${event.mcp.serverName}\n${event.changes.join('\n')}` : event.ruleText;
+    return (
+      (filters.toolName === undefined || tool === filters.toolName) &&
+      (filters.conversationId === undefined || conversationId === filters.conversationId) &&
+      (filters.from === undefined || event.at >= filters.from) &&
+      (filters.to === undefined || event.at <= filters.to) &&
+      (needle === undefined || text.toLocaleLowerCase().includes(needle))
+    );
+  };
 }
 
 function searchableText(pp: PausePoint): string {

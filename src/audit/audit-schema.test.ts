@@ -1,15 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AuditLogFile } from './audit-entry.ts';
-import { auditJsonSchema } from './testing/audit-json-schema.ts';
+import { AuditLogFileV1 } from './audit-log-v1.ts';
+import { auditJsonSchema, auditJsonSchemaV1 } from './testing/audit-json-schema.ts';
 import { checkJsonSchema } from './testing/json-schema-check.ts';
+import { RULE_SCENARIO } from './testing/seed-rule-and-mcp-records.ts';
 
-const committed: unknown = JSON.parse(readFileSync(new URL('../../docs/audit-log.schema.json', import.meta.url), 'utf8'));
-const sample = JSON.parse(readFileSync(new URL('./fixtures/audit-log-v1.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const read = (path: string): unknown => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
+const committedV1 = read('../../docs/audit-log-v1.schema.json');
+const committed = read('../../docs/audit-log.schema.json');
+const sampleV1 = read('./fixtures/audit-log-v1.json') as Record<string, unknown>;
+const sample = read('./fixtures/audit-log-v2.json') as Record<string, unknown>;
 
 type Json = Record<string, unknown>;
-const clone = (): Json => structuredClone(sample);
+const clone = (): Json => structuredClone(sampleV1);
+const cloneV2 = (): Json => structuredClone(sample);
 const entry = (file: Json, index = 0): Json => (file.entries as Json[])[index]!;
+const entryById = (file: Json, id: string): Json => (file.entries as Json[]).find((e) => e.id === id)!;
 
 /** Variations of a real file, whether they are valid: both schemas must say so. */
 const variations: [string, boolean, (file: Json) => void][] = [
@@ -46,22 +53,50 @@ const variations: [string, boolean, (file: Json) => void][] = [
   ['a skipped record without reason', false, (file) => void (file.skipped_records = [{ id: 'x' }])],
 ];
 
-describe('docs/audit-log.schema.json', () => {
-  it('is the zod schema, converted: regenerate it with `npx tsx src/audit/testing/write-audit-json-schema.ts`', () => {
-    expect(committed).toEqual(auditJsonSchema());
+/** Variations of a version 2 file: the members it adds, and members added after it. */
+const variationsV2: [string, boolean, (file: Json) => void][] = [
+  ['unchanged', true, () => undefined],
+  ['version 1', false, (file) => void (file.version = 1)],
+  ['an unknown entry_type', false, (file) => void (entry(file).entry_type = 'vote')],
+  ['a missing entry_type', false, (file) => void delete entry(file).entry_type],
+  ['a missing decision_origin', false, (file) => void delete entry(file).decision_origin],
+  ['an unknown decision_origin', false, (file) => void (entry(file).decision_origin = 'robot')],
+  ['a rule without its text', false, (file) => void delete (entryById(file, RULE_SCENARIO.ruleAllowed).rule as Json).text],
+  ['an mcp without its server_url', false, (file) => void delete (entryById(file, RULE_SCENARIO.mcpApproved).mcp as Json).server_url],
+  ['a numeric definition_hash', false, (file) => void (entry(file).definition_hash = 5)],
+  ['an optional member added after version 2', true, (file) => void (entry(file).usage = { input_tokens: 10 })],
+  ['a v1 member missing', false, (file) => void delete entry(file).payload],
+  ['an extra top-level member', false, (file) => void (file.extra = 1)],
+];
+
+describe('docs/audit-log-v1.schema.json (version 1, frozen)', () => {
+  it('is the version 1 zod schema, converted', () => {
+    expect(committedV1).toEqual(auditJsonSchemaV1());
   });
 
   it.each(variations)('agrees with the zod schema on a file with %s', (_name, valid, change) => {
     const file = clone();
     change(file);
-    expect({ json: checkJsonSchema(committed, file).length === 0, zod: AuditLogFile.safeParse(file).success }).toEqual({ json: valid, zod: valid });
+    expect({ json: checkJsonSchema(committedV1, file).length === 0, zod: AuditLogFileV1.safeParse(file).success }).toEqual({ json: valid, zod: valid });
   });
 
   it('accepts the unchanged file and refuses a broken one (the checker is not vacuous)', () => {
-    expect(checkJsonSchema(committed, clone())).toEqual([]);
+    expect(checkJsonSchema(committedV1, clone())).toEqual([]);
     const broken = clone();
     entry(broken).status = 'approved';
-    expect(checkJsonSchema(committed, broken)).toEqual([expect.objectContaining({ path: '$.entries[0].status' })]);
+    expect(checkJsonSchema(committedV1, broken)).toEqual([expect.objectContaining({ path: '$.entries[0].status' })]);
+  });
+});
+
+describe('docs/audit-log.schema.json (version 2)', () => {
+  it('is the zod schema, converted: regenerate it with `npx tsx src/audit/testing/write-audit-json-schema.ts`', () => {
+    expect(committed).toEqual(auditJsonSchema());
+  });
+
+  it.each(variationsV2)('agrees with the zod schema on a file with %s', (_name, valid, change) => {
+    const file = cloneV2();
+    change(file);
+    expect({ json: checkJsonSchema(committed, file).length === 0, zod: AuditLogFile.safeParse(file).success }).toEqual({ json: valid, zod: valid });
   });
 
   it('refuses to check with keywords it does not implement', () => {

@@ -1,16 +1,17 @@
 import type { LedgerEntry } from '../engine/records/ledger-entry.ts';
 import type { PausePoint } from '../engine/records/pause-point.ts';
-import type { AuditEntryBody } from './audit-entry.ts';
+import type { DecisionEntryBody } from './audit-entry.ts';
 import type { Explanation } from './conversation-explanations.ts';
 import { isoTime } from './iso-time.ts';
 
-export type BuiltEntry = { ok: true; body: AuditEntryBody } | { ok: false; reason: string };
+export type BuiltEntry = { ok: true; body: DecisionEntryBody } | { ok: false; reason: string };
 
 /**
  * Members are written in sorted order (here and in conversation-explanations.ts):
  * canonical JSON then reuses these objects instead of copying them in order.
  *
- * One pause point joined with what explains it, in the export's shape. Stored
+ * One pause point joined with what explains it, in the export's shape (a
+ * `decision` entry of version 2). Stored
  * values that may be absent (`editedPayload`, a missing payload) become `null`
  * so every entry has every member.
  */
@@ -21,7 +22,7 @@ export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undef
   if (createdAt === null || (pp.resolvedAt !== null && resolvedAt === null) || (pp.expiresAt !== null && expiresAt === null)) {
     return { ok: false, reason: 'A stored time (createdAt, resolvedAt or expiresAt) is not a valid date.' };
   }
-  let ledgerPart: AuditEntryBody['ledger'] = null;
+  let ledgerPart: DecisionEntryBody['ledger'] = null;
   if (ledger) {
     const startedAt = isoTime(ledger.startedAt);
     const finishedAt = ledger.finishedAt === null ? null : isoTime(ledger.finishedAt);
@@ -33,6 +34,7 @@ export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undef
   return {
     ok: true,
     body: {
+      entry_type: 'decision',
       id: pp.id,
       conversation_id: pp.conversationId,
       conversation_title: explanation?.title ?? null,
@@ -58,6 +60,20 @@ export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undef
       decision_message: explanation?.decisions.get(pp.id) ?? null,
       tool_results: explanation?.toolResults.get(pp.toolCallId) ?? [],
       ledger: ledgerPart,
+      decision_origin: decisionOrigin(pp),
+      restored: pp.restored === true,
+      rule: pp.rule ? { effect: pp.rule.effect, id: pp.rule.id, text: pp.rule.text } : null,
+      definition_hash: pp.definitionHash ?? null,
+      mcp: pp.mcp
+        ? { definition_hash: pp.mcp.definitionHash, server_id: pp.mcp.serverId, server_name: pp.mcp.serverName, server_url: pp.mcp.serverUrl, tool_name: pp.mcp.toolName }
+        : null,
     },
   };
+}
+
+/** Who decided: a rule's decisions are stored resolved with origin `rule`; every other resolution is a person's on a card. */
+function decisionOrigin(pp: PausePoint): DecisionEntryBody['decision_origin'] {
+  if (pp.status === 'pending') return null;
+  if (pp.status === 'expired') return 'expiry';
+  return pp.origin === 'rule' ? 'rule' : 'human';
 }

@@ -6,11 +6,12 @@ import type { PausepointDb } from '../storage/db.ts';
 import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { deviceId } from '../storage/settings-repo.ts';
 import { APP_VERSION } from '../common/app-version.ts';
-import { AuditLogFile, type AuditEntry } from './audit-entry.ts';
+import { AuditLogFile, type AuditEntry, type DecisionEntry } from './audit-entry.ts';
 import { exportAuditLog, type ExportProgress } from './export-audit-log.ts';
 import { GENESIS_HASH } from './hash-chain.ts';
 import { checkJsonSchema } from './testing/json-schema-check.ts';
 import { CANARY_API_KEY, DEVICE, OTHER_DEVICE, SCENARIO, seedAuditDb, T0 } from './testing/seed-audit-db.ts';
+import { MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, seedRuleAndMcpRecords, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
 import { verifyAuditFile } from './verify-audit-file.ts';
 
 const schema: unknown = JSON.parse(readFileSync(new URL('../../docs/audit-log.schema.json', import.meta.url), 'utf8'));
@@ -30,8 +31,8 @@ async function exportText(filters = {}, pageSize = 3): Promise<{ text: string; c
   return { text: chunks.join(''), chunks, progress };
 }
 
-function byId(entries: AuditEntry[]): Map<string, AuditEntry> {
-  return new Map(entries.map((entry) => [entry.id, entry]));
+function byId(entries: AuditEntry[]): Map<string, DecisionEntry> {
+  return new Map(entries.flatMap((entry) => (entry.entry_type === 'decision' ? [[entry.id, entry] as const] : [])));
 }
 
 describe('exportAuditLog', () => {
@@ -62,6 +63,86 @@ describe('exportAuditLog', () => {
     expect(entries[0]?.prev_hash).toBe(GENESIS_HASH);
     entries.slice(1).forEach((entry, index) => expect(entry.prev_hash).toBe(entries[index]?.hash));
     expect(head_hash).toBe(entries.at(-1)?.hash);
+  });
+
+  it('writes version 2: who decided, the rule behind an automatic decision, the definition hash and the MCP server', async () => {
+    await seedRuleAndMcpRecords(db);
+    const { text } = await exportText();
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.version).toBe(2);
+    const entries = byId(file.entries);
+    expect(entries.get(RULE_SCENARIO.ruleAllowed)).toMatchObject({
+      entry_type: 'decision', origin: 'rule', decision_origin: 'rule', decided_by: null, resolution: 'approve',
+      rule: { id: RULE_SCENARIO.allowRule, effect: 'allow', text: 'Allow http_request when method is GET — everywhere' },
+      payload: { method: 'GET', url: 'https://api.weather.example/v1/lyon' }, definition_hash: WEATHER_HASH,
+      ledger: { status: 'succeeded', args: { method: 'GET', url: 'https://api.weather.example/v1/lyon' } }, mcp: null, restored: false,
+    });
+    expect(entries.get(RULE_SCENARIO.ruleDenied)).toMatchObject({ decision_origin: 'rule', resolution: 'decline', reason: 'Notes are kept', rule: { effect: 'deny' }, ledger: null });
+    expect(entries.get(RULE_SCENARIO.mcpApproved)).toMatchObject({
+      decision_origin: 'human', decided_by: { tab_id: DEVICE.tabId }, definition_hash: MCP_ENGINE_HASH,
+      mcp: { server_id: MCP_SERVER.serverId, server_url: MCP_SERVER.serverUrl, server_name: MCP_SERVER.serverName, tool_name: 'echo', definition_hash: MCP_SERVER.definitionHash },
+    });
+    expect(entries.get(SCENARIO.approved)).toMatchObject({ decision_origin: 'human', rule: null, definition_hash: null, mcp: null });
+    expect(entries.get(SCENARIO.abandoned)).toMatchObject({ decision_origin: 'expiry' });
+    expect(entries.get(SCENARIO.pending)).toMatchObject({ decision_origin: null });
+    expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+    // A rule's decision changed after export is caught at that entry.
+    const tampered = text.replace(/("id":"pp-12-rule-allowed".*?)"resolution":"approve"/, '$1"resolution":"decline"');
+    expect(tampered).not.toBe(text);
+    expect(await verifyAuditFile(tampered)).toMatchObject({ ok: false, entryId: RULE_SCENARIO.ruleAllowed });
+  });
+
+  it('chains rule changes and changed MCP tools among the decisions, in time order', async () => {
+    await seedRuleAndMcpRecords(db);
+    const { text } = await exportText({}, 2);
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.entries.slice(11).map((entry) => [entry.entry_type, entry.id])).toEqual([
+      ['rule_created', RULE_SCENARIO.allowCreated],
+      ['decision', RULE_SCENARIO.ruleAllowed],
+      ['rule_created', RULE_SCENARIO.denyCreated],
+      ['decision', RULE_SCENARIO.ruleDenied],
+      ['tool_definition_changed', RULE_SCENARIO.echoChanged],
+      ['decision', RULE_SCENARIO.mcpApproved],
+      ['rule_removed', RULE_SCENARIO.allowRemoved],
+    ]);
+    const created = file.entries[11]!;
+    expect(created).toMatchObject({
+      at: new Date(T0 + 399 * 60_000).toISOString(), decided_by: { tab_id: DEVICE.tabId, device_id: DEVICE.deviceId, label: DEVICE.label },
+      rule: {
+        id: RULE_SCENARIO.allowRule, effect: 'allow', text: 'Allow http_request when method is GET — everywhere', tool: 'http_request', scope: 'everywhere',
+        conversation_id: null, source: 'card', enabled: true, definition_hash: WEATHER_HASH, expires_at: null, reason: null,
+      },
+    });
+    expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.denyCreated)).toMatchObject({ rule: { scope: 'conversation', conversation_id: 'conv-rules', reason: 'Notes are kept' } });
+    expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.echoChanged)).toMatchObject({
+      mcp: { server_url: MCP_SERVER.serverUrl, tool_name: 'echo', definition_hash: MCP_SERVER.definitionHash },
+      previous_definition_hash: 'e'.repeat(64), pinned_definition_hash: 'e'.repeat(64), changes: expect.arrayContaining(['Description is now:']),
+    });
+    expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+    // The chain does not depend on how the export was paged.
+    expect(AuditLogFile.parse(JSON.parse((await exportText({}, 250)).text)).head_hash).toBe(file.head_hash);
+  });
+
+  it('filters events as it filters decisions: by tool, conversation, date and text; status and kind leave them out', async () => {
+    await seedRuleAndMcpRecords(db);
+    const ids = async (filters: object) => AuditLogFile.parse(JSON.parse((await exportText(filters)).text)).entries.map((entry) => entry.id);
+    expect(await ids({ toolName: 'http_request' })).toEqual([RULE_SCENARIO.allowCreated, RULE_SCENARIO.ruleAllowed, RULE_SCENARIO.allowRemoved]);
+    expect(await ids({ conversationId: 'conv-rules' })).toEqual([RULE_SCENARIO.ruleAllowed, RULE_SCENARIO.denyCreated, RULE_SCENARIO.ruleDenied, RULE_SCENARIO.mcpApproved]);
+    expect(await ids({ text: 'mails it' })).toEqual([RULE_SCENARIO.echoChanged]);
+    expect(await ids({ from: T0 + 425 * 60_000 })).toEqual([RULE_SCENARIO.allowRemoved]);
+    expect(await ids({ status: 'resolved', from: T0 + 395 * 60_000 })).toEqual([RULE_SCENARIO.ruleAllowed, RULE_SCENARIO.ruleDenied, RULE_SCENARIO.mcpApproved]);
+  });
+
+  it('lists an audit event it cannot read as skipped, and chains the rest', async () => {
+    await seedRuleAndMcpRecords(db);
+    await db.auditEvents.put({ v: 1, id: 'ev-broken', at: T0 + 500 * 60_000, kind: 'rule_created' } as never);
+    const { text } = await exportText();
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.skipped_records).toEqual([{ id: 'ev-broken', reason: expect.stringContaining('rule') }]);
+    expect(file.entries).toHaveLength(18);
+    expect((await verifyAuditFile(text)).ok).toBe(true);
   });
 
   it('joins each pause point with its tool call, decision message, tool results and ledger outcome', async () => {

@@ -6,7 +6,10 @@ import { APP_VERSION } from '../common/app-version.ts';
 import { AUDIT_FORMAT, AUDIT_VERSION, type AuditMetadata } from './audit-entry.ts';
 import { AuditFilters, filtersUsed } from './audit-filters.ts';
 import { openSink, type AuditSink } from './audit-sink.ts';
+import type { AuditEvent } from '../engine/records/audit-event.ts';
+import { AuditEventCursor, keyBefore } from './audit-event-cursor.ts';
 import { buildAuditEntry } from './build-audit-entry.ts';
+import { buildEventEntry } from './build-event-entry.ts';
 import { ConversationExplanations, type Explanation } from './conversation-explanations.ts';
 import { chainEntry, entryText, GENESIS_HASH, type EntryText } from './hash-chain.ts';
 import { scanPausePoints, type UnreadableRecord } from './pause-point-query.ts';
@@ -38,6 +41,41 @@ export interface ExportResult {
   characters: number;
 }
 
+/** What one chain link is made from: a pause point, or an audit event between them. */
+type Item = { pp: PausePoint } | { event: AuditEvent };
+
+/** A page's pause points and the events that fall among them, in chain order (time, then id; a pause point first on a tie of both). */
+function merge(rows: readonly PausePoint[], events: readonly AuditEvent[]): Item[] {
+  const items: Item[] = [];
+  let e = 0;
+  for (const pp of rows) {
+    while (e < events.length && keyBefore([events[e]!.at, events[e]!.id], [pp.createdAt, pp.id])) items.push({ event: events[e++]! });
+    items.push({ pp });
+  }
+  while (e < events.length) items.push({ event: events[e++]! });
+  return items;
+}
+
+/** An event's canonical text, or undefined (and a skipped record) when it has none. */
+function eventText(event: AuditEvent, skipped: UnreadableRecord[]): EntryText | undefined {
+  const built = buildEventEntry(event);
+  if (!built.ok) {
+    skipped.push({ id: event.id, reason: built.reason });
+    return undefined;
+  }
+  return textOf(event.id, built.body, skipped);
+}
+
+function textOf(id: string, body: object, skipped: UnreadableRecord[]): EntryText | undefined {
+  try {
+    return entryText(body);
+  } catch (error) {
+    // canonicalJson refuses BigInts and cycles, which IndexedDB can store but JSON cannot hold.
+    skipped.push({ id, reason: `Its stored data has no JSON form: ${error instanceof Error ? error.message : String(error)}` });
+    return undefined;
+  }
+}
+
 interface JoinedPage {
   rows: PausePoint[];
   explanations: Map<string, Explanation>;
@@ -48,9 +86,11 @@ interface JoinedPage {
 
 /**
  * Streams the audit log to `sink` as the JSON text of a `pausepoint.audit-log`
- * version 1 file. Pause points are read in pages of `pageSize` (oldest first),
- * joined with their messages and ledger entries, hash-chained and written one
- * chunk per page; the next page is read while the current one is hashed. No
+ * version 2 file. Pause points are read in pages of `pageSize` (oldest first),
+ * joined with their messages and ledger entries, merged in time order with the
+ * audit events (rule changes, changed MCP tools) that fall among them,
+ * hash-chained and written one chunk per page; the next page is read while
+ * the current one is hashed. No
  * step holds more than two pages, and the event loop gets a turn between pages.
  *
  * Reads the settings table for the device id only: nothing else from settings
@@ -87,6 +127,23 @@ export async function exportAuditLog(
     let entryCount = 0;
     let processed = 0;
     const skipped: UnreadableRecord[] = [];
+    const events = new AuditEventCursor(db, checked, pageSize);
+    /**
+     * Chains these entries in order and writes them as one chunk. Synchronous up
+     * to the write: a page's strings die young instead of outliving awaits.
+     */
+    const chainItems = async (items: Item[], prepare: (item: Item) => EntryText | undefined) => {
+      const parts: string[] = [];
+      for (const item of items) {
+        const text = prepare(item);
+        if (!text) continue;
+        const chained = chainEntry(text, headHash);
+        parts.push(entryCount === 0 ? '\n' : ',\n', chained.text);
+        headHash = chained.hash;
+        entryCount++;
+      }
+      if (parts.length > 0) await write(parts.join(''));
+    };
     const pages = joinedPages(db, scan.pages);
     let next = pages.next();
     try {
@@ -94,39 +151,24 @@ export async function exportAuditLog(
         const step = await next;
         if (step.done) break;
         signal?.throwIfAborted();
-        // Read the following page while this one is hashed: hashing waits on WebCrypto, reading on IndexedDB.
+        // Read the following page while this one is chained and written: IndexedDB works while this thread hashes.
         next = pages.next();
         const page = step.value;
         skipped.push(...page.unreadable);
-        const prepare = (pp: PausePoint): EntryText | undefined => {
+        const prepare = (item: Item): EntryText | undefined => {
+          if ('event' in item) return eventText(item.event, skipped);
+          const { pp } = item;
           const built = buildAuditEntry(pp, page.explanations.get(pp.conversationId), page.ledger.get(ledgerId(pp.conversationId, pp.toolCallId)));
           if (!built.ok) {
             skipped.push({ id: pp.id, reason: built.reason });
             return undefined;
           }
-          try {
-            return entryText(built.body);
-          } catch (error) {
-            // canonicalJson refuses BigInts and cycles, which IndexedDB can store but JSON cannot hold.
-            skipped.push({ id: pp.id, reason: `Its stored data has no JSON form: ${error instanceof Error ? error.message : String(error)}` });
-            return undefined;
-          }
+          return textOf(pp.id, built.body, skipped);
         };
-        const parts: string[] = [];
-        const { rows } = page;
-        let text = rows.length > 0 ? prepare(rows[0]!) : undefined;
-        for (let index = 0; index < rows.length; index++) {
-          // Start this entry's SHA-256, then serialise the next entry while WebCrypto works:
-          // only the hashing has to follow the chain one entry at a time.
-          const chaining = text ? chainEntry(text, headHash) : undefined;
-          text = index + 1 < rows.length ? prepare(rows[index + 1]!) : undefined;
-          if (!chaining) continue;
-          const chained = await chaining;
-          parts.push(entryCount === 0 ? '\n' : ',\n', chained.text);
-          headHash = chained.hash;
-          entryCount++;
-        }
-        if (parts.length > 0) await write(parts.join(''));
+        const last = page.rows.at(-1);
+        const taken = last ? await events.takeUpTo([last.createdAt, last.id]) : { events: [], unreadable: [] };
+        skipped.push(...taken.unreadable);
+        await chainItems(merge(page.rows, taken.events), prepare);
         processed += page.scanned;
         onProgress({ processed, total: Math.max(scan.total, processed), entries: entryCount });
         await yieldToEventLoop();
@@ -136,6 +178,11 @@ export async function exportAuditLog(
       next.catch(() => undefined);
       await pages.return(undefined).catch(() => undefined);
     }
+
+    // The events after the last pause point.
+    const rest = await events.takeUpTo();
+    skipped.push(...rest.unreadable);
+    await chainItems(merge([], rest.events), (item) => ('event' in item ? eventText(item.event, skipped) : undefined));
 
     signal?.throwIfAborted();
     await write(`${entryCount === 0 ? '' : '\n'}],"entry_count":${entryCount},"head_hash":"${headHash}","skipped_records":${JSON.stringify(skipped)}}\n`);

@@ -1,5 +1,6 @@
 import { canonicalJson, setMember } from './canonical-json.ts';
 import { sha256Hex } from './sha256.ts';
+import { sha256HexSync } from './sha256-sync.ts';
 
 /** The `prev_hash` of the first entry, and the head hash of a file with no entries. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -31,14 +32,15 @@ export function entryText(body: object): EntryText {
 }
 
 /**
- * Hashes one entry into the chain: `hash = sha256(canonical(entry with prev_hash, without hash))`.
+ * Hashes one entry into the chain: `hash = sha256(canonical(entry with prev_hash, without hash))`,
+ * synchronously (see sha256-sync.ts: the chain is one entry after another anyway).
  * Returns the hash and the entry's text as it is written to the file: the
  * canonical text that was hashed with the `hash` member appended, so a reader
  * can see exactly which bytes the hash covers.
  */
-export async function chainEntry(text: EntryText, prevHash: string): Promise<{ hash: string; text: string }> {
+export function chainEntry(text: EntryText, prevHash: string): { hash: string; text: string } {
   const canonical = `${text.before}${prevHash}${text.after}`;
-  const hash = await sha256Hex(canonical);
+  const hash = sha256HexSync(canonical);
   return { hash, text: `${canonical.slice(0, -1)},"hash":"${hash}"}` };
 }
 

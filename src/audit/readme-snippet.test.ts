@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RULE_SCENARIO } from './testing/seed-rule-and-mcp-records.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const fixtures = new URL('./fixtures/', import.meta.url);
@@ -32,10 +33,13 @@ describe('the README verification snippet', () => {
   it('verifies a real export with the same head hash the app reports', () => {
     const { head_hash } = JSON.parse(readFileSync(new URL('audit-log-v1.json', fixtures), 'utf8')) as { head_hash: string };
     expect(run('audit-log-v1.json')).toEqual({ ok: true, output: `Verified: 11 entries, head hash ${head_hash}\n` });
+    const v2 = JSON.parse(readFileSync(new URL('audit-log-v2.json', fixtures), 'utf8')) as { head_hash: string; entry_count: number };
+    expect(run('audit-log-v2.json')).toEqual({ ok: true, output: `Verified: ${v2.entry_count} entries, head hash ${v2.head_hash}\n` });
   });
 
   it('rejects a tampered file at the changed entry, and a future version', () => {
     expect(run('tampered-entry-v1.json')).toMatchObject({ ok: false, output: expect.stringContaining('entry 3 (pp-03-declined) does not match') });
-    expect(run('future-version-v2.json')).toMatchObject({ ok: false, output: expect.stringContaining('not a version 1 audit log') });
+    expect(run('tampered-entry-v2.json')).toMatchObject({ ok: false, output: expect.stringContaining(`entry 15 (${RULE_SCENARIO.ruleDenied}) does not match`) });
+    expect(run('future-version-v3.json')).toMatchObject({ ok: false, output: expect.stringContaining('not a version 1 or 2 audit log') });
   });
 });

@@ -6,6 +6,7 @@ import { canonicalJson } from './canonical-json.ts';
 import { exportAuditLog } from './export-audit-log.ts';
 import { sha256Hex } from './sha256.ts';
 import { SCENARIO, seedAuditDb } from './testing/seed-audit-db.ts';
+import { MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
 import { verifyAuditFile, type VerifyResult } from './verify-audit-file.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
@@ -125,16 +126,51 @@ describe('verifyAuditFile', () => {
 describe('stored fixtures', () => {
   it('still verifies a version 1 file exported by an earlier build', async () => {
     const result = await verifyAuditFile(fixture('audit-log-v1.json'));
-    expect(result.ok).toBe(true);
+    expect(result).toMatchObject({ ok: true, version: 1 });
     if (result.ok) {
       expect(result.entries).toHaveLength(11);
       expect(result.headHash).toBe(JSON.parse(fixture('audit-log-v1.json')).head_hash);
     }
   });
 
+  it('verifies a version 2 file, with the rule and MCP members of its decisions', async () => {
+    const result = await verifyAuditFile(fixture('audit-log-v2.json'));
+    expect(result).toMatchObject({ ok: true, version: 2, headHash: JSON.parse(fixture('audit-log-v2.json')).head_hash });
+    if (!result.ok || result.version !== 2) return;
+    const byId = new Map(result.entries.map((entry) => [entry.id, entry]));
+    expect(byId.get(RULE_SCENARIO.ruleAllowed)).toMatchObject({
+      entry_type: 'decision', decision_origin: 'rule', origin: 'rule', resolution: 'approve',
+      rule: { id: RULE_SCENARIO.allowRule, effect: 'allow', text: 'Allow http_request when method is GET — everywhere' },
+      definition_hash: WEATHER_HASH, ledger: { status: 'succeeded' }, payload: { method: 'GET' }, mcp: null,
+    });
+    expect(byId.get(RULE_SCENARIO.mcpApproved)).toMatchObject({
+      decision_origin: 'human', definition_hash: MCP_ENGINE_HASH,
+      mcp: { server_url: MCP_SERVER.serverUrl, tool_name: 'echo', definition_hash: MCP_SERVER.definitionHash, server_id: 'srv-1', server_name: 'Example tools' },
+    });
+    expect(byId.get(SCENARIO.timeout)).toMatchObject({ decision_origin: 'expiry', rule: null, definition_hash: null });
+    expect(byId.get(SCENARIO.pending)).toMatchObject({ decision_origin: null });
+  });
+
+  it('verifies a version 2 entry carrying a member added after version 2 (entries are open to optional members)', async () => {
+    const file = JSON.parse(fixture('audit-log-v2.json')) as FileShape;
+    let previous = '0'.repeat(64);
+    for (const [index, entry] of file.entries.entries()) {
+      if (index === 0) entry.usage = { input_tokens: 12, output_tokens: 3 };
+      entry.prev_hash = previous;
+      const { hash: _hash, ...body } = entry;
+      entry.hash = previous = await sha256Hex(canonicalJson(body));
+    }
+    file.head_hash = previous;
+    expect(await verifyAuditFile(JSON.stringify(file))).toMatchObject({ ok: true, version: 2 });
+    // And the member is covered by the hash like any other.
+    file.entries[0]!.usage = { input_tokens: 1, output_tokens: 3 };
+    expect(failure(await verifyAuditFile(JSON.stringify(file)))).toMatchObject({ firstBadIndex: 0 });
+  });
+
   it('refuses the negative fixtures with the reason a user needs', async () => {
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v1.json')))).toMatchObject({ firstBadIndex: 2, entryId: SCENARIO.declined });
-    expect(failure(await verifyAuditFile(fixture('future-version-v2.json'))).reason).toMatch(/version 2, written by a newer Pausepoint/);
+    expect(failure(await verifyAuditFile(fixture('future-version-v3.json'))).reason).toMatch(/version 3, written by a newer Pausepoint/);
+    expect(failure(await verifyAuditFile(fixture('tampered-entry-v2.json')))).toMatchObject({ firstBadIndex: 14, entryId: RULE_SCENARIO.ruleDenied });
     expect(failure(await verifyAuditFile(fixture('foreign-format.json'))).reason).toMatch(/its format is "acme.audit-trail"/);
     expect(failure(await verifyAuditFile(fixture('truncated-download.json'))).reason).toMatch(/not JSON/);
   });

@@ -1,9 +1,12 @@
+import type { z } from 'zod';
 import { AUDIT_FORMAT, AUDIT_VERSION, AuditLogFile, type AuditEntry, type AuditMetadata } from './audit-entry.ts';
+import { AUDIT_VERSION_1, AuditLogFileV1, type AuditEntryV1 } from './audit-log-v1.ts';
 import { expectedHash, GENESIS_HASH } from './hash-chain.ts';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 
 export type VerifyResult =
-  | { ok: true; entries: AuditEntry[]; headHash: string; metadata: AuditMetadata }
+  | { ok: true; version: typeof AUDIT_VERSION; entries: AuditEntry[]; headHash: string; metadata: AuditMetadata }
+  | { ok: true; version: typeof AUDIT_VERSION_1; entries: AuditEntryV1[]; headHash: string; metadata: AuditMetadata }
   | {
       ok: false;
       reason: string;
@@ -39,11 +42,13 @@ export async function verifyAuditBlob(file: Blob, options: VerifyOptions = {}): 
 }
 
 /**
- * Checks an audit file: that it is a Pausepoint audit log this version can read,
+ * Checks an audit file: that it is a Pausepoint audit log this version can read
+ * (format version 1 or 2),
  * that every entry's hash is the SHA-256 of its canonical JSON without `hash`,
  * that each `prev_hash` is the previous entry's hash (64 zeros for the first),
  * that `entry_count` and `head_hash` describe the last entry, and finally that
- * the whole file matches the schema. The first failure is reported, naming the
+ * the whole file matches its version's schema: the chain is checked the same
+ * way in every version. The first failure is reported, naming the
  * entry where the chain breaks: a changed entry fails at itself, a removed or
  * reordered one at the entry that follows the gap.
  */
@@ -65,11 +70,11 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
   if (typeof version === 'number' && Number.isInteger(version) && version > AUDIT_VERSION) {
     return {
       ok: false,
-      reason: `This audit log is format version ${version}, written by a newer Pausepoint; this version reads version ${AUDIT_VERSION}. Update Pausepoint to verify it.`,
+      reason: `This audit log is format version ${version}, written by a newer Pausepoint; this version reads versions ${AUDIT_VERSION_1} to ${AUDIT_VERSION}. Update Pausepoint to verify it.`,
     };
   }
-  if (version !== AUDIT_VERSION) {
-    return { ok: false, reason: `This audit log has no readable format version (expected ${AUDIT_VERSION}).` };
+  if (version !== AUDIT_VERSION && version !== AUDIT_VERSION_1) {
+    return { ok: false, reason: `This audit log has no readable format version (expected ${AUDIT_VERSION_1} to ${AUDIT_VERSION}).` };
   }
   const { entries } = parsed;
   if (!Array.isArray(entries)) return { ok: false, reason: 'This audit log has no list of entries.' };
@@ -105,19 +110,27 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
     return { ok: false, reason: 'The head hash is not the last entry\'s hash: entries were removed or added at the end, or the head hash was changed.' };
   }
 
-  const checked = AuditLogFile.safeParse(parsed);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    const path = issue?.path ?? [];
-    const where = path.length > 0 ? path.join('.') : 'the file';
-    const reason = `The file does not match the audit log schema at ${where}: ${issue?.message ?? 'invalid'}.`;
-    if (path[0] === 'entries' && typeof path[1] === 'number') {
-      const entry = entries[path[1]] as Record<string, unknown>;
-      return bad(path[1], typeof entry.id === 'string' ? entry.id : undefined, reason);
-    }
-    return { ok: false, reason };
+  if (version === AUDIT_VERSION_1) {
+    const checked = AuditLogFileV1.safeParse(parsed);
+    if (!checked.success) return schemaFailure(checked.error, entries);
+    return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
   }
-  return { ok: true, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
+  const checked = AuditLogFile.safeParse(parsed);
+  if (!checked.success) return schemaFailure(checked.error, entries);
+  return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
+}
+
+/** The first schema issue, naming the entry when it is in one. */
+function schemaFailure(error: z.ZodError, entries: unknown[]): VerifyResult {
+  const issue = error.issues[0];
+  const path = issue?.path ?? [];
+  const where = path.length > 0 ? path.join('.') : 'the file';
+  const reason = `The file does not match the audit log schema at ${where}: ${issue?.message ?? 'invalid'}.`;
+  if (path[0] === 'entries' && typeof path[1] === 'number') {
+    const entry = entries[path[1]] as Record<string, unknown>;
+    return bad(path[1], typeof entry.id === 'string' ? entry.id : undefined, reason);
+  }
+  return { ok: false, reason };
 }
 
 function bad(index: number, entryId: string | undefined, reason: string): VerifyResult {

@@ -272,6 +272,23 @@ describe('restoreBackup: nothing comes back acting', () => {
     expect(await db.approvalRules.get('r1')).toEqual(mine);
     expect(await db.approvalRules.get('r2')).toMatchObject({ source: 'backup', enabled: true });
     expect(result).toMatchObject({ approvalRules: 1, allowRulesOff: 0 });
+    // Only the rule the restore wrote is in the audit log as restored.
+    expect((await db.auditEvents.toArray()).map((event) => [event.kind, event.kind === 'tool_definition_changed' ? null : event.rule.id])).toEqual([['rule_restored', 'r2']]);
+  });
+
+  it('puts each restored rule in the audit log as it came back, allow rules switched off', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    await wipeData();
+    await restoreBackup(db, text);
+    const events = (await db.auditEvents.toArray()).sort((a, b) => (a.kind === 'tool_definition_changed' || b.kind === 'tool_definition_changed' ? 0 : a.rule.id < b.rule.id ? -1 : 1));
+    expect(events).toEqual([
+      { v: 1, id: expect.any(String), at: expect.any(Number), kind: 'rule_restored', rule: { ...SEED_ALLOW_RULE, source: 'backup', enabled: false }, ruleText: expect.stringMatching(/^Allow /) },
+      { v: 1, id: expect.any(String), at: expect.any(Number), kind: 'rule_restored', rule: { ...SEED_DENY_RULE, source: 'backup' }, ruleText: expect.stringMatching(/^Deny /) },
+    ]);
+    // Restoring the same file again writes nothing, the audit log included.
+    await restoreBackup(db, text);
+    expect(await db.auditEvents.count()).toBe(2);
   });
 
   it('the rules of a conversation that is here already are not written: it is kept whole', async () => {

@@ -1,6 +1,7 @@
 import Dexie from 'dexie';
 import type { z } from 'zod';
 import { API_KEYS_KEY, apiKeyFor } from '../storage/api-keys.ts';
+import { ruleEvent } from '../storage/audit-events-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
 import { toStorageError } from '../storage/storage-error.ts';
@@ -87,7 +88,8 @@ export async function restoreBackup(db: PausepointDb, text: string, options: Par
 async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promise<RestoreResult> {
   const { records } = backup;
   try {
-    return await db.transaction('rw', [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.approvalRules, db.settings], async () => {
+    const tables = [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.approvalRules, db.settings, db.auditEvents];
+    return await db.transaction('rw', tables, async () => {
       const present = await presentConversations(db, records.conversations);
       const absent = <T extends { conversationId: string }>(rows: T[]) => rows.filter((row) => !present.has(row.conversationId));
       const owned = {
@@ -112,6 +114,9 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
       await db.ledger.bulkPut(written.ledger);
       await db.notes.bulkPut(written.notes);
       await db.approvalRules.bulkPut(written.approvalRules);
+      // Each rule a restore brings is in the audit log, as it came back (allow rules switched off).
+      const at = Date.now();
+      await db.auditEvents.bulkAdd(written.approvalRules.map((rule) => ruleEvent('rule_restored', rule, { id: crypto.randomUUID(), at })));
       if (settings.write) await db.settings.put({ key: SETTINGS_KEY, value: settings.write });
 
       return {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { definitionHash } from './definition-hash.ts';
 import { wrapToolResult } from './tool-result-envelope.ts';
-import { harness, pending, say, state, tab } from './testing/harness.ts';
+import { harness, pending, say, state, tab, transferTool } from './testing/harness.ts';
+import { ToolRegistry } from './tool-registry.ts';
 
 const transfer = (amount: number, to = 'alice', id?: string) => ({ name: 'transfer', args: { amount, to }, id });
 
@@ -13,6 +15,10 @@ describe('per-call approval gates', () => {
     const [pause] = await pending(h, id);
     expect(pause).toMatchObject({ origin: 'gate', kind: 'approval', toolName: 'transfer', payload: { amount: 500, to: 'alice' }, title: 'Send 500 to alice?' });
     expect(await state(h, id)).toEqual({ kind: 'paused', pending: 1 });
+    // The card says which definition of the tool it is about (for the audit log), rules or none.
+    const [spec] = new ToolRegistry([transferTool([])]).specs;
+    expect(pause?.definitionHash).toBe(await definitionHash(spec!.function));
+    expect(pause?.mcp).toBeUndefined();
   });
 
   it('runs an approved call once, and never asks again on the continuation', async () => {

@@ -422,3 +422,49 @@ describe('approval rules are read for every call', () => {
     expect(h.rules.loads).toBe(2);
   });
 });
+
+describe('approval rules: approveWithRule (a card’s Allow in this conversation / Always allow)', () => {
+  it('stores the rule with the decision: the call runs and the next identical call runs with no card', async () => {
+    const h = withRules([{ calls: [transfer(500, 'bob')] }, { text: 'sent' }, { calls: [transfer(500, 'bob')] }, { text: 'sent again' }]);
+    const id = await say(h, null, 'pay bob');
+    const [card] = await pending(h, id);
+    expect(await h.engine.approveWithRule(card!.id, { type: 'approve' }, allowTransfers, tab('tab-A'))).toEqual({ outcome: 'decided' });
+    await h.engine.whenIdle();
+    expect((await h.rules.load()).rules).toEqual([expect.objectContaining({ effect: 'allow', tool: 'transfer', source: 'card' })]);
+    await say(h, id, 'again');
+    expect(h.executions).toHaveLength(2);
+    expect(await pending(h, id)).toEqual([]);
+    expect(await ruleDecisions(h, id)).toHaveLength(1);
+  });
+
+  it('stores no rule when the decision is refused: decided first in another tab, expired, or invalid', async () => {
+    const h = withRules([{ calls: [transfer(500, 'bob')] }, { text: 'sent' }]);
+    const id = await say(h, null, 'pay bob');
+    const [card] = await pending(h, id);
+    await h.engine.decide(card!.id, { type: 'decline', reason: 'no' }, tab('tab-B'));
+    const late = await h.engine.approveWithRule(card!.id, { type: 'approve' }, allowTransfers, tab('tab-A'));
+    expect(late).toMatchObject({ outcome: 'already_decided', decidedBy: { tabId: 'tab-B' } });
+    expect((await h.rules.load()).rules).toEqual([]);
+    await h.engine.whenIdle();
+    expect(h.executions).toEqual([]);
+  });
+
+  it('stores no rule for a card past its time', async () => {
+    const h = withRules([{ calls: [transfer(500, 'bob')] }, { text: 'ok' }], { settings: { expiryMs: async () => 60_000 } });
+    const id = await say(h, null, 'pay bob');
+    const [card] = await pending(h, id);
+    h.clock.advance(61_000);
+    expect(await h.engine.approveWithRule(card!.id, { type: 'approve' }, allowTransfers, tab('tab-A'))).toEqual({ outcome: 'expired' });
+    expect((await h.rules.load()).rules).toEqual([]);
+  });
+
+  it('refuses a rule that could not be made before deciding anything', async () => {
+    const h = withRules([{ calls: [transfer(500, 'bob')] }]);
+    const id = await say(h, null, 'pay bob');
+    const [card] = await pending(h, id);
+    const error = await h.engine.approveWithRule(card!.id, { type: 'approve' }, { ...allowTransfers, tool: 'nope' }, tab('tab-A')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CallerError);
+    expect(await pending(h, id)).toHaveLength(1);
+    expect((await h.rules.load()).rules).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 import { AskWaiters, settleExpired } from './ask-while-running.ts';
 import type { DecideResult, Decision } from './decision.ts';
-import { decisionMessage } from './decision-message.ts';
+import { decisionSettlement } from './decision-settlement.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
@@ -16,7 +16,6 @@ import {
   type ApprovalRule,
   type ApprovalRuleDraft,
   type AssistantMessage,
-  type Conversation,
   type ConversationState,
   type DecidedBy,
   type Message,
@@ -24,13 +23,11 @@ import {
 } from './records/index.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
-import { resolvedPausePoint } from './resolve-decision.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
-import { validateDecision } from './validate-decision.ts';
 import { waitForApproval } from './wait-for-approval.ts';
 
 /**
@@ -134,29 +131,26 @@ export class Engine {
    * decision is checked against the pause point inside the compare-and-set's
    * transaction, as it is at that moment, so an invalid one resolves nothing.
    */
-  async decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
-    const { storage, clock, ids, tools } = this.#ctx;
-    const now = clock.now();
-    const settled = await storage.settlePausePoint(pausePointId, (pending) => {
-      const update = (c: Conversation, stillPending: number) => this.#afterDecision(c, stillPending);
-      // A card past its time takes no decision, even if no sweep has seen it
-      // yet: it is expired in this same transaction, and the run that follows
-      // tells the model and answers the call it guarded.
-      if (isDue(pending, now)) return { ...expirySettlement(this.#ctx, pending, 'timeout'), update };
-      const checked = validateDecision(pending, decision, tools);
-      if (!checked.ok) return { commit: false, reason: checked.message };
-      const resolved = resolvedPausePoint(pending, checked, now, decidedBy);
-      const message: MessageDraft = {
-        v: 1,
-        id: ids.uuid(),
-        conversationId: pending.conversationId,
-        createdAt: now,
-        role: 'user',
-        content: decisionMessage(resolved),
-        decision: { pausePointId: pending.id },
-      };
-      return { commit: true, pausePoint: resolved, messages: [message], update };
-    });
+  decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
+    return this.#decide(pausePointId, decision, decidedBy);
+  }
+
+  /**
+   * A card's `Allow in this conversation` / `Always allow`: makes the rule
+   * (checked as `addRule` checks it, before anything is written) and decides
+   * the card, storing the rule in the decision's own compare-and-set. A
+   * decision that is refused — another tab decided first, the card expired, it
+   * is invalid — stores no rule either: nothing is granted by a press that
+   * did not decide the card.
+   */
+  async approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft, decidedBy: DecidedBy): Promise<DecideResult> {
+    const rule = await newRule(this.#ctx, draft);
+    return this.#decide(pausePointId, decision, decidedBy, rule);
+  }
+
+  async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
+    const now = this.#ctx.clock.now();
+    const settled = await this.#ctx.storage.settlePausePoint(pausePointId, (pending) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now, rule));
     if (!settled.ok) {
       switch (settled.reason) {
         case 'already_decided':
@@ -178,34 +172,21 @@ export class Engine {
   }
 
   /**
-   * A paused conversation's state once a decision is stored, in its
-   * transaction: still paused (one fewer) or running in this tab, which starts
-   * the run right away. Like `send`, a tab that dies before its run starts
-   * leaves a run for another tab to recover.
-   */
-  #afterDecision(conversation: Conversation, stillPending: number): Conversation {
-    if (conversation.state.kind !== 'paused') return conversation;
-    const state: ConversationState =
-      stillPending > 0 ? { kind: 'paused', pending: stillPending } : { kind: 'running', owner: this.#ctx.owner, since: this.#ctx.clock.now() };
-    return { ...conversation, state };
-  }
-
-  /**
    * Makes an approval rule and stores it: the id, times and the tool's
    * definition hash are filled in here, so every rule is bound the same way
    * whoever made it. It applies from the very next call, in every tab (each
    * call reads the rules afresh). Throws `CallerError` for a rule that could
    * not match what it says.
    */
-  async addRule(draft: ApprovalRuleDraft): Promise<ApprovalRule> {
+  async addRule(draft: ApprovalRuleDraft, by?: DecidedBy): Promise<ApprovalRule> {
     const rule = await newRule(this.#ctx, draft);
-    await this.#ctx.rules.put(rule);
+    await this.#ctx.rules.put(rule, by);
     return rule;
   }
 
   /** Removes an approval rule: the next call it would have decided is decided without it. */
-  async removeRule(ruleId: string): Promise<void> {
-    await this.#ctx.rules.remove(ruleId);
+  async removeRule(ruleId: string, by?: DecidedBy): Promise<void> {
+    await this.#ctx.rules.remove(ruleId, by);
   }
 
   /**

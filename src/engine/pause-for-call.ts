@@ -6,6 +6,8 @@ import type { AssistantMessage, PausePoint, ToolCall } from './records/index.ts'
  * A new pending pause point for a call. The expiry is read from the settings
  * now, as the card is made, so every run — one recovered by another tab
  * before it ever called the model included — gives its cards the configured time.
+ * It carries the tool's definition hash (and, for an MCP tool, its server), so
+ * every card and every rule decision says what exactly was decided about.
  */
 export async function pausePointFor(
   ctx: EngineContext,
@@ -15,6 +17,9 @@ export async function pausePointFor(
   origin: PausePoint['origin'],
 ): Promise<PausePoint> {
   const expiry = await ctx.settings.expiryMs();
+  // What the audit log says the call was made to: the tool as the model was given it (and, for MCP, which server's tool).
+  const definitionHash = await ctx.tools.definitionHash(call.name);
+  const mcp = ctx.tools.get(call.name)?.mcp;
   const now = ctx.clock.now();
   return {
     v: 1,
@@ -34,6 +39,8 @@ export async function pausePointFor(
     toolCallId: call.id,
     toolName: call.name,
     expiresAt: expiry === null ? null : now + expiry,
+    ...(definitionHash === undefined ? {} : { definitionHash }),
+    ...(mcp === undefined ? {} : { mcp: { ...mcp } }),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ApprovalRule } from './records/index.ts';
+import type { ApprovalRule, DecidedBy } from './records/index.ts';
 
 /** Every rule the user has, and whether allow rules are suspended ("Ask for everything"). */
 export interface RuleSet {
@@ -19,8 +19,12 @@ export interface RulesPort {
   load(): Promise<RuleSet>;
   /** Records that a rule decided a call (shown as "last used"); a rule removed meanwhile stays removed. */
   markUsed(ruleId: string, at: number): Promise<void>;
-  /** Stores a rule, replacing one with the same id. (Made through `Engine.addRule`, which fills it in.) */
-  put(rule: ApprovalRule): Promise<void>;
-  /** Removes a rule; removing one that is not there does nothing. */
-  remove(ruleId: string): Promise<void>;
+  /**
+   * Stores a rule, replacing one with the same id. (Made through `Engine.addRule`,
+   * which fills it in.) A new rule is an audit event, stored with it; `by` is
+   * who made it.
+   */
+  put(rule: ApprovalRule, by?: DecidedBy): Promise<void>;
+  /** Removes a rule (an audit event, stored with the removal); removing one that is not there does nothing. */
+  remove(ruleId: string, by?: DecidedBy): Promise<void>;
 }

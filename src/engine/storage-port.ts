@@ -1,4 +1,4 @@
-import type { Conversation, LedgerEntry, Message, PausePoint } from './records/index.ts';
+import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from './records/index.ts';
 
 /** A message before storage gives it its place in the conversation. */
 export type MessageDraft = Message extends infer M ? (M extends Message ? Omit<M, 'seq'> : never) : never;
@@ -15,6 +15,13 @@ export type Settlement =
        * once this one is settled.
        */
       update?: (conversation: Conversation, stillPending: number) => Conversation;
+      /**
+       * An approval rule stored in the same transaction, and only if this
+       * settlement commits (a card's `Always allow`: the rule and the decision
+       * it came with stand or fall together), where the rules port reads it;
+       * its creation is an audit event, made by whoever decided.
+       */
+      rule?: ApprovalRule;
     }
   | { commit: false; reason: string };
 

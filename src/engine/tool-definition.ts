@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { PausePoint, ToolImage } from './records/index.ts';
+import type { McpToolSource, PausePoint, ToolImage } from './records/index.ts';
 
 /** A card a tool asks the user for (`ToolContext.pause` and `ask`). */
 export interface PauseRequest {
@@ -65,6 +65,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * click should not grant every such call to come. Defaults to false.
    */
   irreversible?(args: z.infer<S>): boolean;
+  /**
+   * For a tool an MCP server lists: the server and the tool there. Plain data
+   * the engine copies onto every pause point of the tool's calls, for the
+   * audit log; it changes nothing about how a call is decided.
+   */
+  mcp?: McpToolSource;
   /** Returns the text the model reads as this call's result. Throws on failure. */
   execute(args: z.infer<S>, context: ToolContext): Promise<string>;
 }

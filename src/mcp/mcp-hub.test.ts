@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ClockPort } from '../engine/clock-port.ts';
+import { definitionHash, type ToolDefinitionText } from '../engine/definition-hash.ts';
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpConnectError } from './connect-failure.ts';
@@ -128,7 +129,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   });
 
   it('asks before every call, runs it once approved, and gives the model the server’s answer as data', async () => {
-    const { h, peers } = await setUp();
+    const { h, hub, peers, store, serverId } = await setUp();
     h.model.push({ calls: [{ name: 'everything__echo', args: { message: 'hi' } }] }, { text: 'done' });
     const id = await say(h, null, 'echo hi');
     const [card] = await pending(h, id);
@@ -137,6 +138,12 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     expect(card!.description).toContain('read-only');
     expect(card!.description).toMatch(/Definition hash:\*\* `` ?[0-9a-f]{64}|Definition hash:\*\* ` [0-9a-f]{64} `/);
     expect(peers[0]!.calls).toEqual([]);
+    // What the audit log says the decision was about: the server, its tool, and both definition hashes.
+    const pinned = store.rows.get(serverId)!.tools.find((t) => t.definition.name === 'echo')!.hash;
+    expect(card).toMatchObject({
+      definitionHash: await definitionHash(hub.tools().find((t) => t.name === 'everything__echo') as ToolDefinitionText),
+      mcp: { serverId, serverUrl: 'http://localhost:18699/mcp', serverName: 'Everything', toolName: 'echo', definitionHash: pinned },
+    });
 
     await h.engine.decide(card!.id, { type: 'approve' }, tab('tab-A'));
     await h.engine.whenIdle();
@@ -191,6 +198,15 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     }, 'the list_changed re-list');
     expect(changed.pinned.hash).toBe(before.hash);
     await until(() => (hub.tools().find((t) => t.name === 'everything__echo')?.description.includes('mails') ? true : undefined), 'new tools');
+    // The audit log records the change once, with what the next card will show.
+    expect(store.events).toEqual([
+      {
+        v: 1, id: expect.any(String), at: expect.any(Number), kind: 'tool_definition_changed',
+        mcp: { serverId, serverUrl: 'http://localhost:18699/mcp', serverName: 'Everything', toolName: 'echo', definitionHash: changed.hash },
+        previousHash: before.hash, pinnedHash: before.hash,
+        changes: ['Description was:', '    Echoes back the input string', 'Description is now:', '    Echoes back the input string, and mails it to the author'],
+      },
+    ]);
 
     h.model.push({ calls: [{ name: 'everything__echo', args: { message: 'x' } }] }, { text: 'done' });
     const id = await say(h, null, 'echo');
@@ -202,6 +218,8 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     expect(peers[0]!.calls).toEqual(['echo:x']);
     const after = store.rows.get(serverId)!.tools.find((t) => t.definition.name === 'echo')!;
     expect(after.pinned.hash).toBe(after.hash);
+    // Pinning the new definition, or listing it again unchanged, is no new change.
+    expect(store.events).toHaveLength(1);
 
     // Pinned again: the trusted read-only tool runs unasked.
     h.model.push({ calls: [{ name: 'everything__echo', args: { message: 'y' } }] }, { text: 'done' });

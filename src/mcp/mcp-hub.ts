@@ -16,7 +16,8 @@ import { elicitationForm } from './elicitation-form.ts';
 import { formatToolResult } from './format-tool-result.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
-import type { McpServerStore } from './mcp-server-store.ts';
+import { definitionChangeEvents } from './definition-change-events.ts';
+import type { McpServerStore, ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { CallDropped, NotRun, SessionLost, type McpSession, type SessionEvents } from './mcp-session.ts';
 import { mcpToolDefinition, serverLabel } from './mcp-tool.ts';
@@ -247,8 +248,8 @@ export class McpHub {
       .map(({ server, tool }) => mcpToolDefinition(byTool.get(`${server.id}\u0000${tool.definition.name}`)!, server, tool, this.#call));
   }
 
-  async #update(id: string, change: (server: McpServerRecord) => McpServerRecord): Promise<McpServerRecord | undefined> {
-    const written = await this.#options.store.update(id, change);
+  async #update(id: string, change: (server: McpServerRecord) => McpServerRecord, audit?: ServerAuditEvents): Promise<McpServerRecord | undefined> {
+    const written = await this.#options.store.update(id, change, audit);
     if (written) this.#adopt(this.#servers.map((s) => (s.id === id ? written : s)));
     return written;
   }
@@ -331,7 +332,11 @@ export class McpHub {
     }
   }
 
-  /** A `tools/list`'s definitions, hashed and pinned (known tools keep their pin and switch), written with `status`. */
+  /**
+   * A `tools/list`'s definitions, hashed and pinned (known tools keep their pin
+   * and switch), written with `status`; a known tool listed with a changed
+   * definition is an audit event, stored with it.
+   */
   async #storeTools(id: string, listed: readonly McpToolDefinition[], status?: McpServerStatus, serverInfo?: McpServerRecord['serverInfo']): Promise<void> {
     const hashed = await Promise.all(listed.map(async (definition) => ({ definition, hash: await definitionHash(definition) })));
     const now = this.#now();
@@ -342,7 +347,7 @@ export class McpHub {
         return before ? { ...before, definition, hash } : { definition, hash, pinned: { hash, definition, at: now }, enabled: true };
       });
       return { ...server, tools, ...(status ? { status } : {}), ...(serverInfo !== undefined ? { serverInfo } : {}) };
-    });
+    }, (before, after) => definitionChangeEvents(before, after, { newId: this.#options.newId, now }));
   }
 
   #events(id: string, link: Link): SessionEvents {

@@ -39,6 +39,7 @@ export function mcpToolDefinition(name: string, server: McpServerRecord, tool: M
     parameters: { type: 'object', properties: {}, ...parameters },
     gate: () => (runsUnasked(server, tool) ? null : question(server, tool)),
     safeToRetry: () => runsUnasked(server, tool),
+    mcp: { serverId: server.id, serverUrl: server.url, serverName: label, toolName: definition.name, definitionHash: tool.hash },
     // `input` admits only JSON objects.
     execute: (args, context) => call(server.id, definition.name, args as Record<string, unknown>, context),
   };

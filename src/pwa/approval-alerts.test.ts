@@ -23,6 +23,8 @@ let activation: { isActive: boolean; hasBeenActive: boolean } | undefined;
 let badge: { setAppBadge: Mock<(count?: number) => Promise<void>>; clearAppBadge: Mock<() => Promise<void>> } | undefined;
 const focus = vi.fn();
 const onOpen = vi.fn();
+/** The controlling service worker: undefined for none; `posted` holds what the page sent it. */
+let serviceWorker: { posted: unknown[]; controlled: boolean; handlers: ((data: unknown) => void)[] } | undefined;
 
 function environment(): AlertEnvironment {
   return {
@@ -30,6 +32,19 @@ function environment(): AlertEnvironment {
     navigator: { ...(activation && { userActivation: activation as UserActivation }), ...badge },
     Notification: FakeNotification as unknown as AlertEnvironment['Notification'],
     focus,
+    ...(serviceWorker && {
+      serviceWorker: {
+        post: (message) => {
+          if (!serviceWorker!.controlled) return false;
+          serviceWorker!.posted.push(message);
+          return true;
+        },
+        listen: (handler) => {
+          serviceWorker!.handlers.push(handler);
+          return () => serviceWorker!.handlers.splice(serviceWorker!.handlers.indexOf(handler), 1);
+        },
+      },
+    }),
   };
 }
 
@@ -49,6 +64,68 @@ beforeEach(() => {
   FakeNotification.requestPermission.mockClear();
   focus.mockClear();
   onOpen.mockClear();
+  serviceWorker = undefined;
+});
+
+describe('through the service worker', () => {
+  it('a controlling service worker is asked to notify (it reads the card itself), once per card; no page notification', () => {
+    serviceWorker = { posted: [], controlled: true, handlers: [] };
+    const a = alerts();
+    expect(a.approvalRequested(request)).toBe(true);
+    expect(a.approvalRequested(request)).toBe(false);
+    expect(serviceWorker.posted).toEqual([{ type: 'pausepoint:approval-pending', pausePointId: 'p1' }]);
+    expect(FakeNotification.created).toHaveLength(0);
+  });
+
+  it('nothing is asked while the page is visible or notifications are off', () => {
+    serviceWorker = { posted: [], controlled: true, handlers: [] };
+    visibility = 'visible';
+    expect(alerts().approvalRequested(request)).toBe(false);
+    visibility = 'hidden';
+    settings = { notifications: false, badge: true };
+    expect(alerts().approvalRequested(request)).toBe(false);
+    expect(serviceWorker.posted).toEqual([]);
+  });
+
+  it('without a controlling service worker, the page notifies as before', () => {
+    serviceWorker = { posted: [], controlled: false, handlers: [] };
+    expect(alerts().approvalRequested(request)).toBe(true);
+    expect(FakeNotification.created).toHaveLength(1);
+  });
+
+  it('a reminder is asked of the service worker (which reminds only while no tab is visible), even from a visible tab', () => {
+    serviceWorker = { posted: [], controlled: true, handlers: [] };
+    visibility = 'visible';
+    expect(alerts().remind(request)).toBe(true);
+    expect(serviceWorker.posted).toEqual([{ type: 'pausepoint:approval-reminder', pausePointId: 'p1' }]);
+    settings = { notifications: false, badge: true };
+    expect(alerts().remind(request)).toBe(false);
+    expect(serviceWorker.posted).toHaveLength(1);
+  });
+
+  it('without a service worker nothing reminds: only it can tell whether anyone is looking', () => {
+    expect(alerts().remind(request)).toBe(false);
+    expect(FakeNotification.created).toHaveLength(0);
+  });
+
+  it('a decided card closes the service worker’s notification too', () => {
+    serviceWorker = { posted: [], controlled: true, handlers: [] };
+    alerts().dismiss('p1');
+    expect(serviceWorker.posted).toEqual([{ type: 'pausepoint:approval-settled', pausePointId: 'p1' }]);
+  });
+
+  it('the service worker’s “open this card” focuses the tab and shows the card; other messages are ignored', () => {
+    serviceWorker = { posted: [], controlled: true, handlers: [] };
+    const stop = alerts().followServiceWorker();
+    serviceWorker.handlers[0]!({ type: 'something-else' });
+    serviceWorker.handlers[0]!({ type: 'pausepoint:open-card', conversationId: 1 });
+    expect(onOpen).not.toHaveBeenCalled();
+    serviceWorker.handlers[0]!({ type: 'pausepoint:open-card', conversationId: 'c1', pausePointId: 'p1' });
+    expect(focus).toHaveBeenCalledOnce();
+    expect(onOpen).toHaveBeenCalledExactlyOnceWith('c1', 'p1');
+    stop();
+    expect(serviceWorker.handlers).toHaveLength(0);
+  });
 });
 
 describe('approvalRequested', () => {

@@ -1,3 +1,5 @@
+import { readServiceWorkerMessage, type PageToServiceWorker } from './sw-message.ts';
+
 /** The two switches in Settings that govern alerts. */
 export interface AlertPreferences {
   notifications: boolean;
@@ -19,6 +21,16 @@ export interface AlertEnvironment {
   navigator: Partial<Pick<Navigator, 'setAppBadge' | 'clearAppBadge' | 'userActivation'>>;
   Notification: NotificationConstructor | undefined;
   focus: () => void;
+  /** The service worker that controls this page, if any: notifications are shown from there. */
+  serviceWorker?: ServiceWorkerBridge;
+}
+
+/** What alerts use of the service worker. */
+export interface ServiceWorkerBridge {
+  /** Posts to the service worker that controls this page; false when none does (first visit, blocked). */
+  post(message: PageToServiceWorker): boolean;
+  /** Calls `handler` with each message the service worker sends this page; returns the unsubscribe. */
+  listen(handler: (data: unknown) => void): () => void;
 }
 
 type NotificationConstructor = Pick<typeof Notification, 'permission' | 'requestPermission'> & {
@@ -44,8 +56,19 @@ export interface ApprovalAlerts {
    * each other's notification rather than stacking). Returns whether it showed one.
    */
   approvalRequested(request: ApprovalRequest): boolean;
-  /** Closes this tab's notification for a pause point that was decided or opened. */
+  /**
+   * A pending card's reminder (see ReminderSchedule): asks the service worker,
+   * which reminds once, and only while no tab is visible. Any tab may ask.
+   * Returns whether it asked.
+   */
+  remind(request: ApprovalRequest): boolean;
+  /** Closes the notifications for a pause point that was decided or expired (this tab's, and the service worker's). */
   dismiss(pausePointId: string): void;
+  /**
+   * Listens for the service worker asking to show a card (a tapped notification
+   * when this tab was open). Returns the unsubscribe.
+   */
+  followServiceWorker(): () => void;
   /**
    * Asks for notification permission, but only while handling a user gesture
    * (browsers ignore or penalise prompts that come from nowhere) and only when
@@ -63,6 +86,22 @@ function browserEnvironment(): AlertEnvironment {
     navigator,
     Notification: typeof Notification === 'undefined' ? undefined : Notification,
     focus: () => window.focus(),
+    serviceWorker: 'serviceWorker' in navigator ? serviceWorkerBridge(navigator.serviceWorker) : undefined,
+  };
+}
+
+function serviceWorkerBridge(container: ServiceWorkerContainer): ServiceWorkerBridge {
+  return {
+    post(message) {
+      if (!container.controller) return false;
+      container.controller.postMessage(message);
+      return true;
+    },
+    listen(handler) {
+      const listener = (event: MessageEvent<unknown>) => handler(event.data);
+      container.addEventListener('message', listener);
+      return () => container.removeEventListener('message', listener);
+    },
   };
 }
 
@@ -79,6 +118,12 @@ export function createApprovalAlerts({ getSettings, onOpen, environment = browse
       if (env.Notification?.permission !== 'granted') return false;
       // The same pending card is reported again on every re-render; it alerts once.
       if (notified.has(pausePointId)) return false;
+      // From the service worker where one controls this page: it reads the card from storage,
+      // shows it only if no tab is visible, and its actions can decide it with every tab closed.
+      if (env.serviceWorker?.post({ type: 'pausepoint:approval-pending', pausePointId })) {
+        notified.add(pausePointId);
+        return true;
+      }
       let notification: Notification;
       try {
         notification = new env.Notification('Approval needed', { body: title, tag: pausePointId, icon: '/icon-192.png' });
@@ -101,9 +146,28 @@ export function createApprovalAlerts({ getSettings, onOpen, environment = browse
       return true;
     },
 
+    remind({ pausePointId }) {
+      // Only from the service worker: a reminder is for when nobody is looking, which it alone can tell.
+      if (getSettings()?.notifications !== true || environment().Notification?.permission !== 'granted') return false;
+      return environment().serviceWorker?.post({ type: 'pausepoint:approval-reminder', pausePointId }) ?? false;
+    },
+
     dismiss(pausePointId) {
       shown.get(pausePointId)?.close();
       shown.delete(pausePointId);
+      environment().serviceWorker?.post({ type: 'pausepoint:approval-settled', pausePointId });
+    },
+
+    followServiceWorker() {
+      const env = environment();
+      return (
+        env.serviceWorker?.listen((data) => {
+          const message = readServiceWorkerMessage(data);
+          if (!message) return;
+          env.focus();
+          onOpen(message.conversationId, message.pausePointId);
+        }) ?? (() => {})
+      );
     },
 
     ensurePermission() {

@@ -14,6 +14,7 @@ import {
   removeRule,
   setAlwaysAllowIrreversible,
   setAskForEverything,
+  setRuleEnabled,
   type UnreadableRuleReport,
 } from './approval-rules-repo.ts';
 import type { PausepointDb } from './db.ts';
@@ -180,5 +181,52 @@ describe('offering “Always allow” for irreversible actions', () => {
     expect(await waitForEmission(live(), (on) => on)).toBe(true);
     await db.settings.put({ key: 'offerAlwaysAllowIrreversible', value: { v: 1, on: 'yes' } });
     expect(await waitForEmission(live(), () => true)).toBe(false);
+  });
+});
+
+describe('approval rules in the audit log', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+  const by = { tabId: 'tab-1', deviceId: 'device-1', label: 'Chromium' };
+  const events = async () => (await db.auditEvents.toArray()).sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
+  let n = 0;
+  const stamp = { newId: () => `ev-${++n}`, now: () => 5_000 + n };
+
+  it('records a rule made, with who made it and its words, once (storing it again is not a new rule)', async () => {
+    const port = new DexieRules(db, undefined, stamp);
+    await port.put(rule(), by);
+    await port.put({ ...rule(), lastUsedAt: 2_000 }, by);
+    expect(await events()).toEqual([
+      { v: 1, id: expect.any(String), at: 1_000, kind: 'rule_created', rule: rule(), by, ruleText: 'Allow http_request when method is GET or HEAD and url is on https://docs.example — everywhere' },
+    ]);
+  });
+
+  it('records a removal with the rule as it was, and nothing for a rule already gone or an unreadable row', async () => {
+    const port = new DexieRules(db, undefined, stamp);
+    await putRule(db, rule({ lastUsedAt: 3_000 }));
+    await db.approvalRules.put({ id: 'broken' } as unknown as ApprovalRule);
+    await port.remove('rule-1', by);
+    await port.remove('rule-1', by);
+    await removeRule(db, 'broken');
+    const removed = (await events()).filter((event) => event.kind === 'rule_removed');
+    expect(removed).toEqual([expect.objectContaining({ kind: 'rule_removed', rule: rule({ lastUsedAt: 3_000 }), by })]);
+    expect(await db.approvalRules.count()).toBe(0);
+  });
+
+  it('records switching a rule on or off, only when it changes', async () => {
+    await putRule(db, rule({ enabled: false, source: 'backup' }));
+    await enableRule(db, 'rule-1', { by, stamp });
+    await enableRule(db, 'rule-1', { by, stamp });
+    await setRuleEnabled(db, 'rule-1', false, { stamp });
+    expect((await events()).map((event) => [event.kind, event.kind === 'tool_definition_changed' ? null : event.rule.enabled])).toEqual([
+      ['rule_created', false],
+      ['rule_enabled', true],
+      ['rule_disabled', false],
+    ]);
+  });
+
+  it('writes no event when the rule write fails (one transaction)', async () => {
+    await expect(putRule(db, { ...rule(), effect: 'maybe' })).rejects.toThrow(/not saved/);
+    expect(await db.auditEvents.count()).toBe(0);
   });
 });

@@ -1,7 +1,8 @@
 import { liveQuery, type Observable } from 'dexie';
 import { z } from 'zod';
 import type { RuleSet, RulesPort } from '../engine/rules-port.ts';
-import { ApprovalRule } from '../engine/records/index.ts';
+import { ApprovalRule, type DecidedBy } from '../engine/records/index.ts';
+import { ruleEvent, SYSTEM_STAMP, type EventStamp } from './audit-events-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { ALWAYS_ALLOW_IRREVERSIBLE_KEY } from './always-allow-irreversible.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
@@ -97,19 +98,53 @@ export function liveRules(db: PausepointDb): Observable<RulesView> {
   );
 }
 
-/** Validates and stores a rule (a new one, or a new state of one, e.g. enabled). */
-export async function putRule(db: PausepointDb, rule: unknown): Promise<ApprovalRule> {
+/** Who changed a rule, and how its audit event is stamped. */
+export interface RuleChange {
+  by?: DecidedBy;
+  stamp?: EventStamp;
+}
+
+/**
+ * Validates and stores a rule, replacing one with the same id. A rule that
+ * was not stored yet is a new one: its `rule_created` audit event is written
+ * in the same transaction, so no rule exists that the audit log does not show.
+ */
+export async function putRule(db: PausepointDb, rule: unknown, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<ApprovalRule> {
+  const parsed = checkedRule(rule);
+  await write(() =>
+    db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
+      const existing = await db.approvalRules.get(parsed.id);
+      await db.approvalRules.put(parsed);
+      if (existing === undefined) await db.auditEvents.add(ruleEvent('rule_created', parsed, { id: stamp.newId(), at: parsed.createdAt, by }));
+    }),
+  );
+  return parsed;
+}
+
+/** A rule checked before it is stored: an invalid one is refused with what is wrong. */
+export function checkedRule(rule: unknown): ApprovalRule {
   const parsed = ApprovalRule.safeParse(rule);
   if (!parsed.success) {
     throw new StorageError('invalid', `Approval rule not saved: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
   }
-  await write(() => db.approvalRules.put(parsed.data));
   return parsed.data;
 }
 
-/** Removes a rule, readable or not; removing one that is gone is not an error (another tab got there first). */
-export async function removeRule(db: PausepointDb, id: string): Promise<void> {
-  await write(() => db.approvalRules.delete(id));
+/**
+ * Removes a rule, readable or not; removing one that is gone is not an error
+ * (another tab got there first). A readable rule's removal is an audit event,
+ * with the rule as it was; an unreadable row never applied, so its removal is not.
+ */
+export async function removeRule(db: PausepointDb, id: string, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<void> {
+  await write(() =>
+    db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
+      const row: unknown = await db.approvalRules.get(id);
+      if (row === undefined) return;
+      await db.approvalRules.delete(id);
+      const parsed = ApprovalRule.safeParse(row);
+      if (parsed.success) await db.auditEvents.add(ruleEvent('rule_removed', parsed.data, { id: stamp.newId(), at: stamp.now(), by }));
+    }),
+  );
 }
 
 /**
@@ -117,16 +152,23 @@ export async function removeRule(db: PausepointDb, id: string): Promise<void> {
  * read what it matches in the list before pressing Enable. A rule whose tool
  * has changed since it was made still does not apply (its definition hash).
  */
-export async function enableRule(db: PausepointDb, id: string): Promise<ApprovalRule> {
+export function enableRule(db: PausepointDb, id: string, change: RuleChange = {}): Promise<ApprovalRule> {
+  return setRuleEnabled(db, id, true, change);
+}
+
+/** Switches a rule on or off; a switch that changes something is an audit event (`rule_enabled`, `rule_disabled`). */
+export async function setRuleEnabled(db: PausepointDb, id: string, enabled: boolean, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<ApprovalRule> {
   try {
-    return await db.transaction('rw', db.approvalRules, async () => {
+    return await db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
       const row: unknown = await db.approvalRules.get(id);
       if (row === undefined) throw new StorageError('not_found', 'That rule no longer exists.');
       const parsed = ApprovalRule.safeParse(row);
-      if (!parsed.success) throw new StorageError('corrupt', `That rule is unreadable and cannot be enabled: ${issuesOf(parsed.error).join('; ')}`);
-      const enabled = { ...parsed.data, enabled: true };
-      await db.approvalRules.put(enabled);
-      return enabled;
+      if (!parsed.success) throw new StorageError('corrupt', `That rule is unreadable and cannot be ${enabled ? 'enabled' : 'disabled'}: ${issuesOf(parsed.error).join('; ')}`);
+      if (parsed.data.enabled === enabled) return parsed.data;
+      const next = { ...parsed.data, enabled };
+      await db.approvalRules.put(next);
+      await db.auditEvents.add(ruleEvent(enabled ? 'rule_enabled' : 'rule_disabled', next, { id: stamp.newId(), at: stamp.now(), by }));
+      return next;
     });
   } catch (error) {
     throw toStorageError(error);
@@ -150,6 +192,7 @@ export class DexieRules implements RulesPort {
   constructor(
     private readonly db: PausepointDb,
     private readonly report: UnreadableRuleReport = warnUnreadable,
+    private readonly stamp: EventStamp = SYSTEM_STAMP,
   ) {}
 
   async load(): Promise<RuleSet> {
@@ -162,12 +205,12 @@ export class DexieRules implements RulesPort {
     await write(() => this.db.approvalRules.update(ruleId, { lastUsedAt: at }));
   }
 
-  async put(rule: ApprovalRule): Promise<void> {
-    await putRule(this.db, rule);
+  async put(rule: ApprovalRule, by?: DecidedBy): Promise<void> {
+    await putRule(this.db, rule, { by, stamp: this.stamp });
   }
 
-  async remove(ruleId: string): Promise<void> {
-    await removeRule(this.db, ruleId);
+  async remove(ruleId: string, by?: DecidedBy): Promise<void> {
+    await removeRule(this.db, ruleId, { by, stamp: this.stamp });
   }
 }
 

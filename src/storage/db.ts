@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { Note } from '../tools/note-record.ts';
-import type { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import type { McpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
@@ -31,6 +31,8 @@ export class PausepointDb extends Dexie {
   mcpServers!: EntityTable<McpServerRecord, 'id'>;
   /** MCP servers' OAuth tokens and client registrations, one row per server: never in backups or exports. */
   mcpOAuth!: EntityTable<McpOAuthRecord, 'serverId'>;
+  /** What the audit log records besides pause points: rule changes, changed MCP tools (append-only). */
+  auditEvents!: EntityTable<AuditEvent, 'id'>;
 
   constructor(name = 'pausepoint') {
     super(name);
@@ -54,5 +56,7 @@ export class PausepointDb extends Dexie {
     this.version(5).stores({ mcpServers: 'id' });
     // Additive: MCP servers' OAuth state (src/mcp/oauth/mcp-oauth-record.ts). Version 6 is another branch's.
     this.version(7).stores({ mcpOAuth: 'serverId' });
+    // Additive: audit events (src/engine/records/audit-event.ts), read by the export in (at, id) order.
+    this.version(9).stores({ auditEvents: 'id, [at+id]' });
   }
 }

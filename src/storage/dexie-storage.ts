@@ -3,6 +3,8 @@ import type { CallRecords, MessageDraft, SetAside, Settlement, SettleResult, Ste
 import { checkedSetAside } from '../engine/set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
+import { checkedRule } from './approval-rules-repo.ts';
+import { ruleEvent } from './audit-events-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { conversationMessages } from './messages-repo.ts';
 import { numberDrafts } from './number-drafts.ts';
@@ -191,9 +193,9 @@ export class DexieStorage implements StoragePort {
   }
 
   settlePausePoint(id: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult> {
-    const { conversations, messages, pausePoints } = this.db;
+    const { conversations, messages, pausePoints, approvalRules, auditEvents } = this.db;
     return this.#run(() =>
-      this.db.transaction('rw', [pausePoints, conversations, messages], async (): Promise<SettleResult> => {
+      this.db.transaction('rw', [pausePoints, conversations, messages, approvalRules, auditEvents], async (): Promise<SettleResult> => {
         const current = await pausePoints.get(id);
         if (!current) return { ok: false, reason: 'not_found' };
         if (current.status !== 'pending') return { ok: false, reason: 'already_decided', pausePoint: current };
@@ -205,6 +207,12 @@ export class DexieStorage implements StoragePort {
         }
         if (resolvesPastExpiry(current, settlement.pausePoint)) return { ok: false, reason: 'expired', pausePoint: current };
         await pausePoints.put(settlement.pausePoint);
+        if (settlement.rule) {
+          // With the decision or not at all: `Always allow` on a card another tab decided first grants nothing.
+          const rule = checkedRule(settlement.rule);
+          await approvalRules.put(rule);
+          await auditEvents.add(ruleEvent('rule_created', rule, { id: crypto.randomUUID(), at: rule.createdAt, by: settlement.pausePoint.decidedBy }));
+        }
         const { conversationId } = current;
         const { update } = settlement;
         const stillPending = update ? await this.#countPending(conversationId) : 0;

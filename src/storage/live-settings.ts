@@ -38,7 +38,7 @@ const PROVIDER_SET: ReadonlySet<unknown> = new Set(PROVIDERS);
 export function wellFormedSettings(value: unknown): SavedSettings | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const row = value as Record<string, unknown>;
-  const { provider, baseUrl, model, expiryMinutes, notifications, badge, maxTokens } = row;
+  const { provider, baseUrl, model, expiryMinutes, notifications, badge, maxTokens, reminderMinutes } = row;
   if (row.v !== 1 || !PROVIDER_SET.has(provider)) return undefined;
   if (typeof baseUrl !== 'string' || !isPlainHttpUrl(baseUrl) || !plainHttpAllowed(baseUrl)) return undefined;
   if (typeof model !== 'string') return undefined;
@@ -47,6 +47,7 @@ export function wellFormedSettings(value: unknown): SavedSettings | undefined {
   if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0 && (maxTokens as number) <= MAX_TOKENS_LIMIT)) {
     return undefined;
   }
+  if (reminderMinutes !== undefined && !(Number.isSafeInteger(reminderMinutes) && (reminderMinutes as number) > 0)) return undefined;
   // A new object with only the schema's fields, as zod's parse returns (an old row's `apiKey` is not one of them).
   return {
     provider: provider as Settings['provider'],
@@ -56,6 +57,7 @@ export function wellFormedSettings(value: unknown): SavedSettings | undefined {
     notifications,
     badge,
     ...(maxTokens === undefined ? {} : { maxTokens: maxTokens as number }),
+    ...(reminderMinutes === undefined ? {} : { reminderMinutes: reminderMinutes as number }),
   };
 }
 

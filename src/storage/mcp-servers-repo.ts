@@ -1,6 +1,7 @@
 import { liveQuery } from 'dexie';
 import { McpServerRecord } from '../mcp/mcp-server-record.ts';
-import type { McpServerStore } from '../mcp/mcp-server-store.ts';
+import type { McpServerStore, ServerAuditEvents } from '../mcp/mcp-server-store.ts';
+import { AuditEvent } from '../engine/records/audit-event.ts';
 import type { PausepointDb } from './db.ts';
 
 /**
@@ -28,12 +29,14 @@ export class DexieMcpServerStore implements McpServerStore {
     await this.db.mcpServers.put(McpServerRecord.parse(server));
   }
 
-  update(id: string, change: (server: McpServerRecord) => McpServerRecord): Promise<McpServerRecord | undefined> {
-    return this.db.transaction('rw', this.db.mcpServers, async () => {
+  update(id: string, change: (server: McpServerRecord) => McpServerRecord, audit?: ServerAuditEvents): Promise<McpServerRecord | undefined> {
+    return this.db.transaction('rw', [this.db.mcpServers, this.db.auditEvents], async () => {
       const parsed = McpServerRecord.safeParse(await this.db.mcpServers.get(id));
       if (!parsed.success) return undefined;
       const next = McpServerRecord.parse(change(parsed.data));
       await this.db.mcpServers.put(next);
+      const events = audit?.(parsed.data, next) ?? [];
+      if (events.length > 0) await this.db.auditEvents.bulkAdd(events.map((event) => AuditEvent.parse(event)));
       return next;
     });
   }

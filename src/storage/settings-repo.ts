@@ -35,6 +35,11 @@ export const Settings = z.object({
    * read back and are written out again exactly as they were.
    */
   maxTokens: z.number().int().positive().max(MAX_TOKENS_LIMIT).optional(),
+  /**
+   * Minutes after which a card still pending notifies once more; absent means
+   * off. Optional for the same reason as maxTokens.
+   */
+  reminderMinutes: z.number().int().positive().optional(),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a caller may pass to `saveSettings`: the fields with defaults may be left out. */
@@ -58,7 +63,7 @@ export const StoredSettings = Settings.omit({ apiKey: true }).extend({
   apiKey: z.string().optional(),
 });
 /** Fields a broken row can lose and still be read: they have defaults, or are not read at all. */
-const DROPPABLE_FIELDS: ReadonlySet<PropertyKey> = new Set(['expiryMinutes', 'notifications', 'badge', 'maxTokens', 'apiKey']);
+const DROPPABLE_FIELDS: ReadonlySet<PropertyKey> = new Set(['expiryMinutes', 'notifications', 'badge', 'maxTokens', 'reminderMinutes', 'apiKey']);
 
 const DEVICE_ID_KEY = 'deviceId';
 

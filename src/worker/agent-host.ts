@@ -96,7 +96,7 @@ export class AgentHost {
     // The model code loads while the intent's transactions run, not after them.
     if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'approveWithRule' || intent.type === 'retry') preloadModel();
     // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
-    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'retry') await this.#mcp.ready;
+    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'approveWithRule' || intent.type === 'retry') await this.#mcp.ready;
     // `intent.type` is K, which TypeScript cannot see through Extract.
     return this.#handlers[intent.type as K](intent);
   }
@@ -112,13 +112,11 @@ export class AgentHost {
       createConversation: async ({ title }) => ({ conversationId: await this.engine.createConversation(title) }),
       renameConversation: ({ conversationId, title }) => this.engine.renameConversation(conversationId, title),
       deleteConversation: ({ conversationId }) => this.engine.deleteConversation(conversationId),
-      addRule: async ({ draft }) => ({ ruleId: (await this.engine.addRule(draft)).id }),
-      approveWithRule: async ({ pausePointId, decision, draft }) => {
-        await this.engine.addRule(draft);
-        return this.engine.decide(pausePointId, decision, await this.#decidedBy);
-      },
-      removeRule: ({ ruleId }) => this.engine.removeRule(ruleId),
-      enableRule: async ({ ruleId }) => void (await enableRule(this.db, ruleId)),
+      addRule: async ({ draft }) => ({ ruleId: (await this.engine.addRule(draft, await this.#decidedBy)).id }),
+      approveWithRule: async ({ pausePointId, decision, draft }) =>
+        this.engine.approveWithRule(pausePointId, decision, draft, await this.#decidedBy),
+      removeRule: async ({ ruleId }) => this.engine.removeRule(ruleId, await this.#decidedBy),
+      enableRule: async ({ ruleId }) => void (await enableRule(this.db, ruleId, { by: await this.#decidedBy })),
       setAlwaysAllowIrreversible: ({ on }) => setAlwaysAllowIrreversible(this.db, on),
       setAskForEverything: ({ on }) => setAskForEverything(this.db, on),
       listModels: async (endpoint) => (await modelFor(endpoint)).listModels(),

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import { verifyAuditFile } from '../../src/audit/verify-audit-file.ts';
 import { messageText, type FakeLlm } from '../fake-llm/index.ts';
 import { card, send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
@@ -122,4 +124,44 @@ test('an irreversible call offers “Always allow” only once Settings turns it
   await newChat(page, 'delete it, again');
   await expect(card(page, `DELETE to ${host}`).getByRole('button', { name: 'Always allow' })).toBeVisible();
   expect(llm.sinkHits()).toHaveLength(0);
+});
+
+test('Always allow, then the identical call in a new conversation: both are in the exported audit log, with the rule that made the second', async ({ page, llm }) => {
+  const url = `${llm.origin}/sink/items`;
+  const host = new URL(llm.origin).host;
+  scriptPosts(llm, url);
+  await setUpEndpoint(page, llm);
+
+  await send(page, 'post it');
+  await card(page, `POST to ${host}`).getByRole('button', { name: 'Always allow' }).click();
+  await expect(page.getByText('Posted: HTTP 200.')).toBeVisible();
+  await newChat(page, 'post it again');
+  await expect(page.getByText('Posted: HTTP 200.')).toBeVisible();
+  await expect(page.getByRole('region', { name: `POST to ${host}` })).toHaveCount(0);
+  expect(llm.sinkHits('/sink/items')).toHaveLength(2);
+
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export audit log' }).click()]);
+  const text = await readFile(await download.path(), 'utf8');
+  expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+  const { entries } = JSON.parse(text) as { entries: Record<string, unknown>[] };
+
+  const ruleText = `Allow http_request when method is POST and url is on ${llm.origin} — everywhere`;
+  const created = entries.find((entry) => entry.entry_type === 'rule_created');
+  expect(created).toMatchObject({ rule: { effect: 'allow', tool: 'http_request', text: ruleText, source: 'card', scope: 'everywhere', enabled: true } });
+  const ruleId = (created!.rule as { id: string }).id;
+  expect(created).toMatchObject({ decided_by: { tab_id: expect.any(String), label: expect.any(String) } });
+
+  const decisions = entries.filter((entry) => entry.entry_type === 'decision');
+  expect(decisions).toHaveLength(2);
+  const [byPerson, byRule] = decisions;
+  expect(byPerson).toMatchObject({ origin: 'gate', decision_origin: 'human', resolution: 'approve', tool_name: 'http_request', definition_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  expect(byRule).toMatchObject({
+    origin: 'rule', decision_origin: 'rule', resolution: 'approve', decided_by: null, tool_name: 'http_request',
+    rule: { id: ruleId, effect: 'allow', text: ruleText },
+    payload: { method: 'POST', url }, ledger: { status: 'succeeded' },
+    definition_hash: (byPerson as { definition_hash: string }).definition_hash,
+  });
+  // The rule was made by the first card's decision, before the call it decided.
+  expect(entries.indexOf(created!)).toBeLessThan(entries.indexOf(byRule!));
 });

@@ -1,16 +1,27 @@
 import { z } from 'zod';
 import { AuditLogFile } from '../audit-entry.ts';
+import { AuditLogFileV1 } from '../audit-log-v1.ts';
 
 /**
  * The JSON Schema of the audit file, derived from the zod schema the app uses.
- * `docs/audit-log.schema.json` is this object written out; a test keeps them
- * equal, so the published schema cannot drift from what the app writes and reads.
+ * `docs/audit-log.schema.json` is this object written out (the current
+ * version), `docs/audit-log-v1.schema.json` the same for version 1; a test
+ * keeps them equal, so the published schemas cannot drift from what the app
+ * writes and reads.
  */
 export function auditJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(AuditLogFile, { target: 'draft-2020-12', unrepresentable: 'throw' });
 }
 
-/** The file's text: two-space indentation and a final newline. */
+export function auditJsonSchemaV1(): Record<string, unknown> {
+  return z.toJSONSchema(AuditLogFileV1, { target: 'draft-2020-12', unrepresentable: 'throw' });
+}
+
+/** A schema file's text: two-space indentation and a final newline. */
+export function schemaText(schema: Record<string, unknown>): string {
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
 export function auditJsonSchemaText(): string {
-  return `${JSON.stringify(auditJsonSchema(), null, 2)}\n`;
+  return schemaText(auditJsonSchema());
 }

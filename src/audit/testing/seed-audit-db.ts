@@ -6,7 +6,7 @@ import { saveSettings } from '../../storage/settings-repo.ts';
 export const CANARY_API_KEY = 'sk-AUDIT-CANARY-7f3a9c1e5b2d4f6a8c0e';
 
 export const T0 = Date.UTC(2025, 0, 15, 9, 0, 0);
-const MINUTE = 60_000;
+export const MINUTE = 60_000;
 
 export const DEVICE = { tabId: 'tab-1', deviceId: 'device-laptop', label: 'Firefox on the laptop' };
 export const OTHER_DEVICE = { tabId: 'tab-9', deviceId: 'device-phone', label: 'Chrome on the phone' };
@@ -31,14 +31,14 @@ export const SCENARIO = {
   sameTurnB: 'pp-11-same-turn-b',
 } as const;
 
-interface Builder {
+export interface Builder {
   conversations: Conversation[];
   messages: Message[];
   pausePoints: PausePoint[];
   ledger: LedgerEntry[];
 }
 
-class ConversationBuilder {
+export class ConversationBuilder {
   #seq = 0;
   #turn = 0;
   constructor(

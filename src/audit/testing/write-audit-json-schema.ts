@@ -1,12 +1,18 @@
 /**
- * Regenerates docs/audit-log.schema.json from the zod schema:
+ * Regenerates docs/audit-log.schema.json (the current version) and
+ * docs/audit-log-v1.schema.json from the zod schemas:
  *   npx tsx src/audit/testing/write-audit-json-schema.ts
  * Run it after changing src/audit/audit-entry.ts (and bump the format version if
- * a version 1 reader would refuse the new files).
+ * a reader of the current version would refuse the new files).
  */
 import { writeFileSync } from 'node:fs';
-import { auditJsonSchemaText } from './audit-json-schema.ts';
+import { auditJsonSchema, auditJsonSchemaV1, schemaText } from './audit-json-schema.ts';
 
-const target = new URL('../../../docs/audit-log.schema.json', import.meta.url);
-writeFileSync(target, auditJsonSchemaText());
-console.log(`Wrote ${target.pathname}`);
+for (const [name, schema] of [
+  ['audit-log.schema.json', auditJsonSchema()],
+  ['audit-log-v1.schema.json', auditJsonSchemaV1()],
+] as const) {
+  const target = new URL(`../../../docs/${name}`, import.meta.url);
+  writeFileSync(target, schemaText(schema));
+  console.log(`Wrote ${target.pathname}`);
+}

@@ -4,3 +4,4 @@ export * from './message.ts';
 export * from './pause-point.ts';
 export * from './ledger-entry.ts';
 export * from './approval-rule.ts';
+export * from './audit-event.ts';

@@ -17,6 +17,22 @@ export const PauseRule = z.object({ id: z.string(), effect: RuleEffect, text: z.
 export type PauseRule = z.infer<typeof PauseRule>;
 
 /**
+ * Where an MCP tool comes from, as the call's card showed it: the server (its
+ * id, URL and the name the user knows it by), the tool's own name there, and
+ * the hash of its definition as listed (src/mcp/definition-pin.ts). Kept on
+ * every pause point of the call, so the audit log says which server's which
+ * tool a decision was about even after the server is removed.
+ */
+export const McpToolSource = z.object({
+  serverId: z.string(),
+  serverUrl: z.string(),
+  serverName: z.string(),
+  toolName: z.string(),
+  definitionHash: z.string(),
+});
+export type McpToolSource = z.infer<typeof McpToolSource>;
+
+/**
  * One record per pause: the canonical audit log of human decisions.
  * Field names follow the product contract (`conversation_id` is `conversationId` here
  * because every stored record in this codebase is camelCase; exports use the contract's names).
@@ -62,8 +78,14 @@ export const PausePoint = z.object({
    * be changed or removed later, the record of what it said may not.
    */
   rule: PauseRule.optional(),
-  /** The tool's definition hash when a rule decided or asked (see definition-hash.ts). */
+  /**
+   * The hash of the tool's definition as the model was given it when the card
+   * was made or a rule decided (see definition-hash.ts). Absent on records
+   * written before every pause point carried it, and for a tool that is gone.
+   */
   definitionHash: z.string().optional(),
+  /** For a call of an MCP server's tool: which server and tool (see `McpToolSource`). */
+  mcp: McpToolSource.optional(),
   /**
    * True when a backup brought this record here already decided (or expired):
    * its decision was made in another browser, not in this one. The engine does

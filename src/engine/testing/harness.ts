@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../tool-definition.ts';
 import type { DecidedBy } from '../records/index.ts';
 import { FakeClock, FakeNetwork, SequentialIds } from './fake-clock.ts';
 import { MemoryLocks } from './memory-locks.ts';
+import { MemoryRules } from './memory-rules.ts';
 import { MemoryStorage } from './memory-storage.ts';
 import { SimulatedCrash } from './crashable-storage.ts';
 import { ScriptedModel, type ScriptedTurn } from './scripted-model.ts';
@@ -40,7 +41,8 @@ export interface Harness {
 }
 
 export function harness(turns: ScriptedTurn[] = [], overrides: Partial<EngineOptions> = {}): Harness {
-  const storage = new MemoryStorage();
+  // A settlement's rule (a card's Always allow) lands where the engine reads rules.
+  const storage = new MemoryStorage({ rules: overrides.rules instanceof MemoryRules ? overrides.rules : undefined });
   const clock = new FakeClock();
   const network = new FakeNetwork();
   const locks = new MemoryLocks();

@@ -29,6 +29,11 @@ export class MemoryRules implements RulesPort {
   }
 
   async put(rule: ApprovalRule): Promise<void> {
+    this.store(rule);
+  }
+
+  /** Stores a rule at once: how MemoryStorage writes a settlement's rule "in the same transaction". */
+  store(rule: ApprovalRule): void {
     this.#rules.set(rule.id, copyRecord(rule));
   }
 

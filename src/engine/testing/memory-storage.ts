@@ -3,6 +3,7 @@ import type { CallRecords, MessageDraft, SetAside, Settlement, SettleResult, Ste
 import { checkedSetAside } from '../set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
+import type { MemoryRules } from './memory-rules.ts';
 import { StorageError } from '../storage-error.ts';
 
 /**
@@ -18,6 +19,8 @@ import { StorageError } from '../storage-error.ts';
  * conversation keeps its messages in an array already sorted by `seq`.
  */
 export class MemoryStorage implements StoragePort {
+  /** Where a settlement's rule goes (the rules port the engine reads); none refuses such a settlement. */
+  readonly #rules: MemoryRules | undefined;
   readonly #conversations = new Map<string, Conversation>();
   readonly #messages = new Map<string, Message>();
   /** Per conversation, the stored messages sorted by (seq, id) — the order of Dexie's compound index. */
@@ -25,6 +28,10 @@ export class MemoryStorage implements StoragePort {
   readonly #pausePoints = new Map<string, PausePoint>();
   readonly #pausePointIds = new Map<string, Set<string>>();
   readonly #ledger = new Map<string, LedgerEntry>();
+
+  constructor({ rules }: { rules?: MemoryRules } = {}) {
+    this.#rules = rules;
+  }
 
   async getConversation(id: string): Promise<Conversation | undefined> {
     return copy(this.#conversations.get(id));
@@ -157,6 +164,7 @@ export class MemoryStorage implements StoragePort {
       throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
     }
     if (resolvesPastExpiry(current, settlement.pausePoint)) return { ok: false, reason: 'expired', pausePoint: copyRecord(current) };
+    if (settlement.rule && !this.#rules) throw new StorageError('invalid', 'This storage has no rules to store a settlement\'s rule in.');
     const pausePoint = copyRecord(settlement.pausePoint);
     const { conversationId } = current;
     const { update } = settlement;
@@ -169,6 +177,7 @@ export class MemoryStorage implements StoragePort {
     }
     this.#pausePointIds.get(conversationId)?.delete(id);
     this.#storePausePoint(pausePoint);
+    if (settlement.rule) this.#rules?.store(settlement.rule);
     return { ok: true, pausePoint: settlement.pausePoint, messages: copyRecord(messages) };
   }
 

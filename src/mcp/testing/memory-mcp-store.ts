@@ -1,9 +1,12 @@
 import type { McpServerRecord } from '../mcp-server-record.ts';
-import type { McpServerStore } from '../mcp-server-store.ts';
+import type { AuditEvent } from '../../engine/records/audit-event.ts';
+import type { McpServerStore, ServerAuditEvents } from '../mcp-server-store.ts';
 
 /** The MCP server store in memory, with watchers told after each write, as Dexie's live queries would be. */
 export class MemoryMcpStore implements McpServerStore {
   readonly rows = new Map<string, McpServerRecord>();
+  /** The audit events updates stored, in order. */
+  readonly events: AuditEvent[] = [];
   readonly #listeners = new Set<(servers: McpServerRecord[]) => void>();
 
   async list() {
@@ -15,11 +18,12 @@ export class MemoryMcpStore implements McpServerStore {
     this.#tell();
   }
 
-  async update(id: string, change: (server: McpServerRecord) => McpServerRecord) {
+  async update(id: string, change: (server: McpServerRecord) => McpServerRecord, audit?: ServerAuditEvents) {
     const row = this.rows.get(id);
     if (!row) return undefined;
     const next = structuredClone(change(structuredClone(row)));
     this.rows.set(id, next);
+    this.events.push(...(audit?.(structuredClone(row), structuredClone(next)) ?? []));
     this.#tell();
     return structuredClone(next);
   }

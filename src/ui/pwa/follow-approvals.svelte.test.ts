@@ -10,13 +10,16 @@ function setUp() {
   const alerts = {
     approvalRequested: vi.fn(() => true),
     dismiss: vi.fn(),
+    followServiceWorker: vi.fn(() => () => {}),
+    remind: vi.fn(() => true),
     ensurePermission: vi.fn(async () => 'granted' as const),
     setBadge: vi.fn(async () => {}),
   } satisfies ApprovalAlerts;
   const client = fakeClient();
-  const state = $state<{ pending: readonly PausePoint[] | undefined; badge: boolean }>({ pending: undefined, badge: true });
+  const state = $state<{ pending: readonly PausePoint[] | undefined; badge: boolean; reminder: number | null }>({ pending: undefined, badge: true, reminder: null });
+  const timers = { now: () => Date.now(), setTimeout: (run: () => void, ms: number) => setTimeout(run, ms), clearTimeout: (h: unknown) => clearTimeout(h as number) };
   const dispose = $effect.root(() => {
-    followApprovals(alerts, { client, pending: () => state.pending, badgeOn: () => state.badge });
+    followApprovals(alerts, { client, pending: () => state.pending, badgeOn: () => state.badge, reminderMinutes: () => state.reminder, reminderTimers: timers });
   });
   flushSync();
   return { alerts, client, state, dispose };
@@ -61,5 +64,35 @@ describe('followApprovals', () => {
     flushSync();
     expect(alerts.setBadge).toHaveBeenLastCalledWith(0);
     dispose();
+  });
+
+  test('a card still pending after the reminder delay is reminded once; off or decided, it is not', async () => {
+    vi.useFakeTimers({ now: 10_000_000 });
+    try {
+      const { alerts, state, dispose } = setUp();
+      state.reminder = 5;
+      state.pending = [pausePoint({ id: 'p1', conversationId: 'c1', title: 'Send it?', createdAt: Date.now() }), pausePoint({ id: 'p2', createdAt: Date.now() })];
+      flushSync();
+      await vi.dynamicImportSettled();
+      vi.advanceTimersByTime(4 * 60_000);
+      state.pending = [state.pending[0]!];
+      flushSync();
+      await vi.dynamicImportSettled();
+      expect(alerts.remind).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(60_000);
+      expect(alerts.remind).toHaveBeenCalledExactlyOnceWith({ pausePointId: 'p1', conversationId: 'c1', title: 'Send it?' });
+      vi.advanceTimersByTime(60 * 60_000);
+      expect(alerts.remind).toHaveBeenCalledOnce();
+
+      state.reminder = null;
+      state.pending = [pausePoint({ id: 'p3', createdAt: Date.now() })];
+      flushSync();
+      await vi.dynamicImportSettled();
+      vi.advanceTimersByTime(2 * 60 * 60_000);
+      expect(alerts.remind).toHaveBeenCalledOnce();
+      dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { PausePoint } from '../../engine/records/index.ts';
 import type { ApprovalAlerts } from '../../pwa/approval-alerts.ts';
+import type { ReminderSchedule, ReminderTimers } from '../../pwa/reminder-schedule.ts';
 import type { AgentClient } from '../../worker/agent-client.ts';
 
 export interface FollowApprovalsOptions {
@@ -8,6 +9,10 @@ export interface FollowApprovalsOptions {
   pending: () => readonly PausePoint[] | undefined;
   /** Whether the badge is on in Settings (a switch off clears it at once). */
   badgeOn: () => boolean;
+  /** Settings' reminder delay in minutes; undefined or null is off. */
+  reminderMinutes?: () => number | null | undefined;
+  /** Defaults to the browser's timers; tests pass fake ones. */
+  reminderTimers?: ReminderTimers;
 }
 
 /**
@@ -18,13 +23,19 @@ export interface FollowApprovalsOptions {
  * expired), and the app badge showing the pending count. Call while a component
  * initialises: the subscriptions live in its effects.
  */
-export function followApprovals(alerts: ApprovalAlerts, { client, pending, badgeOn }: FollowApprovalsOptions): void {
+export function followApprovals(
+  alerts: ApprovalAlerts,
+  { client, pending, badgeOn, reminderMinutes = () => undefined, reminderTimers }: FollowApprovalsOptions,
+): void {
   $effect(() =>
     client.onEvent?.((event) => {
       if (event.type !== 'approval_requested') return;
       alerts.approvalRequested({ pausePointId: event.pausePointId, conversationId: event.conversationId, title: event.title });
     }),
   );
+
+  // A tapped notification, with this tab open: the service worker asks it to show the card.
+  $effect(() => alerts.followServiceWorker());
 
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- records what was pending last time; nothing renders from it
   let wasPending: ReadonlySet<string> = new Set<string>();
@@ -36,6 +47,25 @@ export function followApprovals(alerts: ApprovalAlerts, { client, pending, badge
     for (const id of wasPending) if (!now.has(id)) alerts.dismiss(id);
     wasPending = now;
   });
+
+  // A card still pending after Settings' delay notifies once more (while this tab is open).
+  // The schedule is loaded once reminders are on: most start-ups never need it.
+  let reminders: Promise<ReminderSchedule> | undefined;
+  $effect(() => {
+    const list = pending();
+    const minutes = reminderMinutes();
+    if (!list || (!minutes && !reminders)) return;
+    reminders ??= import('../../pwa/reminder-schedule.ts').then(
+      ({ ReminderSchedule }) =>
+        new ReminderSchedule((id) => {
+          const card = pending()?.find((p) => p.id === id);
+          if (card) alerts.remind({ pausePointId: card.id, conversationId: card.conversationId, title: card.title });
+        }, reminderTimers),
+    );
+    // Updates apply in order: each waits on the same promise.
+    void reminders.then((schedule) => schedule.update(list, minutes));
+  });
+  $effect(() => () => void reminders?.then((schedule) => schedule.dispose()));
 
   const count = $derived(pending()?.length);
   $effect(() => {

@@ -37,6 +37,18 @@ describe('SettingsForm', () => {
     expect(await readSettings(db)).toMatchObject({ provider: 'demo', expiryMinutes: null });
   });
 
+  test('a reminder delay is chosen and saved; the form says plainly that nothing can notify with the browser closed', async () => {
+    const { onSaved } = renderForm();
+    const reminder = screen.getByRole('combobox', { name: 'Remind me of an approval still waiting' }) as HTMLSelectElement;
+    expect([...reminder.options].map((o) => o.text)).toEqual(['Off', 'After 5 minutes', 'After 15 minutes', 'After 1 hour']);
+    expect(reminder.value).toBe('null');
+    expect(screen.getByText(/With every tab and the browser closed nothing can notify you, because there is no server\./)).toBeTruthy();
+    await fireEvent.change(reminder, { target: { value: '15' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(await readSettings(db)).toMatchObject({ reminderMinutes: 15 });
+  });
+
   test('a preset fills the Base URL; Test connection lists models; Save stores the key', async () => {
     const { onSaved, testConnection } = renderForm();
     await fireEvent.change(screen.getByRole('combobox', { name: 'Provider' }), { target: { value: 'openai' } });

@@ -1,0 +1,62 @@
+import type { Decision } from './decision.ts';
+import { decisionMessage } from './decision-message.ts';
+import type { EngineContext } from './engine-context.ts';
+import { expirySettlement, isDue } from './pause-expiry.ts';
+import type { MessageDraft, Settlement } from './storage-port.ts';
+import type { ApprovalRule, Conversation, ConversationState, DecidedBy, PausePoint } from './records/index.ts';
+import { resolvedPausePoint } from './resolve-decision.ts';
+import { validateDecision } from './validate-decision.ts';
+
+/**
+ * The compare-and-set's decision, made on the pending record the storage
+ * transaction just read (`StoragePort.settlePausePoint`): the resolved pause
+ * point, its decision message, and the conversation's next state. The
+ * engine's `decide` and the service worker's notification actions both settle
+ * through this one function, so a decision is recorded (and audited) the same
+ * way wherever it was made, and the first one wins. A `rule` (a card's
+ * `Always allow`) is stored only if this settlement commits.
+ *
+ * After the last pending card of a paused conversation is decided, the
+ * conversation is `running` under `owner`. A tab that decides runs it at once;
+ * an owner that runs nothing (the service worker) leaves it to the tabs, whose
+ * workers take over any active conversation no live lock holds.
+ */
+export function decisionSettlement(
+  ctx: Pick<EngineContext, 'clock' | 'ids' | 'tools' | 'owner'>,
+  pending: PausePoint,
+  decision: Decision,
+  decidedBy: DecidedBy,
+  now: number,
+  rule?: ApprovalRule,
+): Settlement {
+  const update = (conversation: Conversation, stillPending: number) => afterDecision(conversation, stillPending, ctx.owner, ctx.clock.now());
+  // A card past its time takes no decision, even if no sweep has seen it yet:
+  // it is expired in this same transaction, and the run that follows tells the
+  // model and answers the call it guarded.
+  if (isDue(pending, now)) return { ...expirySettlement(ctx, pending, 'timeout'), update };
+  const checked = validateDecision(pending, decision, ctx.tools);
+  if (!checked.ok) return { commit: false, reason: checked.message };
+  const resolved = resolvedPausePoint(pending, checked, now, decidedBy);
+  const message: MessageDraft = {
+    v: 1,
+    id: ctx.ids.uuid(),
+    conversationId: pending.conversationId,
+    createdAt: now,
+    role: 'user',
+    content: decisionMessage(resolved),
+    decision: { pausePointId: pending.id },
+  };
+  return { commit: true, pausePoint: resolved, messages: [message], update, ...(rule ? { rule } : {}) };
+}
+
+/**
+ * A paused conversation's state once a decision is stored, in its
+ * transaction: still paused (one fewer) or running under `owner`. Like a sent
+ * message, an owner that dies before its run starts leaves a run for another
+ * tab to recover.
+ */
+function afterDecision(conversation: Conversation, stillPending: number, owner: string, now: number): Conversation {
+  if (conversation.state.kind !== 'paused') return conversation;
+  const state: ConversationState = stillPending > 0 ? { kind: 'paused', pending: stillPending } : { kind: 'running', owner, since: now };
+  return { ...conversation, state };
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { ApprovalRule } from './approval-rule.ts';
+import { DecidedBy, McpToolSource } from './pause-point.ts';
+
+export const RULE_EVENT_KINDS = ['rule_created', 'rule_restored', 'rule_enabled', 'rule_disabled', 'rule_removed'] as const;
+export const RuleEventKind = z.enum(RULE_EVENT_KINDS);
+export type RuleEventKind = z.infer<typeof RuleEventKind>;
+
+/**
+ * Something the audit log records that is not a decision on a pause point:
+ * an approval rule made (from a card or Settings), restored from a backup,
+ * switched on or off, or removed — with the rule as it was then, and its
+ * text, since the rule itself may change or go — or an MCP tool whose
+ * definition a server changed. Append-only: written in the transaction of
+ * the change it records, never updated.
+ */
+export const AuditEvent = z.discriminatedUnion('kind', [
+  z.object({
+    v: z.literal(1),
+    id: z.string(),
+    at: z.number(),
+    kind: RuleEventKind,
+    rule: ApprovalRule,
+    /** The rule in plain words (describe-rule.ts) as it read then. */
+    ruleText: z.string(),
+    /** The tab and device where it was done, when known. */
+    by: DecidedBy.optional(),
+  }),
+  z.object({
+    v: z.literal(1),
+    id: z.string(),
+    at: z.number(),
+    kind: z.literal('tool_definition_changed'),
+    /** The server and tool, with the definition hash the server lists now. */
+    mcp: McpToolSource,
+    previousHash: z.string(),
+    /** The definition the user last approved a call of (what the next card compares with). */
+    pinnedHash: z.string(),
+    /** What changed since the pinned definition, in plain text lines (definition-pin.ts). */
+    changes: z.array(z.string()),
+  }),
+]);
+export type AuditEvent = z.infer<typeof AuditEvent>;
+export type RuleEvent = Extract<AuditEvent, { kind: RuleEventKind }>;

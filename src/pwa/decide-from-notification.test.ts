@@ -1,0 +1,60 @@
+import 'fake-indexeddb/auto';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { decisionSettlement } from '../engine/decision-settlement.ts';
+import type { DecidedBy } from '../engine/records/index.ts';
+import { makeConversation, makePausePoint } from '../engine/testing/make-records.ts';
+import { ToolRegistry } from '../engine/tool-registry.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import { DexieStorage } from '../storage/dexie-storage.ts';
+import { useTestDb } from '../storage/testing/open-test-db.ts';
+import { decideFromNotification, SERVICE_WORKER_OWNER } from './decide-from-notification.ts';
+
+const BY_NOTIFICATION: DecidedBy = { tabId: SERVICE_WORKER_OWNER, deviceId: 'device-1', label: 'Chrome on Android (notification)' };
+const BY_TAB: DecidedBy = { tabId: 'tab-1', deviceId: 'device-1', label: 'Chrome on Android' };
+const fixed = { now: () => 5_000, uuid: () => 'm-1' };
+
+describe('decideFromNotification', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+  beforeEach(async () => {
+    await db.conversations.put(makeConversation({ id: 'c1', state: { kind: 'paused', pending: 1 } }));
+    await db.pausePoints.put(makePausePoint({ id: 'p1', conversationId: 'c1', origin: 'model', toolName: 'wait_for_approval', payload: null }));
+  });
+
+  it('Approve resolves the card with its decision message and leaves the conversation running for a tab to take over', async () => {
+    const result = await decideFromNotification(db, 'p1', 'approve', BY_NOTIFICATION, fixed);
+
+    expect(result.outcome).toBe('decided');
+    expect(await db.pausePoints.get('p1')).toMatchObject({ status: 'resolved', resolution: 'approve', resolvedAt: 5_000, decidedBy: BY_NOTIFICATION });
+    const messages = await db.messages.where('conversationId').equals('c1').toArray();
+    expect(messages.map((m) => m.content)).toEqual(['Approval approval: approve']);
+    expect((await db.conversations.get('c1'))?.state).toEqual({ kind: 'running', owner: SERVICE_WORKER_OWNER, since: 5_000 });
+  });
+
+  it('the first decision wins: a second action, or one after a tab decided, changes nothing', async () => {
+    await decideFromNotification(db, 'p1', 'approve', BY_NOTIFICATION, fixed);
+    const second = await decideFromNotification(db, 'p1', 'decline', BY_NOTIFICATION, fixed);
+    expect(second.outcome).toBe('already_decided');
+    expect(await db.pausePoints.get('p1')).toMatchObject({ resolution: 'approve' });
+    expect(await db.messages.count()).toBe(1);
+
+    await db.pausePoints.put(makePausePoint({ id: 'p2', conversationId: 'c1', origin: 'model', createdAt: 6_000 }));
+    // The card's own path, as the engine's decide takes it in a tab.
+    const tab = { clock: { now: () => 6_000, sleep: () => Promise.resolve() }, ids: { uuid: () => 'm-2' }, tools: new ToolRegistry([]), owner: 'tab-1' };
+    await new DexieStorage(db).settlePausePoint('p2', (pending) => decisionSettlement(tab, pending, { type: 'decline', reason: 'not now' }, BY_TAB, 6_000));
+    const late = await decideFromNotification(db, 'p2', 'approve', BY_NOTIFICATION, fixed);
+    expect(late).toMatchObject({ outcome: 'already_decided', pausePoint: { resolution: 'decline', decidedBy: BY_TAB } });
+  });
+
+  it('a card that needs input (a choice, a form) is not decided from a notification', async () => {
+    await db.pausePoints.put(makePausePoint({ id: 'p3', conversationId: 'c1', kind: 'choice', options: ['A', 'B'], origin: 'model' }));
+    expect(await decideFromNotification(db, 'p3', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'refused' });
+    expect(await db.pausePoints.get('p3')).toMatchObject({ status: 'pending' });
+  });
+
+  it('a card past its expiry is expired, not decided', async () => {
+    await db.pausePoints.put(makePausePoint({ id: 'p4', conversationId: 'c1', origin: 'model', expiresAt: 4_000 }));
+    expect(await decideFromNotification(db, 'p4', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'expired' });
+    expect(await db.pausePoints.get('p4')).toMatchObject({ status: 'expired', resolution: null });
+  });
+});

@@ -1,0 +1,58 @@
+import { decisionSettlement } from '../engine/decision-settlement.ts';
+import type { Decision } from '../engine/decision.ts';
+import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
+import { ToolRegistry } from '../engine/tool-registry.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import { DexieStorage } from '../storage/dexie-storage.ts';
+import { acceptsNotificationActions, type NotificationAction } from './approval-notification.ts';
+
+/** Who decided: the conversation's next run is left to whichever tab takes it over (see decisionSettlement). */
+export const SERVICE_WORKER_OWNER = 'service-worker';
+
+export type NotificationDecision =
+  | { outcome: 'decided'; pausePoint: PausePoint }
+  | { outcome: 'already_decided'; pausePoint: PausePoint }
+  | { outcome: 'expired'; pausePoint: PausePoint }
+  | { outcome: 'not_found' }
+  | { outcome: 'refused'; message: string };
+
+// A plain approve or decline checks no tool's input schema: no tools are needed to validate it.
+const NO_TOOLS = new ToolRegistry([]);
+
+/**
+ * Records a notification's Approve or Decline through the same
+ * compare-and-set as a card's buttons (`DexieStorage.settlePausePoint` with
+ * the engine's `decisionSettlement`): the first decision wins, the decision
+ * message and the conversation's state are written in its transaction, and
+ * the pause point — the audit record — carries `decidedBy` like any other.
+ * A card that needs input is refused in the same transaction.
+ */
+export async function decideFromNotification(
+  db: PausepointDb,
+  pausePointId: string,
+  action: NotificationAction,
+  decidedBy: DecidedBy,
+  { now = Date.now, uuid = () => crypto.randomUUID() }: { now?: () => number; uuid?: () => string } = {},
+): Promise<NotificationDecision> {
+  const decision: Decision = action === 'approve' ? { type: 'approve' } : { type: 'decline' };
+  const ctx = { clock: { now, sleep: () => Promise.resolve() }, ids: { uuid }, tools: NO_TOOLS, owner: SERVICE_WORKER_OWNER };
+  const at = now();
+  const settled = await new DexieStorage(db).settlePausePoint(pausePointId, (pending) =>
+    acceptsNotificationActions(pending)
+      ? decisionSettlement(ctx, pending, decision, decidedBy, at)
+      : { commit: false, reason: 'This card needs an answer in the app.' },
+  );
+  if (settled.ok) {
+    return { outcome: settled.pausePoint.status === 'expired' ? 'expired' : 'decided', pausePoint: settled.pausePoint };
+  }
+  switch (settled.reason) {
+    case 'already_decided':
+      return { outcome: 'already_decided', pausePoint: settled.pausePoint };
+    case 'expired':
+      return { outcome: 'expired', pausePoint: settled.pausePoint };
+    case 'not_found':
+      return { outcome: 'not_found' };
+    case 'refused':
+      return { outcome: 'refused', message: settled.message };
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The messages a page sends its service worker, and the ones it gets back.
+ * Plain types: the page builds and checks them without zod (which stays out of
+ * its start-up); the service worker checks what it receives with zod.
+ */
+export type PageToServiceWorker =
+  /** A card became pending; notify if no tab is visible (read from storage, not from the message). */
+  | { type: 'pausepoint:approval-pending'; pausePointId: string }
+  /** A card is still pending after the reminder delay: notify once more, the same way. */
+  | { type: 'pausepoint:approval-reminder'; pausePointId: string }
+  /** Close a card's notification: it was decided or expired. */
+  | { type: 'pausepoint:approval-settled'; pausePointId: string }
+  /** The workbox-window update flow's "take over now", after the user pressed Reload. */
+  | { type: 'SKIP_WAITING' };
+
+export type ServiceWorkerToPage = { type: 'pausepoint:open-card'; conversationId: string; pausePointId: string };
+
+/** Checks a message from the service worker by hand (see above). */
+export function readServiceWorkerMessage(data: unknown): ServiceWorkerToPage | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { type, conversationId, pausePointId } = data as Record<string, unknown>;
+  return type === 'pausepoint:open-card' && typeof conversationId === 'string' && typeof pausePointId === 'string'
+    ? { type, conversationId, pausePointId }
+    : null;
+}

@@ -1,0 +1,79 @@
+/** One file the build lists for the precache (`self.__WB_MANIFEST`): hashed assets carry no revision. */
+export interface PrecacheEntry {
+  url: string;
+  revision: string | null;
+}
+
+const PREFIX = 'pausepoint-precache-';
+// The caches the generated (Workbox) service worker of earlier versions filled.
+const OLD_PREFIX = 'workbox-precache-';
+
+/** A short, stable name for this build's file list: a new build gets a new cache, an unchanged one keeps it. */
+function cacheName(entries: readonly PrecacheEntry[]): string {
+  let hash = 0;
+  for (const char of JSON.stringify(entries)) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) | 0;
+  return `${PREFIX}${(hash >>> 0).toString(36)}`;
+}
+
+/**
+ * The precache the app opens offline from, as the generated service worker did
+ * it: every built file cached at install (bypassing the HTTP cache), served
+ * cache-first, with `index.html` for every navigation (the hash holds the
+ * route), and older versions' caches removed once this version takes over.
+ */
+export class Precache {
+  readonly #name: string;
+  readonly #urls: readonly URL[];
+  readonly #index: string;
+  readonly #cached: ReadonlySet<string>;
+
+  constructor(entries: readonly PrecacheEntry[], scope: string) {
+    this.#name = cacheName(entries);
+    this.#urls = entries.map((entry) => new URL(entry.url, scope));
+    this.#index = new URL('index.html', scope).href;
+    this.#cached = new Set(this.#urls.map((url) => url.href));
+  }
+
+  /** Whether the request is this precache's to answer: one of its files, or a navigation in the app (answered with index.html). */
+  handles(request: Request): boolean {
+    if (request.method !== 'GET') return false;
+    const url = new URL(request.url);
+    if (url.origin !== new URL(this.#index).origin) return false;
+    return request.mode === 'navigate' || this.#cached.has(this.#key(url));
+  }
+
+  #key(url: URL): string {
+    const plain = new URL(url.href);
+    plain.search = '';
+    plain.hash = '';
+    return plain.pathname.endsWith('/') ? new URL('index.html', plain).href : plain.href;
+  }
+
+  async install(): Promise<void> {
+    const cache = await caches.open(this.#name);
+    await Promise.all(
+      this.#urls.map(async (url) => {
+        const response = await fetch(new Request(url, { cache: 'reload' }));
+        if (!response.ok) throw new Error(`Precaching ${url.pathname} failed: ${response.status}`);
+        await cache.put(url.href, response);
+      }),
+    );
+  }
+
+  async activate(): Promise<void> {
+    const names = await caches.keys();
+    await Promise.all(
+      names.filter((name) => (name.startsWith(PREFIX) && name !== this.#name) || name.startsWith(OLD_PREFIX)).map((name) => caches.delete(name)),
+    );
+  }
+
+  /** The cached answer to a request, or undefined to let it go to the network. */
+  async match(request: Request): Promise<Response | undefined> {
+    if (!this.handles(request)) return undefined;
+    const cache = await caches.open(this.#name);
+    const key = this.#key(new URL(request.url));
+    // A file of the app first (the probe page is one), then any other navigation gets the shell.
+    if (this.#cached.has(key)) return cache.match(key);
+    return cache.match(this.#index);
+  }
+}
