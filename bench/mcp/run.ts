@@ -52,7 +52,7 @@ async function timePair(a: () => Promise<unknown>, b: () => Promise<unknown>, ti
   return [median(samples[0]), median(samples[1])];
 }
 
-const noEvents = { onToolsChanged() {}, onLost() {}, onElicit: async () => ({ action: 'cancel' as const }) };
+const noEvents = { onToolsChanged() {}, onLost() {}, onElicit: async () => ({ action: 'cancel' as const }), onSample: () => Promise.reject(new Error('no sampling in the bench')) };
 
 const server = await startEverything(PORT, 'streamableHttp');
 try {

@@ -1,7 +1,7 @@
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieOAuthStore } from '../storage/mcp-oauth-repo.ts';
 import { DexieMcpServerStore } from '../storage/mcp-servers-repo.ts';
-import { McpHub } from './mcp-hub.ts';
+import { McpHub, type Sampler } from './mcp-hub.ts';
 import { McpOAuth } from './oauth/mcp-oauth.ts';
 import { openHttpSession } from './open-http-session.ts';
 
@@ -10,7 +10,7 @@ import { openHttpSession } from './open-http-session.ts';
  * the worker imports lazily (`import()`): the SDK and everything MCP come
  * with it, so a tab that has no MCP server never loads them.
  */
-export async function createHub(db: PausepointDb, reserved: ReadonlySet<string>): Promise<McpHub> {
+export async function createHub(db: PausepointDb, reserved: ReadonlySet<string>, sample: Sampler): Promise<McpHub> {
   const oauth = new McpOAuth(new DexieOAuthStore(db));
   const hub = new McpHub({
     store: new DexieMcpServerStore(db),
@@ -22,6 +22,7 @@ export async function createHub(db: PausepointDb, reserved: ReadonlySet<string>)
       ),
     newId: () => crypto.randomUUID(),
     reserved,
+    sample,
   });
   await hub.start();
   return hub;

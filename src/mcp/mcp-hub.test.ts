@@ -6,7 +6,7 @@ import { definitionHash, type ToolDefinitionText } from '../engine/definition-ha
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpConnectError } from './connect-failure.ts';
-import { McpHub, type HubOAuth } from './mcp-hub.ts';
+import { McpHub, type HubOAuth, type Sampler } from './mcp-hub.ts';
 import { SessionLost } from './mcp-session.ts';
 import { inMemorySessions } from './testing/in-memory-session.ts';
 import { MemoryMcpStore } from './testing/memory-mcp-store.ts';
@@ -56,6 +56,22 @@ function makePeer(peer: Partial<Peer> = {}): Peer {
     });
     return { content: [{ type: 'text', text: `elicited ${JSON.stringify(answer)}` }] };
   });
+  server.registerTool('link', { description: 'Asks the user to open a link', inputSchema: {} }, async () => {
+    const answer = await server.server.elicitInput({ mode: 'url', message: 'Finish signing in there.', url: 'https://auth.example.com/start?session=42', elicitationId: 'el-1' });
+    return { content: [{ type: 'text', text: `link ${JSON.stringify(answer)}` }] };
+  });
+  server.registerTool('sample', { description: 'Asks the user’s model', inputSchema: {} }, async () => {
+    try {
+      const answer = await server.server.createMessage({
+        systemPrompt: 'Be brief.',
+        messages: [{ role: 'user', content: { type: 'text', text: 'Say **hi**' } }],
+        maxTokens: 50,
+      });
+      return { content: [{ type: 'text', text: `sampled ${JSON.stringify(answer)}` }] };
+    } catch (error) {
+      return { content: [{ type: 'text', text: `sampling failed: ${(error as Error).message}` }] };
+    }
+  });
   return state;
 }
 
@@ -64,7 +80,7 @@ afterEach(async () => {
   await Promise.all(hubs.splice(0).map((hub) => hub.close()));
 });
 
-async function setUp(options: { trusted?: boolean; rules?: MemoryRules } = {}) {
+async function setUp(options: { trusted?: boolean; rules?: MemoryRules; sample?: Sampler } = {}) {
   const peers: Peer[] = [];
   const sessions = inMemorySessions(() => {
     const peer = makePeer();
@@ -73,7 +89,14 @@ async function setUp(options: { trusted?: boolean; rules?: MemoryRules } = {}) {
   });
   const store = new MemoryMcpStore();
   let n = 0;
-  const hub = new McpHub({ store, open: sessions.open, newId: () => `srv-${++n}`, reserved: new Set(['wait_for_approval', 'transfer']), retryDelaysMs: [10] });
+  const hub = new McpHub({
+    store,
+    open: sessions.open,
+    newId: () => `srv-${++n}`,
+    reserved: new Set(['wait_for_approval', 'transfer']),
+    retryDelaysMs: [10],
+    ...(options.sample ? { sample: options.sample } : {}),
+  });
   hubs.push(hub);
   await hub.start();
   const added = await hub.add({ url: 'http://localhost:18699/mcp', name: 'Everything' });
@@ -96,7 +119,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   it('lists the server’s tools under prefixed names that fit the function-name pattern, with its schemas', async () => {
     const { hub, store, serverId } = await setUp();
     const names = hub.tools().map((t) => t.name);
-    expect(names).toEqual(['everything__echo', 'everything__get_sum', 'everything__slow', 'everything__ask']);
+    expect(names).toEqual(['everything__echo', 'everything__get_sum', 'everything__slow', 'everything__ask', 'everything__link', 'everything__sample']);
     const sum = hub.tools().find((t) => t.name === 'everything__get_sum')!;
     expect(sum.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] });
     expect(sum.description).toContain('Returns the sum of two numbers');
@@ -326,6 +349,86 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     await h.engine.whenIdle();
     const result = (await h.storage.listMessages(id)).find((m) => m.role === 'tool');
     expect(result?.content).toContain('elicited {"action":"accept","content":{"name":"Ada","pets":["cat","dog"]}}');
+  });
+
+  /** Sends `tool`'s call, approves its gate, and waits for the server's card (origin `elicitation`). */
+  async function serverCard(h: Awaited<ReturnType<typeof setUp>>['h'], tool: string) {
+    h.model.push({ calls: [{ name: `everything__${tool}`, args: {} }] }, { text: 'thanks' });
+    const { conversationId: id } = await h.engine.send(null, `run ${tool}`);
+    const gate = await until(async () => (await pending(h, id))[0], 'the gate');
+    await h.engine.decide(gate.id, { type: 'approve' }, tab('tab-A'));
+    const card = await until(async () => (await pending(h, id)).find((p) => p.origin === 'elicitation'), 'the server’s card');
+    const toolResult = async () => (await h.storage.listMessages(id)).find((m) => m.role === 'tool')?.content;
+    return { id, card, toolResult };
+  }
+
+  it('turns a URL-mode elicitation into a card that shows the whole link, its host set apart; opening it accepts', async () => {
+    const { h } = await setUp();
+    const { card, toolResult } = await serverCard(h, 'link');
+    expect(card).toMatchObject({ kind: 'approval', title: 'Everything asks you to open a link', payload: { openUrl: 'https://auth.example.com/start?session=42' } });
+    expect(card.description).toContain('` https://auth.example.com/start?session=42 `');
+    expect(card.description).toContain('**Host:** **` auth.example.com `**');
+    expect(card.description).toContain('Finish signing in there.');
+    await h.engine.decide(card.id, { type: 'approve' }, tab('tab-A'));
+    await h.engine.whenIdle();
+    expect(await toolResult()).toContain('link {"action":"accept"}');
+  });
+
+  it('a declined URL elicitation is declined to the server; one whose run ends first (Stop) expires as lost', async () => {
+    const { h } = await setUp();
+    const declined = await serverCard(h, 'link');
+    await h.engine.decide(declined.card.id, { type: 'decline' }, tab('tab-A'));
+    await h.engine.whenIdle();
+    expect(await declined.toolResult()).toContain('link {"action":"decline"}');
+
+    const { h: h2, peers } = await setUp();
+    const lost = await serverCard(h2, 'link');
+    expect(h2.engine.stop(lost.id)).toBe(true);
+    await h2.engine.whenIdle();
+    expect(await h2.storage.getPausePoint(lost.card.id)).toMatchObject({ status: 'expired', expiredReason: 'lost' });
+    expect(peers).toHaveLength(1);
+  });
+
+  it('a sampling request waits on a card that shows its messages as literal text; approved, it is one call to the user’s model', async () => {
+    const sent: Parameters<Sampler>[0][] = [];
+    const sample: Sampler = async (request) => (sent.push(request), { text: 'Hi.', model: 'the-users-model', finishReason: 'stop' });
+    const { h } = await setUp({ sample });
+    const { card, toolResult } = await serverCard(h, 'sample');
+    expect(card).toMatchObject({ kind: 'approval', title: 'Everything asks to use your model', payload: null });
+    expect(card.description).toContain('```text\nSay **hi**\n```');
+    expect(card.description).toContain('```text\nBe brief.\n```');
+    expect(card.description).toContain('**Max tokens** (the server asks for at most): 50');
+    expect(sent).toEqual([]);
+    await h.engine.decide(card.id, { type: 'approve' }, tab('tab-A'));
+    await h.engine.whenIdle();
+    expect(sent.map((r) => r.messages)).toEqual([
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Say **hi**' },
+      ],
+    ]);
+    const answer = JSON.parse(/sampled (\{.*\})/.exec((await toolResult()) ?? '')![1]!) as unknown;
+    expect(answer).toEqual({ model: 'the-users-model', role: 'assistant', content: { type: 'text', text: 'Hi.' }, stopReason: 'endTurn' });
+  });
+
+  it('a declined sampling request is refused to the server with a clear message, and the model is not called', async () => {
+    let calls = 0;
+    const { h } = await setUp({ sample: async () => (calls++, { text: 'no', model: 'm', finishReason: 'stop' }) });
+    const { card, toolResult } = await serverCard(h, 'sample');
+    await h.engine.decide(card.id, { type: 'decline' }, tab('tab-A'));
+    await h.engine.whenIdle();
+    expect(calls).toBe(0);
+    expect(await toolResult()).toContain('Sampling is refused: the user did not approve this request to use their model.');
+  });
+
+  it('a sampling request whose run ends first (the tab closes, Stop) expires its card as lost, and the server is refused', async () => {
+    let calls = 0;
+    const { h } = await setUp({ sample: async () => (calls++, { text: 'no', model: 'm', finishReason: 'stop' }) });
+    const { id, card } = await serverCard(h, 'sample');
+    expect(h.engine.stop(id)).toBe(true);
+    await h.engine.whenIdle();
+    expect(await h.storage.getPausePoint(card.id)).toMatchObject({ status: 'expired', expiredReason: 'lost' });
+    expect(calls).toBe(0);
   });
 
   it('signing in or out in one tab reconnects every tab’s session with the new credentials; Remove forgets them', async () => {

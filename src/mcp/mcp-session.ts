@@ -1,6 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type CallToolResult, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { McpToolDefinition } from './mcp-server-record.ts';
 
 export type McpTransportKind = 'streamable_http' | 'sse';
@@ -21,8 +30,10 @@ export interface SessionEvents {
   onToolsChanged(): void;
   /** The connection is gone (its stream broke, or it closed). */
   onLost(reason: string): void;
-  /** The server asks the user something (form-mode elicitation) while one of its tools runs. */
-  onElicit(params: ElicitRequestFormParams, signal: AbortSignal): Promise<ElicitResult>;
+  /** The server asks the user something (a form, or to open a link) while one of its tools runs. */
+  onElicit(params: ElicitRequestFormParams | ElicitRequestURLParams, signal: AbortSignal): Promise<ElicitResult>;
+  /** The server asks to use the user's model (`sampling/createMessage`) while one of its tools runs. */
+  onSample(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;
 }
 
 /** The request left and no answer says what became of it. */

@@ -1,5 +1,5 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitRequestURLParams, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { newClient } from './open-http-session.ts';
 
@@ -18,7 +18,14 @@ async function connected() {
     if ('method' in message && message.method === 'initialize' && 'id' in message) initialize(message);
   };
   await peer.start();
-  const client = newClient({ onToolsChanged() {}, onLost() {}, onElicit: async () => ({ action: 'decline' }) });
+  const elicited: (ElicitRequestFormParams | ElicitRequestURLParams)[] = [];
+  const sampled: CreateMessageRequestParams[] = [];
+  const client = newClient({
+    onToolsChanged() {},
+    onLost() {},
+    onElicit: async (params) => (elicited.push(params), { action: 'decline' }),
+    onSample: async (params) => (sampled.push(params), { role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'm' }),
+  });
   await client.connect(clientSide);
   const ask = async (id: number, method: string, params: Record<string, unknown>) => {
     await peer.send({ jsonrpc: '2.0', id, method, params });
@@ -29,26 +36,37 @@ async function connected() {
     }
     throw new Error(`no answer to ${method}`);
   };
-  return { client, ask, capabilities: (received.find((m) => 'method' in m && m.method === 'initialize') as unknown as { params: { capabilities: object } }).params.capabilities };
+  return { client, ask, elicited, sampled, capabilities: (received.find((m) => 'method' in m && m.method === 'initialize') as unknown as { params: { capabilities: object } }).params.capabilities };
 }
 
 describe('the app’s MCP client', () => {
-  it('offers form elicitation only, and no sampling', async () => {
+  it('offers form and URL elicitation, and sampling (each answered through a card)', async () => {
     const { capabilities } = await connected();
-    expect(capabilities).toEqual({ elicitation: { form: {} } });
+    expect(capabilities).toEqual({ elicitation: { form: {}, url: {} }, sampling: {} });
   });
 
-  it('refuses sampling with a message that says why', async () => {
-    const { ask } = await connected();
-    const answer = await ask(7, 'sampling/createMessage', { messages: [], maxTokens: 10 });
-    expect(answer.error?.message).toContain('Pausepoint does not let MCP servers use the user’s model: sampling is refused.');
+  it('passes sampling requests to the hub, which asks the user', async () => {
+    const { ask, sampled } = await connected();
+    const answer = await ask(7, 'sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 });
+    expect(answer.result).toEqual({ role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'm' });
+    expect(sampled).toEqual([{ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 }]);
   });
 
-  it('refuses URL-mode elicitation and passes form elicitation to the hub', async () => {
-    const { ask } = await connected();
-    const url = await ask(8, 'elicitation/create', { mode: 'url', message: 'Sign in', url: 'https://example.com', elicitationId: 'e1' });
-    expect(url.error?.message).toMatch(/URL-mode|does not open URLs/);
+  it('passes http(s) URL elicitation and form elicitation to the hub', async () => {
+    const { ask, elicited } = await connected();
+    const url = await ask(8, 'elicitation/create', { mode: 'url', message: 'Sign in', url: 'https://example.com/start?x=1', elicitationId: 'e1' });
+    expect(url.result).toEqual({ action: 'decline' });
     const form = await ask(9, 'elicitation/create', { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
     expect(form.result).toEqual({ action: 'decline' });
+    expect(elicited.map((e) => e.message)).toEqual(['Sign in', 'Name?']);
+  });
+
+  it('refuses a URL elicitation whose link is not http(s), before any card', async () => {
+    const { ask, elicited } = await connected();
+    for (const [id, link] of [[10, 'javascript:alert(1)'], [11, 'file:///etc/passwd'], [12, 'data:text/html,hi']] as const) {
+      const answer = await ask(id, 'elicitation/create', { mode: 'url', message: 'Open', url: link, elicitationId: `e${id}` });
+      expect(answer.error?.message).toContain('Pausepoint opens only http: and https: links for a server');
+    }
+    expect(elicited).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { bearerOnlyTo } from './bearer-only-to.ts';
 import { connectFailure, McpConnectError } from './connect-failure.ts';
@@ -20,25 +20,31 @@ export interface HttpEndpoint {
   authProvider?: OAuthClientProvider;
 }
 
-/** An SDK client that answers form elicitations through `events`, refuses sampling, and validates without eval. */
+/**
+ * An SDK client that passes a server's questions (form and URL elicitation)
+ * and its sampling requests to `events`, where each becomes a card, and
+ * validates without eval. URLs other than http(s) never reach a card.
+ */
 export function newClient(events: SessionEvents): Client {
   const client = new Client(CLIENT_INFO, {
-    capabilities: { elicitation: { form: {} } },
+    capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
     // The SDK's default (Ajv) compiles schemas with new Function, which the app's CSP forbids.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
   });
   client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-    if (request.params.mode === 'url') throw new McpError(ErrorCode.InvalidParams, 'Pausepoint does not open URLs for a server.');
+    if (request.params.mode === 'url') {
+      const scheme = new URL(request.params.url).protocol;
+      if (scheme !== 'https:' && scheme !== 'http:') {
+        throw new McpError(ErrorCode.InvalidParams, `Pausepoint opens only http: and https: links for a server; a ${scheme} link is refused.`);
+      }
+    }
     return events.onElicit(request.params, extra.signal);
   });
+  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => events.onSample(request.params, extra.signal));
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onToolsChanged());
-  // Sampling (and anything else a server might ask) is refused in words a server's log can show.
+  // Anything else a server might ask is refused in words a server's log can show.
   client.fallbackRequestHandler = async (request) => {
-    const why =
-      request.method === 'sampling/createMessage'
-        ? 'Pausepoint does not let MCP servers use the user’s model: sampling is refused.'
-        : `Pausepoint does not answer ${request.method}.`;
-    throw new McpError(ErrorCode.MethodNotFound, why);
+    throw new McpError(ErrorCode.MethodNotFound, `Pausepoint does not answer ${request.method}.`);
   };
   return client;
 }

@@ -138,6 +138,82 @@ test('the server asks for information mid-call: a form card, and the answer goes
   await expect(page.getByText('Thanks.')).toBeVisible();
 });
 
+test('the server asks the user to open a link: the card shows it whole, and it opens only when Open link is pressed', async ({ page, llm, everything }) => {
+  const link = 'https://auth.example.test/finish?session=42';
+  const opened: string[] = [];
+  // The link's site, answered here: nothing leaves the machine, and every load of it is seen.
+  await page.context().route('https://auth.example.test/**', (route) => (opened.push(route.request().url()), route.fulfill({ contentType: 'text/html', body: '<title>Signed in</title>' })));
+  await setUpEndpoint(page, llm);
+  await addServer(page, everything.url, 'Everything', /^Connected/);
+  llm.enqueue({ toolCalls: [{ id: 'call_link', name: 'everything__trigger-url-elicitation', arguments: { url: link, message: 'Finish signing in there.' } }] }, { content: 'Done.' });
+  await backToChat(page);
+  await send(page, 'sign me in');
+
+  await card(page, 'Call trigger-url-elicitation on Everything').getByRole('button', { name: 'Approve' }).click();
+  const linkCard = card(page, 'Everything asks you to open a link');
+  await expect(linkCard).toContainText('Finish signing in there.');
+  await expect(linkCard.locator('.link-to-open code')).toHaveText(link);
+  await expect(linkCard.locator('.link-to-open strong')).toHaveText('auth.example.test');
+  await expect(linkCard.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  expect(opened).toEqual([]);
+
+  const popup = page.context().waitForEvent('page');
+  await linkCard.getByRole('button', { name: 'Open link' }).click();
+  const tab = await popup;
+  await expect.poll(() => tab.url()).toBe(link);
+  // Opened with noopener: the new tab cannot reach back into the app.
+  expect(await tab.evaluate(() => window.opener)).toBeNull();
+
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(toolResult(second!.body)).toContain('User completed the URL elicitation flow');
+  await expect(page.getByText('Done.')).toBeVisible();
+});
+
+test('a sampling request is a card; approved, the user’s model answers it and the answer goes back to the server', async ({ page, llm, everything }) => {
+  await setUpEndpoint(page, llm);
+  await addServer(page, everything.url, 'Everything', /^Connected/);
+  llm.enqueue(
+    { toolCalls: [{ id: 'call_sample', name: 'everything__trigger-sampling-request', arguments: { prompt: 'Say **hi**', maxTokens: 40 } }] },
+    { content: 'Hello from your model.' },
+    { content: 'The server got its answer.' },
+  );
+  await backToChat(page);
+  await send(page, 'let the server ask');
+
+  await card(page, 'Call trigger-sampling-request on Everything').getByRole('button', { name: 'Approve' }).click();
+  const sampling = card(page, 'Everything asks to use your model');
+  // The server's words as literal text: its markdown is not rendered.
+  await expect(sampling).toContainText('Resource trigger-sampling-request context: Say **hi**');
+  await expect(sampling).toContainText('You are a helpful test server.');
+  await expect(sampling).toContainText('Max tokens (the server asks for at most): 40');
+  expect(llm.chatRequests()).toHaveLength(1);
+  await sampling.getByRole('button', { name: 'Approve' }).click();
+
+  const [, asked, last] = await llm.waitForChatRequests(3);
+  expect(asked!.body.messages).toEqual([
+    { role: 'system', content: 'You are a helpful test server.' },
+    { role: 'user', content: 'Resource trigger-sampling-request context: Say **hi**' },
+  ]);
+  expect(asked!.body.tools ?? []).toEqual([]);
+  const result = toolResult(last!.body);
+  expect(result).toContain('Hello from your model.');
+  expect(result).toContain('"role": "assistant"');
+  await expect(page.getByText('The server got its answer.')).toBeVisible();
+});
+
+test('a declined sampling request is refused to the server, and the model is not asked', async ({ page, llm, everything }) => {
+  await setUpEndpoint(page, llm);
+  await addServer(page, everything.url, 'Everything', /^Connected/);
+  llm.enqueue({ toolCalls: [{ id: 'call_sample', name: 'everything__trigger-sampling-request', arguments: { prompt: 'hi' } }] }, { content: 'Refused, then.' });
+  await backToChat(page);
+  await send(page, 'let the server ask');
+  await card(page, 'Call trigger-sampling-request on Everything').getByRole('button', { name: 'Approve' }).click();
+  await card(page, 'Everything asks to use your model').getByRole('button', { name: 'Decline' }).click();
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(toolResult(second!.body)).toContain('Sampling is refused: the user did not approve this request to use their model.');
+  await expect(page.getByText('Refused, then.')).toBeVisible();
+});
+
 test('the server killed mid-call leaves the outcome unknown; started again, it is reconnected', async ({ page, llm, everything }) => {
   await setUpEndpoint(page, llm);
   await addServer(page, everything.url, 'Everything', /^Connected/);

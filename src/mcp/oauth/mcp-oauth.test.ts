@@ -14,7 +14,12 @@ import { McpOAuth, SignInRefused } from './mcp-oauth.ts';
  * redirects to the callback with the code and state.
  */
 const CALLBACK = 'http://127.0.0.1:4185/mcp-oauth-callback';
-const EVENTS: SessionEvents = { onToolsChanged() {}, onLost() {}, onElicit: async () => ({ action: 'decline' }) };
+const EVENTS: SessionEvents = {
+  onToolsChanged() {},
+  onLost() {},
+  onElicit: async () => ({ action: 'decline' }),
+  onSample: () => Promise.reject(new Error('no sampling here')),
+};
 
 let server: OAuthServer;
 let ref: { id: string; url: string };

@@ -1,4 +1,5 @@
 import type { PausePoint } from '../../engine/records/index.ts';
+import { linkToOpen } from './link-to-open.ts';
 
 export interface CardOutcome {
   label: string;
@@ -28,6 +29,8 @@ export function cardOutcome(p: PausePoint): CardOutcome {
     return { label: `Chose “${resolution}”`, detail: reason, tone: 'approved' };
   }
   if (resolution === 'decline') return { label: 'Declined', detail: reason, tone: 'declined' };
+  // A server's link is approved by opening it: the record says what happened.
+  if (resolution === 'approve' && linkToOpen(p)) return { label: 'Opened the link', detail: reason, tone: 'approved' };
   if (resolution === 'approve') {
     const edited = p.editedPayload !== undefined ? 'Approved with your edits to the payload' : undefined;
     return { label: 'Approved', detail: [edited, reason].filter(Boolean).join(' — ') || undefined, tone: 'approved' };
