@@ -80,16 +80,26 @@ describe('the way from a press to the model request', () => {
       },
     });
     const given: unknown[] = [];
+    const spendingGiven: unknown[] = [];
     const tab = h.openTab('tab-A', {
       storage,
       model: (alongside) => {
         given.push(alongside);
         return h.model;
       },
+      settings: {
+        expiryMs: async () => null,
+        spending: async (alongside) => {
+          spendingGiven.push(alongside);
+          return { limits: { tokensPerConversation: null, costPerConversation: null, costPerDay: null }, prices: [], model: 'm', spentToday: 0 };
+        },
+      },
     });
     await say(h, null, 'pay Bo', tab);
     // The first call's step was read (with its settings); the second follows the tool result this run wrote.
     expect(given).toEqual([{ read: 1 }, undefined]);
+    // The spending check before each call gets the same: no read of its own where the step brought the settings.
+    expect(spendingGiven).toEqual([{ read: 1 }, undefined]);
     expect(h.executions).toEqual([{ amount: 5, to: 'Bo' }]);
   });
 });

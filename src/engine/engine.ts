@@ -333,7 +333,7 @@ export class Engine {
       if (!needsModel(history)) return this.#changeState(conversationId, step.state, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
-      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history);
+      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history, step.alongside);
       if ('ask' in spending) return this.#pause(conversationId, [spending.ask]);
       if ('stop' in spending) {
         if (spending.stop !== null) await this.#notice(conversationId, spending.stop);

@@ -10,7 +10,9 @@ export interface SettingsPort {
   expiryMs(): Promise<number | null>;
   /**
    * The limits, prices and today's spending the check before each model call
-   * reads (spending.ts). None: no limits.
+   * reads (spending.ts). None: no limits. `alongside` is what the storage read
+   * with the step (StepRecords.alongside), handed on as the model factory gets
+   * it: a host that reads its settings there needs no read of its own.
    */
-  spending?(): Promise<SpendingSettings>;
+  spending?(alongside?: unknown): Promise<SpendingSettings>;
 }

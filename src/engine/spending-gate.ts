@@ -19,10 +19,17 @@ const GO: SpendingVerdict = { go: true };
  * (`limit.atSeq`) — so its decision holds for the retries of this call, and a
  * new message from the user, or the next call, is judged afresh. Pause
  * points are read only when a limit would be passed, so a conversation within
- * its limits costs one settings read per call.
+ * its limits costs one settings read per call — none where the host reads its
+ * settings with the step.
  */
-export async function spendingGate(ctx: EngineContext, conversationId: string, turns: number, history: readonly Message[]): Promise<SpendingVerdict> {
-  const spending = await ctx.settings.spending?.();
+export async function spendingGate(
+  ctx: EngineContext,
+  conversationId: string,
+  turns: number,
+  history: readonly Message[],
+  alongside?: unknown,
+): Promise<SpendingVerdict> {
+  const spending = await ctx.settings.spending?.(alongside);
   if (!spending) return GO;
   const breach = checkLimits(history, spending);
   if (!breach) return GO;

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
 import { useTestDb } from '../storage/testing/open-test-db.ts';
-import { saveSettings } from '../storage/settings-repo.ts';
+import { readSettings, saveSettings, SettingsRead } from '../storage/settings-repo.ts';
 import { engineSettings } from './engine-settings.ts';
 
 const OLLAMA = { provider: 'ollama', baseUrl: 'http://localhost:11434/v1', apiKey: '', model: 'llama3.2' } as const;
@@ -50,5 +50,15 @@ describe('the engine’s settings port over the stored settings', () => {
     await db.messages.bulkPut([call('m1', 'a', now - 1000), call('m2', 'b', now - 2000), call('m3', 'old', yesterday)]);
     await saveSettings(db, { ...OLLAMA, dailyCostLimit: 10, prices: [{ model: 'llama3.2', input: 2, output: 4 }] });
     expect(await settings.spending?.()).toMatchObject({ limits: { costPerDay: 10 }, prices: [{ model: 'llama3.2', input: 2, output: 4 }], spentToday: 4 });
+  });
+
+  it('takes the settings a step read along with it instead of reading them again', async () => {
+    await saveSettings(db, { ...OLLAMA, tokenLimit: 5000 });
+    const stored = await readSettings(db);
+    const settings = engineSettings(db);
+    // What the step read is what applies, even if the row changed since: it is the step's own snapshot.
+    const read = new SettingsRead({ ...stored!, tokenLimit: 7000 });
+    expect((await settings.spending?.(read))?.limits.tokensPerConversation).toBe(7000);
+    expect((await settings.spending?.(undefined))?.limits.tokensPerConversation).toBe(5000);
   });
 });

@@ -2,7 +2,7 @@ import type { SettingsPort } from '../engine/settings-port.ts';
 import { costOf, NO_LIMITS, type SpendingSettings } from '../engine/spending.ts';
 import { pricesFor } from '../model/known-prices.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import { readSettings, type Settings } from '../storage/settings-repo.ts';
+import { readSettings, SettingsRead, type Settings } from '../storage/settings-repo.ts';
 import { startOfDay, usageSince } from '../storage/usage-repo.ts';
 
 const MINUTE = 60_000;
@@ -18,8 +18,9 @@ export function engineSettings(db: PausepointDb, now: () => number = Date.now): 
       const minutes = (await readSettings(db))?.expiryMinutes ?? null;
       return minutes === null ? null : minutes * MINUTE;
     },
-    async spending() {
-      const settings = await readSettings(db);
+    async spending(alongside) {
+      // The step's read brings the settings along (settings-repo.ts: settingsAlongside); a carried step does not.
+      const settings = alongside instanceof SettingsRead ? alongside.settings : await readSettings(db);
       return spendingFrom(settings, settings?.dailyCostLimit === undefined ? 0 : await spentSince(db, startOfDay(now()), settings));
     },
   };
