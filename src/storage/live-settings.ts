@@ -1,6 +1,5 @@
 import { liveQuery, type Observable } from 'dexie';
 import { API_KEYS_KEY } from './api-keys.ts';
-import { ENDPOINT_HEADERS_KEY } from './custom-headers.ts';
 import type { PausepointDb } from './db.ts';
 import { plainHttpAllowed } from './endpoint-origin.ts';
 import { MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
@@ -23,14 +22,14 @@ import { withStoredKey } from './with-stored-key.ts';
  */
 export function liveSettings(db: PausepointDb): Observable<Settings | undefined> {
   return liveQuery(async () => {
-    const [row, keys, headers] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY, ENDPOINT_HEADERS_KEY]);
+    const [row, keys] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY]);
     if (!row) return undefined;
     let saved = wellFormedSettings(row.value);
     if (!saved) {
       const { settingsFromRow } = await import('./settings-repo.ts');
       saved = settingsFromRow(row.value);
     }
-    return saved && withStoredKey(saved, keys?.value, headers?.value);
+    return saved && withStoredKey(saved, keys?.value);
   });
 }
 

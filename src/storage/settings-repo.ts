@@ -3,6 +3,7 @@ import { API_KEYS_KEY, storedApiKeys, withApiKey } from './api-keys.ts';
 import {
   ENDPOINT_HEADERS_KEY,
   headerNameProblem,
+  headersFor,
   headerValueProblem,
   MAX_CUSTOM_HEADERS,
   storedEndpointHeaders,
@@ -151,7 +152,7 @@ export async function readSettings(db: PausepointDb, report: CorruptSettingsRepo
   // One bulkGet reads both rows in one transaction: a save in between cannot pair one endpoint with another's key.
   const [row, keys, headers] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY, ENDPOINT_HEADERS_KEY]);
   const saved = row ? settingsFromRow(row.value, report) : undefined;
-  return saved && withStoredKey(saved, keys?.value, headers?.value);
+  return saved && withStoredHeaders(withStoredKey(saved, keys?.value), headers?.value);
 }
 
 /** The settings as read inside a loop step's transaction (see `settingsAlongside`). */
@@ -173,7 +174,7 @@ export const settingsAlongside: ReadAlongside<SettingsRead> = {
     const headers = store.get(ENDPOINT_HEADERS_KEY) as IDBRequest<SettingRow | undefined>;
     return () => {
       const saved = row.result ? settingsFromRow(row.result.value) : undefined;
-      return new SettingsRead(saved && withStoredKey(saved, keys.result?.value, headers.result?.value));
+      return new SettingsRead(saved && withStoredHeaders(withStoredKey(saved, keys.result?.value), headers.result?.value));
     };
   },
 };
@@ -181,6 +182,18 @@ export const settingsAlongside: ReadAlongside<SettingsRead> = {
 /** Every saved API key by origin: the settings form shows each origin its own. */
 export async function readApiKeys(db: PausepointDb): Promise<Map<string, string>> {
   return storedApiKeys((await db.settings.get(API_KEYS_KEY))?.value);
+}
+
+/**
+ * The settings with the custom headers saved for their base URL's exact origin
+ * and no other's; `headers` is left out when there are none. Here rather than
+ * in withStoredKey: the page's live settings (live-settings.ts) carry no
+ * headers — only the worker sends requests, and the form reads them itself —
+ * so their checks stay out of the page's start-up.
+ */
+function withStoredHeaders(settings: Settings, headersValue: unknown): Settings {
+  const headers = headersFor(headersValue, settings.baseUrl);
+  return headers.length > 0 ? { ...settings, headers } : settings;
 }
 
 /** Every origin's saved custom headers: the settings form shows each origin its own. */
