@@ -4,8 +4,9 @@
 //     and parses. The budget applies to this: issue 15's target is 75 kB; 72.5 kB
 //     once zod's schemas left the start-up path, 78.1–79.7 kB while zod-config.ts
 //     imported zod's core for the Content-Security-Policy's no-eval setting, 76.1 kB
-//     since it sets that without importing zod. Kept just above the current size,
-//     so that it cannot creep back.
+//     since it sets that without importing zod, 75.4 kB with the payload and form
+//     editors on demand (and the phone, notification and usage features of the
+//     same stop). Kept just above the current size, so that it cannot creep back.
 //   - page JS loaded on demand: chunks reached only through dynamic `import()`
 //     (setup, settings and backup, the audit log). Precached by the service
 //     worker, so they work offline, but no page load pays for them up front.
@@ -18,10 +19,11 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 76.5;
+const PAGE_BUDGET_KB = 75.6;
 // Dynamic imports every page load makes right after start (registering the
-// service worker): counted with the start, since no visit avoids them.
-const ALWAYS_LOADED = [/^workbox-window\b/];
+// service worker, and the plugin's glue that does it): counted with the start,
+// since no visit avoids them.
+const ALWAYS_LOADED = [/^workbox-window\b/, /^virtual_pwa-register\b/];
 const dist = process.argv[2] ?? 'dist';
 const assets = join(dist, 'assets');
 if (!existsSync(join(dist, 'index.html'))) {

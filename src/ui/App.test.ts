@@ -156,8 +156,6 @@ describe('App', () => {
     window.location.hash = '#/c/c1';
     renderApp();
     await screen.findByRole('button', { name: 'Stop' });
-    // The service worker's registration loads after the first paint.
-    await waitFor(() => expect(sw.options).toBeDefined());
     flushSync(() => sw.options?.onNeedRefresh?.());
 
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
@@ -177,8 +175,6 @@ describe('App', () => {
     window.location.hash = '#/c/c1';
     renderApp();
     const box = await screen.findByRole('textbox', { name: 'Message' });
-    // The service worker's registration loads after the first paint.
-    await waitFor(() => expect(sw.options).toBeDefined());
     flushSync(() => sw.options?.onNeedRefresh?.());
 
     await fireEvent.input(box, { target: { value: 'half a thought' } });

@@ -58,7 +58,8 @@ describe('ApprovalCard — payload', () => {
 
   test('an edited payload shows its changes and is sent as editedPayload', async () => {
     const { client } = renderCard(withPayload);
-    const editor = screen.getByRole('textbox', { name: 'Payload' });
+    // The editor loads on demand.
+    const editor = await screen.findByRole('textbox', { name: 'Payload' });
     await fireEvent.input(editor, { target: { value: '{"method":"POST","url":"https://x.test/b"}' } });
     const diff = screen.getByRole('group', { name: 'Your changes to the proposed payload' });
     expect(within(diff).getByText('url')).toBeTruthy();
@@ -69,7 +70,7 @@ describe('ApprovalCard — payload', () => {
 
   test('invalid JSON shows an error and disables Approve', async () => {
     renderCard(withPayload);
-    const editor = screen.getByRole('textbox', { name: 'Payload' });
+    const editor = await screen.findByRole('textbox', { name: 'Payload' });
     await fireEvent.input(editor, { target: { value: '{"method": ' } });
     expect(editor.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByText(/Not valid JSON/)).toBeTruthy();
@@ -111,6 +112,8 @@ describe('ApprovalCard — data entry', () => {
 
   test('required fields block Submit and are reported', async () => {
     const { client } = renderCard(form);
+    // The fields load on demand.
+    await screen.findByRole('textbox', { name: /Full name/ });
     await fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(client.decide).not.toHaveBeenCalled();
     expect(screen.getByText('Full name is required.')).toBeTruthy();
@@ -119,7 +122,7 @@ describe('ApprovalCard — data entry', () => {
 
   test('submits coerced values', async () => {
     const { client } = renderCard(form);
-    await fireEvent.input(screen.getByRole('textbox', { name: /Full name/ }), { target: { value: 'Ada' } });
+    await fireEvent.input(await screen.findByRole('textbox', { name: /Full name/ }), { target: { value: 'Ada' } });
     await fireEvent.input(screen.getByRole('spinbutton', { name: /Seats/ }), { target: { value: '3' } });
     await fireEvent.change(screen.getByRole('combobox', { name: 'Tier' }), { target: { value: 'pro' } });
     await fireEvent.click(screen.getByRole('checkbox', { name: 'Send invoice' }));
@@ -127,9 +130,9 @@ describe('ApprovalCard — data entry', () => {
     expect(client.decide).toHaveBeenCalledWith('p1', { type: 'submit', data: { name: 'Ada', seats: 3, tier: 'pro', invoice: true } });
   });
 
-  test('a plain-object payload gives one prefilled field per key', () => {
+  test('a plain-object payload gives one prefilled field per key', async () => {
     renderCard(pausePoint({ kind: 'data_entry', payload: { city: 'Oslo', guests: 2 } }));
-    expect((screen.getByRole('textbox', { name: 'city' }) as HTMLInputElement).value).toBe('Oslo');
+    expect(((await screen.findByRole('textbox', { name: 'city' })) as HTMLInputElement).value).toBe('Oslo');
     expect((screen.getByRole('spinbutton', { name: 'guests' }) as HTMLInputElement).value).toBe('2');
   });
 });

@@ -29,23 +29,21 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** Renders the banner and waits for it to register: the registration code loads after the first paint. */
-async function renderBanner(canReload = () => true) {
+function renderBanner(canReload = () => true) {
   const reload = vi.fn();
   render(UpdateBanner, { props: { canReload, reload } });
-  await vi.waitFor(() => expect(sw.options).toBeDefined());
   return { reload };
 }
 
 describe('UpdateBanner', () => {
-  it('registers the service worker and shows nothing until there is news', async () => {
-    await renderBanner();
+  it('registers the service worker and shows nothing until there is news', () => {
+    renderBanner();
     expect(sw.options).toBeDefined();
     expect(screen.queryByRole('button')).toBeNull();
   });
 
-  it('shows Reload when a new version is waiting, and never reloads by itself', async () => {
-    const { reload } = await renderBanner();
+  it('shows Reload when a new version is waiting, and never reloads by itself', () => {
+    const { reload } = renderBanner();
     fire('onNeedRefresh');
     expect(screen.getByText('A new version is ready —')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
@@ -54,7 +52,7 @@ describe('UpdateBanner', () => {
   });
 
   it('Reload activates the new version, then reloads once it has taken over', async () => {
-    const { reload } = await renderBanner();
+    const { reload } = renderBanner();
     fire('onNeedRefresh');
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
     expect(sw.update).toHaveBeenCalledOnce();
@@ -64,7 +62,7 @@ describe('UpdateBanner', () => {
   });
 
   it('when another tab switched versions, keeps this tab as it is until the user reloads', async () => {
-    const { reload } = await renderBanner();
+    const { reload } = renderBanner();
     fire('onNeedRefresh');
     fire('onNeedReload');
     expect(reload).not.toHaveBeenCalled();
@@ -74,7 +72,7 @@ describe('UpdateBanner', () => {
   });
 
   it('asks first while this tab is busy', async () => {
-    const { reload } = await renderBanner(() => false);
+    const { reload } = renderBanner(() => false);
     fire('onNeedRefresh');
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
     expect(sw.update).not.toHaveBeenCalled();
@@ -93,7 +91,7 @@ describe('UpdateBanner', () => {
 
   it('reloads anyway if the switch-over never comes', async () => {
     vi.useFakeTimers();
-    const { reload } = await renderBanner();
+    const { reload } = renderBanner();
     fire('onNeedRefresh');
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
     expect(reload).not.toHaveBeenCalled();
@@ -102,7 +100,7 @@ describe('UpdateBanner', () => {
   });
 
   it('says when the app is ready offline, and can be dismissed', async () => {
-    await renderBanner();
+    renderBanner();
     fire('onOfflineReady');
     expect(screen.getByText('Pausepoint is ready to work offline.')).toBeTruthy();
     await fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
@@ -110,10 +108,9 @@ describe('UpdateBanner', () => {
   });
 
   it('checks for a new version periodically while online', async () => {
+    vi.useFakeTimers();
     const registration = { update: vi.fn(async () => {}) } as unknown as ServiceWorkerRegistration;
     render(UpdateBanner, { props: { canReload: () => true, reload: vi.fn(), updateCheckMinutes: 1 } });
-    await vi.waitFor(() => expect(sw.options).toBeDefined());
-    vi.useFakeTimers();
     sw.options?.onRegisteredSW?.('/sw.js', registration);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(registration.update).toHaveBeenCalledOnce();
