@@ -5,6 +5,7 @@ import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { createBackup, type BackupProgress } from './create-backup.ts';
 import { makeLedgerEntry, makePausePoint } from '../engine/testing/make-records.ts';
 import { restoreBackup } from './restore-backup.ts';
+import { readSettings, saveSettings } from '../storage/settings-repo.ts';
 import { SEED_API_KEY, SEED_DENY_RULE, SEED_DEVICE_ID, SEED_OTHER_API_KEY, seedDatabase } from './testing/seed-database.ts';
 
 let db: PausepointDb;
@@ -70,6 +71,18 @@ describe('createBackup', () => {
     for (const secret of ['oauth-access-token', 'oauth-refresh-token', 'oauth-client-id-secretish', 'oauth-code-verifier', 'oauth-state-0123456789', 'mcpOAuth']) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it('leaves the custom headers out: their names and values, of every origin', async () => {
+    await seedDatabase(db);
+    await saveSettings(db, { provider: 'custom', baseUrl: 'https://gateway.example/v1', apiKey: '', model: 'm', headers: [{ name: 'X-Gateway-Token', value: 'gw-header-secret' }] });
+    await saveSettings(db, { provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: SEED_API_KEY, model: 'gpt-4o-mini', headers: [{ name: 'X-Openai-Extra', value: 'openai-header-secret' }] });
+    expect((await readSettings(db))?.headers).toEqual([{ name: 'X-Openai-Extra', value: 'openai-header-secret' }]);
+    const text = await (await createBackup(db)).blob.text();
+    for (const secret of ['gw-header-secret', 'openai-header-secret', 'X-Gateway-Token', 'X-Openai-Extra', 'endpointHeaders', '"headers"']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(JSON.parse(text).data.settings).toMatchObject({ provider: 'openai', baseUrl: 'https://api.openai.com/v1' });
   });
 
   it('keeps every setting but the API key, and leaves the device id out', async () => {

@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import { API_KEYS_KEY, storedApiKeys, withApiKey } from './api-keys.ts';
+import {
+  ENDPOINT_HEADERS_KEY,
+  headerNameProblem,
+  headersFor,
+  headerValueProblem,
+  MAX_CUSTOM_HEADERS,
+  storedEndpointHeaders,
+  withEndpointHeaders,
+  type CustomHeader,
+} from './custom-headers.ts';
 import type { PausepointDb, SettingRow } from './db.ts';
 import type { ReadAlongside } from './read-only.ts';
 import { endpointOrigin, PLAIN_HTTP_REFUSED, plainHttpAllowed } from './endpoint-origin.ts';
@@ -21,6 +31,31 @@ export const ModelPriceRecord = z.object({ model: z.string().min(1).max(200), in
  */
 export const EndpointUrl = z.url({ protocol: /^https?$/ }).refine(plainHttpAllowed, { message: PLAIN_HTTP_REFUSED });
 
+/** A custom header as the form gives it: a name a browser may send, a value that cannot break the request. */
+export const CustomHeaderRecord = z.object({
+  name: z.string().superRefine((name, ctx) => {
+    const problem = headerNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  value: z.string().superRefine((value, ctx) => {
+    const problem = headerValueProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+});
+
+/** At most MAX_CUSTOM_HEADERS, each name once (names are case-insensitive). */
+const CustomHeaders = z
+  .array(CustomHeaderRecord)
+  .max(MAX_CUSTOM_HEADERS, { message: `At most ${MAX_CUSTOM_HEADERS} headers.` })
+  .superRefine((headers, ctx) => {
+    const seen = new Set<string>();
+    headers.forEach(({ name }, index) => {
+      const lower = name.toLowerCase();
+      if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `${name} is already set above.` });
+      seen.add(lower);
+    });
+  });
+
 export const Settings = z.object({
   provider: z.enum(PROVIDERS),
   baseUrl: EndpointUrl,
@@ -29,6 +64,12 @@ export const Settings = z.object({
    * Ollama and LM Studio take none). Not part of the settings row: see api-keys.ts.
    */
   apiKey: z.string(),
+  /**
+   * Custom headers saved for `baseUrl`'s origin, sent with its every request.
+   * Not part of the settings row: see custom-headers.ts. Absent when there are
+   * none; when saving, absent leaves the origin's saved headers as they are.
+   */
+  headers: CustomHeaders.optional(),
   model: z.string(),
   /** Pause points expire after this many minutes; null means they never do. */
   expiryMinutes: z.number().int().positive().nullable().default(null),
@@ -58,8 +99,8 @@ export const Settings = z.object({
 export type Settings = z.output<typeof Settings>;
 /** What a caller may pass to `saveSettings`: the fields with defaults may be left out. */
 export type SettingsInput = z.input<typeof Settings>;
-/** The settings as their row holds them: everything but the API key. */
-export type SavedSettings = Omit<Settings, 'apiKey'>;
+/** The settings as their row holds them: everything but the API key and the custom headers. */
+export type SavedSettings = Omit<Settings, 'apiKey' | 'headers'>;
 
 /**
  * All settings live in one row (`key: 'settings'`) rather than one row per field:
@@ -67,7 +108,7 @@ export type SavedSettings = Omit<Settings, 'apiKey'>;
  * so no reader ever sees half of an old save mixed with half of a new one. The
  * row carries its own schema version like every stored record.
  */
-export const StoredSettings = Settings.omit({ apiKey: true }).extend({
+export const StoredSettings = Settings.omit({ apiKey: true, headers: true }).extend({
   v: z.literal(1),
   /**
    * History: rows saved before database version 4 held the one API key here.
@@ -109,9 +150,9 @@ const warnCorrupt: CorruptSettingsReport = ({ salvaged, issues }) => {
  */
 export async function readSettings(db: PausepointDb, report: CorruptSettingsReport = warnCorrupt): Promise<Settings | undefined> {
   // One bulkGet reads both rows in one transaction: a save in between cannot pair one endpoint with another's key.
-  const [row, keys] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY]);
+  const [row, keys, headers] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY, ENDPOINT_HEADERS_KEY]);
   const saved = row ? settingsFromRow(row.value, report) : undefined;
-  return saved && withStoredKey(saved, keys?.value);
+  return saved && withStoredHeaders(withStoredKey(saved, keys?.value), headers?.value);
 }
 
 /** The settings as read inside a loop step's transaction (see `settingsAlongside`). */
@@ -130,9 +171,10 @@ export const settingsAlongside: ReadAlongside<SettingsRead> = {
     const store = transaction.objectStore('settings');
     const row = store.get(SETTINGS_KEY) as IDBRequest<SettingRow | undefined>;
     const keys = store.get(API_KEYS_KEY) as IDBRequest<SettingRow | undefined>;
+    const headers = store.get(ENDPOINT_HEADERS_KEY) as IDBRequest<SettingRow | undefined>;
     return () => {
       const saved = row.result ? settingsFromRow(row.result.value) : undefined;
-      return new SettingsRead(saved && withStoredKey(saved, keys.result?.value));
+      return new SettingsRead(saved && withStoredHeaders(withStoredKey(saved, keys.result?.value), headers.result?.value));
     };
   },
 };
@@ -140,6 +182,23 @@ export const settingsAlongside: ReadAlongside<SettingsRead> = {
 /** Every saved API key by origin: the settings form shows each origin its own. */
 export async function readApiKeys(db: PausepointDb): Promise<Map<string, string>> {
   return storedApiKeys((await db.settings.get(API_KEYS_KEY))?.value);
+}
+
+/**
+ * The settings with the custom headers saved for their base URL's exact origin
+ * and no other's; `headers` is left out when there are none. Here rather than
+ * in withStoredKey: the page's live settings (live-settings.ts) carry no
+ * headers — only the worker sends requests, and the form reads them itself —
+ * so their checks stay out of the page's start-up.
+ */
+function withStoredHeaders(settings: Settings, headersValue: unknown): Settings {
+  const headers = headersFor(headersValue, settings.baseUrl);
+  return headers.length > 0 ? { ...settings, headers } : settings;
+}
+
+/** Every origin's saved custom headers: the settings form shows each origin its own. */
+export async function readEndpointHeaders(db: PausepointDb): Promise<Map<string, CustomHeader[]>> {
+  return storedEndpointHeaders((await db.settings.get(ENDPOINT_HEADERS_KEY))?.value);
 }
 
 /** The settings in a stored row's value, read as `readSettings` describes (the key is not in the row). */
@@ -157,7 +216,8 @@ export function settingsFromRow(value: unknown, report: CorruptSettingsReport = 
 
 /**
  * Validates and stores the settings, and the API key under the origin of their
- * base URL (an empty key removes that origin's key), in one transaction.
+ * base URL (an empty key removes that origin's key), and the custom headers
+ * there too when given (none removes that origin's), in one transaction.
  * Returns them with defaults filled in.
  */
 export async function saveSettings(db: PausepointDb, input: SettingsInput): Promise<Settings> {
@@ -165,22 +225,24 @@ export async function saveSettings(db: PausepointDb, input: SettingsInput): Prom
   if (!parsed.success) {
     throw new StorageError('invalid', `Settings not saved: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
   }
-  const { apiKey, ...saved } = parsed.data;
+  const { apiKey, headers, ...saved } = parsed.data;
   const origin = endpointOrigin(saved.baseUrl);
   // Unreachable: EndpointUrl accepts only http(s) URLs, and every one of them has an origin.
   if (origin === undefined) throw new StorageError('invalid', 'Settings not saved: the base URL has no origin.');
   try {
     await db.transaction('rw', db.settings, async () => {
-      const keys = await db.settings.get(API_KEYS_KEY);
+      const [keys, headerRow] = await db.settings.bulkGet([API_KEYS_KEY, ENDPOINT_HEADERS_KEY]);
       await db.settings.bulkPut([
         { key: SETTINGS_KEY, value: { v: 1, ...saved } },
         { key: API_KEYS_KEY, value: withApiKey(keys?.value, origin, apiKey) },
+        ...(headers === undefined ? [] : [{ key: ENDPOINT_HEADERS_KEY, value: withEndpointHeaders(headerRow?.value, origin, headers) }]),
       ]);
     });
   } catch (error) {
     throw toStorageError(error);
   }
-  return parsed.data;
+  // As `readSettings` will read them: no `headers` when the origin has none.
+  return { ...saved, apiKey, ...(headers?.length ? { headers } : {}) };
 }
 
 /**

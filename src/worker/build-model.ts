@@ -23,6 +23,15 @@ export function buildModel(endpoint: Endpoint): OpenAIModel {
     model: endpoint.model ?? '',
     maxTokens: endpoint.maxTokens ?? DEFAULT_MAX_TOKENS,
     maxTokensField: endpointOrigin(endpoint.baseUrl) === OPENAI_ORIGIN ? 'max_completion_tokens' : 'max_tokens',
-    headers: presetHeaders(endpoint.provider),
+    headers: requestHeaders(endpoint),
   });
+}
+
+/**
+ * The preset's fixed headers and the user's own for this endpoint's origin.
+ * The preset's win: its header is what the provider requires of a browser.
+ */
+export function requestHeaders(endpoint: Endpoint): Record<string, string> {
+  const custom = Object.fromEntries((endpoint.headers ?? []).map(({ name, value }) => [name, value]));
+  return { ...custom, ...presetHeaders(endpoint.provider) };
 }

@@ -51,6 +51,29 @@ describe('modelFromSettings', () => {
     expect(anthropic?.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
     expect(custom?.headers).not.toHaveProperty('anthropic-dangerous-direct-browser-access');
   });
+
+  it('sends the custom headers of its endpoint with chat completions and the models list, and none once another endpoint is set', async () => {
+    llm.enqueue({ content: 'a' }, { content: 'b' });
+    const withHeaders = settings({ headers: [{ name: 'X-Gateway-Token', value: 'gw-secret' }] });
+    await (await modelFromSettings(withHeaders)).complete(request());
+    await (await modelFromSettings(withHeaders)).listModels();
+    // The settings of another origin carry none of these headers (readSettings gives each origin its own).
+    await (await modelFromSettings(settings())).complete(request());
+    const [chat, models, after] = llm.requests.filter((r) => r.method !== 'OPTIONS');
+    expect([chat?.path, models?.path, after?.path]).toEqual(['/v1/chat/completions', '/v1/models', '/v1/chat/completions']);
+    expect(chat?.headers['x-gateway-token']).toBe('gw-secret');
+    expect(models?.headers['x-gateway-token']).toBe('gw-secret');
+    expect(after?.headers).not.toHaveProperty('x-gateway-token');
+  });
+
+  it('keeps the preset’s required header over a custom one of the same name', async () => {
+    llm.enqueue({ content: 'a' });
+    const anthropic = settings({ provider: 'anthropic', headers: [{ name: 'anthropic-dangerous-direct-browser-access', value: 'false' }, { name: 'x-team', value: 't1' }] });
+    await (await modelFromSettings(anthropic)).complete(request());
+    const [chat] = llm.chatRequests();
+    expect(chat?.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+    expect(chat?.headers['x-team']).toBe('t1');
+  });
 });
 
 const endpoint = { provider: 'custom', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-one', model: 'fake-model' };

@@ -2,6 +2,7 @@ import { ModelError } from '../engine/errors.ts';
 import type { OpenAIModel } from '../model/openai-model.ts';
 import type * as BuildModel from './build-model.ts';
 import { DEFAULT_MAX_TOKENS } from '../storage/settings-constants.ts';
+import type { CustomHeader } from '../storage/custom-headers.ts';
 import type { Settings } from '../storage/settings-repo.ts';
 
 export interface Endpoint {
@@ -10,6 +11,8 @@ export interface Endpoint {
   apiKey: string;
   model?: string;
   maxTokens?: number;
+  /** The custom headers saved for `baseUrl`'s origin (see custom-headers.ts). */
+  headers?: readonly CustomHeader[];
 }
 
 /**
@@ -52,7 +55,7 @@ let last: { key: string; model: Promise<OpenAIModel> } | undefined;
 
 /** The model port for the user's settings: the scripted demo, or their endpoint through the openai SDK. */
 export function modelFor(endpoint: Endpoint): Promise<OpenAIModel> {
-  const key = JSON.stringify([endpoint.provider, endpoint.baseUrl, endpoint.apiKey, endpoint.model ?? '', endpoint.maxTokens ?? DEFAULT_MAX_TOKENS]);
+  const key = JSON.stringify([endpoint.provider, endpoint.baseUrl, endpoint.apiKey, endpoint.model ?? '', endpoint.maxTokens ?? DEFAULT_MAX_TOKENS, endpoint.headers ?? []]);
   if (last?.key === key) return last.model;
   const model = loadBuilder().then(({ buildModel }) => buildModel(endpoint));
   last = { key, model };

@@ -52,7 +52,13 @@ export const Intent = z.discriminatedUnion('type', [
   /** Whether cards offer "Always allow" for irreversible calls. */
   z.object({ type: z.literal('setAlwaysAllowIrreversible'), on: z.boolean() }),
   /** Test connection: lists the endpoint's models with these (unsaved) settings. */
-  z.object({ type: z.literal('listModels'), provider: z.string(), baseUrl: z.string(), apiKey: z.string() }),
+  z.object({
+    type: z.literal('listModels'),
+    provider: z.string(),
+    baseUrl: z.string(),
+    apiKey: z.string(),
+    headers: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
+  }),
 ]);
 export type Intent = z.infer<typeof Intent>;
 /** An intent as the page sends it: fields with defaults (a rule draft's) may be left out; the worker's parse fills them in. */

@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { PausepointDb } from '../../storage/db.ts';
-import { readApiKeys, readSettings, saveSettings } from '../../storage/settings-repo.ts';
+import { readApiKeys, readEndpointHeaders, readSettings, saveSettings } from '../../storage/settings-repo.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
 import type { Settings } from '../../storage/settings-repo.ts';
 import SettingsForm from './SettingsForm.svelte';
@@ -132,6 +132,55 @@ describe('SettingsForm', () => {
       ]),
     );
     expect(await readSettings(db)).toMatchObject({ provider: 'lmstudio', baseUrl: 'http://localhost:1234/v1', apiKey: 'lm-local' });
+  });
+
+  test('custom headers: Add header and Remove edit rows, bad ones are field errors, and each origin saves and shows its own', async () => {
+    const seed = new PausepointDb(`settings-test-${crypto.randomUUID()}`);
+    await saveSettings(seed, { provider: 'openrouter', baseUrl: 'https://openrouter.ai/api/v1', apiKey: '', model: 'm', headers: [{ name: 'X-Title', value: 'Pausepoint' }] });
+    const initial = await saveSettings(seed, { provider: 'custom', baseUrl: 'https://gateway.example/v1', apiKey: 'sk-gw', model: 'm' });
+    const { onSaved, testConnection } = renderForm(undefined, initial, seed);
+    const names = () => screen.queryAllByLabelText('Header name') as HTMLInputElement[];
+    const values = () => screen.queryAllByLabelText('Header value') as HTMLInputElement[];
+    expect(names()).toHaveLength(0);
+
+    const add = screen.getByRole('button', { name: 'Add header' });
+    await fireEvent.click(add);
+    await fireEvent.click(add);
+    await fireEvent.click(add);
+    await fireEvent.input(names()[0]!, { target: { value: 'Authorization' } });
+    await fireEvent.input(values()[0]!, { target: { value: 'Bearer x' } });
+    await fireEvent.input(names()[1]!, { target: { value: 'X-Gateway-Token' } });
+    // An input drops line breaks itself; a tab is a control character it keeps.
+    await fireEvent.input(values()[1]!, { target: { value: 'tab\there' } });
+    // The third row stays empty: it is dropped, not an error.
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(names()[0]!.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/Authorization is sent from the API key/)).toBeTruthy();
+    expect(values()[1]!.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/Remove line breaks/)).toBeTruthy();
+    expect(onSaved).not.toHaveBeenCalled();
+
+    await fireEvent.click(screen.getAllByRole('button', { name: 'Remove' })[0]!);
+    expect(names().map((input) => input.value)).toEqual(['X-Gateway-Token', '']);
+    await fireEvent.input(values()[0]!, { target: { value: 'gw-secret' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    await vi.waitFor(() => expect(testConnection).toHaveBeenCalled());
+    expect(testConnection.mock.calls[0]).toMatchObject([{ headers: [{ name: 'X-Gateway-Token', value: 'gw-secret' }] }]);
+
+    // Another origin shows its own headers, not the ones typed here.
+    await fireEvent.change(provider(), { target: { value: 'openrouter' } });
+    await vi.waitFor(() => expect(names().map((input) => input.value)).toEqual(['X-Title']));
+    await fireEvent.change(provider(), { target: { value: 'custom' } });
+    await fireEvent.input(baseUrl(), { target: { value: 'https://gateway.example/v1' } });
+    expect(names().map((input) => input.value)).toEqual(['X-Gateway-Token', '']);
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(await readEndpointHeaders(db)).toEqual(
+      new Map([
+        ['https://openrouter.ai', [{ name: 'X-Title', value: 'Pausepoint' }]],
+        ['https://gateway.example', [{ name: 'X-Gateway-Token', value: 'gw-secret' }]],
+      ]),
+    );
   });
 
   test('plain http:// is refused for anything but this computer, saying why', async () => {
