@@ -2,7 +2,7 @@
  * The endpoints Settings offers, with what each one needs. Plain data, no zod or
  * openai: the page's settings form and the backup's checks both read it.
  */
-import type { Provider } from '../storage/settings-constants.ts';
+import { PROVIDERS, type Provider } from '../storage/settings-constants.ts';
 import { DEMO_BASE_URL, DEMO_MODEL_ID } from './demo-endpoint.ts';
 
 export type { Provider };
@@ -73,20 +73,8 @@ export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {
   },
 };
 
-export const PROVIDER_ORDER: readonly Provider[] = [
-  'openai',
-  'openrouter',
-  'anthropic',
-  'gemini',
-  'groq',
-  'mistral',
-  'deepseek',
-  'together',
-  'ollama',
-  'lmstudio',
-  'custom',
-  'demo',
-];
+/** The order the provider picker lists them in: the schema's own. */
+export const PROVIDER_ORDER: readonly Provider[] = PROVIDERS;
 
 /** The headers a provider's requests carry besides the key (none for most). */
 export function presetHeaders(provider: string): Readonly<Record<string, string>> {
