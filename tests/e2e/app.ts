@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { FakeLlm } from '../fake-llm/index.ts';
+import type { ChatRequestBody, FakeLlm } from '../fake-llm/index.ts';
 import { API_KEY, expect } from './fixtures.ts';
 
 /** First run: point the app at the test's fake model server through the setup screen, as a person would. */
@@ -31,3 +31,13 @@ export function statusBar(page: Page) {
 export const waitCall = (args: Record<string, unknown>, id = 'call_wait') => ({
   toolCalls: [{ id, name: 'wait_for_approval', arguments: args }],
 });
+
+/** The content of the last tool message a chat request carried: what the model read of the last call. */
+export const lastToolResult = (body: ChatRequestBody) =>
+  body.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).at(-1) ?? '';
+
+/** Opens Settings and waits for its MCP servers section. */
+export async function openMcpSettings(page: Page) {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
+}

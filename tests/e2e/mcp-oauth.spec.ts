@@ -1,22 +1,13 @@
-import type { Page } from '@playwright/test';
-import type { ChatRequestBody } from '../fake-llm/index.ts';
-import { card, send, setUpEndpoint } from './app.ts';
+import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
 // A real server process, a popup, a reload: more time than the default on a shared machine.
 test.describe.configure({ timeout: 120_000 });
 
-const toolResult = (body: ChatRequestBody) =>
-  body.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).at(-1) ?? '';
-
-async function openSettings(page: Page) {
-  await page.getByRole('link', { name: 'Settings' }).click();
-  await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
-}
 
 test('an MCP server behind OAuth: needs sign-in, signs in through the popup, calls a tool, stays signed in after a reload, signs out', async ({ page, llm, oauthServer }) => {
   await setUpEndpoint(page, llm);
-  await openSettings(page);
+  await openMcpSettings(page);
   const section = page.getByRole('region', { name: 'MCP servers' });
   await section.getByLabel('Server URL').fill(oauthServer.url);
   await section.getByLabel('Name (optional)').fill('Secure');
@@ -46,12 +37,12 @@ test('an MCP server behind OAuth: needs sign-in, signs in through the popup, cal
   const whisper = card(page, 'Call whisper on Secure');
   await whisper.getByRole('button', { name: 'Approve' }).click();
   const [, second] = await llm.waitForChatRequests(2);
-  expect(toolResult(second!.body)).toContain('Whispered back: signed in');
+  expect(lastToolResult(second!.body)).toContain('Whispered back: signed in');
   await expect(page.getByText('Whispered.')).toBeVisible();
 
   // After a reload the worker connects with the stored token, with no sign-in.
   await page.reload();
-  await openSettings(page);
+  await openMcpSettings(page);
   await expect(page.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
   expect((await oauthServer.log()).filter((e) => e.event === 'sign_in')).toHaveLength(1);
 

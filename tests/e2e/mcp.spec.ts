@@ -1,23 +1,15 @@
 import type { Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
-import type { ChatRequestBody } from '../fake-llm/index.ts';
-import { card, send, setUpEndpoint } from './app.ts';
+import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
 // Each test starts a real server process (and this machine is shared): more time than the default.
 test.describe.configure({ timeout: 120_000 });
 
-const toolResult = (body: ChatRequestBody) =>
-  body.messages.filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).at(-1) ?? '';
-
-async function openSettings(page: Page) {
-  await page.getByRole('link', { name: 'Settings' }).click();
-  await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
-}
 
 /** Adds a server in Settings › MCP servers as a person would, and waits for its status. */
 async function addServer(page: Page, url: string, name: string, status: RegExp) {
-  await openSettings(page);
+  await openMcpSettings(page);
   const section = page.getByRole('region', { name: 'MCP servers' });
   await section.getByLabel('Server URL').fill(url);
   await section.getByLabel('Name (optional)').fill(name);
@@ -60,7 +52,7 @@ test('connect server-everything by URL, list its tools, and call echo and get-su
   await expect(echo).toContainText('read-only');
   await echo.getByRole('button', { name: 'Approve' }).click();
   const [, second] = await llm.waitForChatRequests(2);
-  expect(toolResult(second!.body)).toContain('Echo: hello from the browser');
+  expect(lastToolResult(second!.body)).toContain('Echo: hello from the browser');
   await expect(page.getByText('Echoed.')).toBeVisible();
 
   // Declined: the server is never called, the model is told why.
@@ -69,8 +61,8 @@ test('connect server-everything by URL, list its tools, and call echo and get-su
   await sum.getByLabel('Reason').fill('not now');
   await sum.getByRole('button', { name: 'Decline' }).click();
   const [, , , fourth] = await llm.waitForChatRequests(4);
-  expect(toolResult(fourth!.body)).toContain('The user declined this call');
-  expect(toolResult(fourth!.body)).toContain('not now');
+  expect(lastToolResult(fourth!.body)).toContain('The user declined this call');
+  expect(lastToolResult(fourth!.body)).toContain('not now');
 
   // Edited: an edit the schema refuses is refused on the card; a valid one runs.
   await send(page, 'add again');
@@ -82,12 +74,12 @@ test('connect server-everything by URL, list its tools, and call echo and get-su
   await edited.getByRole('textbox', { name: 'Payload' }).fill('{"a": 40, "b": 2}');
   await edited.getByRole('button', { name: 'Approve' }).click();
   const [, , , , , sixth] = await llm.waitForChatRequests(6);
-  expect(toolResult(sixth!.body)).toContain('The sum of 40 and 2 is 42.');
-  expect(toolResult(sixth!.body)).toContain('The user edited the arguments before approving');
+  expect(lastToolResult(sixth!.body)).toContain('The sum of 40 and 2 is 42.');
+  expect(lastToolResult(sixth!.body)).toContain('The user edited the arguments before approving');
 
   // Stored: after a reload the worker connects again by itself.
   await page.reload();
-  await openSettings(page);
+  await openMcpSettings(page);
   await expect(page.getByRole('status', { name: 'Status of Everything' })).toHaveText(/^Connected/, { timeout: 20_000 });
 });
 
@@ -100,7 +92,7 @@ test('an image a tool returns is shown in the call’s row; the model gets a pla
   await card(page, 'Call get-tiny-image on Everything').getByRole('button', { name: 'Approve' }).click();
 
   const [, second] = await llm.waitForChatRequests(2);
-  const result = toolResult(second!.body);
+  const result = lastToolResult(second!.body);
   expect(result).toContain('[image: image/png');
   expect(result).toContain('not shown to the model');
   expect(result).toContain('The image above is the MCP logo.');
@@ -132,7 +124,7 @@ test('the server asks for information mid-call: a form card, and the answer goes
   await form.getByRole('button', { name: 'Submit' }).click();
 
   const [, second] = await llm.waitForChatRequests(2);
-  const result = toolResult(second!.body);
+  const result = lastToolResult(second!.body);
   expect(result).toContain('User provided the requested information');
   expect(result).toContain('- Name: Ada Lovelace');
   await expect(page.getByText('Thanks.')).toBeVisible();
@@ -165,7 +157,7 @@ test('the server asks the user to open a link: the card shows it whole, and it o
   expect(await tab.evaluate(() => window.opener)).toBeNull();
 
   const [, second] = await llm.waitForChatRequests(2);
-  expect(toolResult(second!.body)).toContain('User completed the URL elicitation flow');
+  expect(lastToolResult(second!.body)).toContain('User completed the URL elicitation flow');
   await expect(page.getByText('Done.')).toBeVisible();
 });
 
@@ -195,7 +187,7 @@ test('a sampling request is a card; approved, the user’s model answers it and 
     { role: 'user', content: 'Resource trigger-sampling-request context: Say **hi**' },
   ]);
   expect(asked!.body.tools ?? []).toEqual([]);
-  const result = toolResult(last!.body);
+  const result = lastToolResult(last!.body);
   expect(result).toContain('Hello from your model.');
   expect(result).toContain('"role": "assistant"');
   await expect(page.getByText('The server got its answer.')).toBeVisible();
@@ -210,7 +202,7 @@ test('a declined sampling request is refused to the server, and the model is not
   await card(page, 'Call trigger-sampling-request on Everything').getByRole('button', { name: 'Approve' }).click();
   await card(page, 'Everything asks to use your model').getByRole('button', { name: 'Decline' }).click();
   const [, second] = await llm.waitForChatRequests(2);
-  expect(toolResult(second!.body)).toContain('Sampling is refused: the user did not approve this request to use their model.');
+  expect(lastToolResult(second!.body)).toContain('Sampling is refused: the user did not approve this request to use their model.');
   await expect(page.getByText('Refused, then.')).toBeVisible();
 });
 
@@ -232,7 +224,7 @@ test('the server killed mid-call leaves the outcome unknown; started again, it i
   expect(llm.chatRequests()).toHaveLength(1); // nothing was reported to the model as done or failed
 
   await everything.restart();
-  await openSettings(page);
+  await openMcpSettings(page);
   await expect(page.getByRole('status', { name: 'Status of Everything' })).toHaveText(/^Connected/, { timeout: 30_000 });
 });
 
