@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HTTP_TOKEN } from '../common/http-token.ts';
 
 /**
  * What a server says about a tool's behaviour. Hints only: a server the user
@@ -60,11 +61,10 @@ export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
 /** Header names the user may not set: the transport owns them. */
 const RESERVED_HEADERS = new Set(['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export const McpHeaders = z
   .record(
-    z.string().regex(HEADER_NAME, 'A header name is letters, digits and -').refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), 'That header is set by the MCP transport itself'),
+    z.string().regex(HTTP_TOKEN, 'A header name is letters, digits and -').refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), 'That header is set by the MCP transport itself'),
     z.string().refine((value) => !/[\r\n]/.test(value), 'A header value must be one line'),
   )
   .default({});

@@ -1,3 +1,4 @@
+import { HTTP_TOKEN } from '../common/http-token.ts';
 import { endpointOrigin } from './endpoint-origin.ts';
 
 /**
@@ -59,13 +60,10 @@ const FORBIDDEN = new Set([
   'x-method-override',
 ]);
 
-/** RFC 9110 `token`: one or more tchar. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
 /** Why a header name cannot be sent, or undefined when it can. */
 export function headerNameProblem(name: string): string | undefined {
   if (name === '') return 'Enter a header name.';
-  if (!TOKEN.test(name)) return 'Use letters, digits and - _ . ! # $ % & \' * + ^ ` | ~ only, without spaces or colons.';
+  if (!HTTP_TOKEN.test(name)) return 'Use letters, digits and - _ . ! # $ % & \' * + ^ ` | ~ only, without spaces or colons.';
   const lower = name.toLowerCase();
   if (lower === 'authorization') return 'Authorization is sent from the API key: enter the key there.';
   if (MANAGED.has(lower)) return `${name} is set by Pausepoint itself.`;

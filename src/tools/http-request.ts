@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HTTP_TOKEN } from '../common/http-token.ts';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import type { ToolDefinition } from '../engine/tool-definition.ts';
 import { httpGate, isRead } from './http-gate.ts';
@@ -7,7 +8,6 @@ import { readCappedText, type CappedText } from './read-capped-text.ts';
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** RFC 9110 `token`: what a header name may be made of. */
-const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * Why a header cannot be sent as given, in words the model can act on; null
