@@ -1,5 +1,6 @@
 // First: configures zod before any schema is built (see zod-config.ts).
 import './zod-config.ts';
+import { keepThisServiceWorkerWarm } from './pwa/keep-service-worker-warm.ts';
 import { PausepointDb } from './storage/db.ts';
 import './ui/app.css';
 import { isOAuthCallback, relayOAuthCallback } from './ui/mcp/oauth-callback.ts';
@@ -13,6 +14,7 @@ if (!target) throw new Error('Pausepoint: #app element missing from index.html')
 function start() {
   if (isOAuthCallback(window.location)) return relayOAuthCallback(window, target!);
   const client = new WorkerClient();
+  keepThisServiceWorkerWarm();
   return startApp({
     target: target!,
     db: new PausepointDb(),

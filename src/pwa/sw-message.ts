@@ -10,6 +10,8 @@ export type PageToServiceWorker =
   | { type: 'pausepoint:approval-reminder'; pausePointId: string }
   /** Close a card's notification: it was decided or expired. */
   | { type: 'pausepoint:approval-settled'; pausePointId: string }
+  /** Nothing to do: the event itself keeps the worker running while a tab is visible (keep-service-worker-warm.ts). */
+  | { type: 'pausepoint:keep-warm' }
   /** The workbox-window update flow's "take over now", after the user pressed Reload. */
   | { type: 'SKIP_WAITING' };
 

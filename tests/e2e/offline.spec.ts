@@ -46,3 +46,26 @@ test.describe('with service workers blocked', () => {
     await expect(page.reload()).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
   });
 });
+
+test('while the app is visible, a service worker Chromium stopped for idleness is started again before the next press needs it', async ({ context, page, llm }) => {
+  llm.enqueue({ content: 'First answer.' }, { content: 'Second answer.' });
+  await setUpEndpoint(page, llm);
+  await serviceWorkerInControl(page);
+  await send(page, 'hello');
+  await expect(page.getByText('First answer.')).toBeVisible();
+  const devtools = await context.newCDPSession(page);
+  let status = '';
+  devtools.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const version of versions) status = version.runningStatus;
+  });
+  await devtools.send('ServiceWorker.enable');
+  // As Chromium does after 30 s without events.
+  await devtools.send('ServiceWorker.stopAllWorkers');
+  await expect.poll(() => status).toBe('stopped');
+
+  // Nobody touches the page: its keep-warm ping (every 10 s while visible) starts the worker again.
+  await expect.poll(() => status, { timeout: 15_000 }).toBe('running');
+  await send(page, 'again');
+  await expect(page.getByText('Second answer.')).toBeVisible();
+  await devtools.detach();
+});

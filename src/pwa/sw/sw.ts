@@ -33,6 +33,7 @@ const PageMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pausepoint:approval-pending'), pausePointId: z.string() }),
   z.object({ type: z.literal('pausepoint:approval-reminder'), pausePointId: z.string() }),
   z.object({ type: z.literal('pausepoint:approval-settled'), pausePointId: z.string() }),
+  z.object({ type: z.literal('pausepoint:keep-warm') }),
   z.object({ type: z.literal('SKIP_WAITING') }),
 ]) satisfies z.ZodType<PageToServiceWorker>;
 
@@ -41,6 +42,8 @@ self.addEventListener('message', (event) => {
   if (!parsed.success) return;
   const message = parsed.data;
   switch (message.type) {
+    case 'pausepoint:keep-warm':
+      break;
     case 'SKIP_WAITING':
       void self.skipWaiting();
       break;
