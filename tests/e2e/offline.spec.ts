@@ -69,3 +69,28 @@ test('while the app is visible, a service worker Chromium stopped for idleness i
   await expect(page.getByText('Second answer.')).toBeVisible();
   await devtools.detach();
 });
+
+test('a returning visit is answered by the precache’s static routes: the page and its scripts come from the cache, not through the stopped service worker', async ({ context, page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await serviceWorkerInControl(page);
+  // Stopped, as Chromium stops it after 30 s without events: the routes answer without starting it.
+  const devtools = await context.newCDPSession(page);
+  await devtools.send('ServiceWorker.enable');
+  await devtools.send('ServiceWorker.stopAllWorkers');
+  await devtools.detach();
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  const sources = await page.evaluate(() => {
+    type Routed = PerformanceResourceTiming & { workerFinalSourceType?: string };
+    const navigation = performance.getEntriesByType('navigation')[0] as Routed;
+    const scripts = (performance.getEntriesByType('resource') as Routed[]).filter((entry) => /\/assets\/.+\.js$/.test(entry.name));
+    return {
+      navigation: navigation.workerFinalSourceType,
+      scripts: [...new Set(scripts.map((entry) => entry.workerFinalSourceType))],
+      scriptCount: scripts.length,
+    };
+  });
+  expect(sources.navigation).toBe('cache');
+  expect(sources.scriptCount).toBeGreaterThan(0);
+  expect(sources.scripts).toEqual(['cache']);
+});

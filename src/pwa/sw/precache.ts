@@ -4,6 +4,12 @@ export interface PrecacheEntry {
   revision: string | null;
 }
 
+/** A static route's rule, as `InstallEvent.addRoutes` takes it (not yet in TypeScript's lib). */
+export interface PrecacheRoute {
+  condition: { requestMode?: RequestMode; requestMethod?: string; urlPattern: URLPattern };
+  source: { cacheName: string };
+}
+
 const PREFIX = 'pausepoint-precache-';
 // The caches the generated (Workbox) service worker of earlier versions filled.
 const OLD_PREFIX = 'workbox-precache-';
@@ -25,12 +31,14 @@ export class Precache {
   readonly #name: string;
   readonly #urls: readonly URL[];
   readonly #index: string;
+  readonly #root: string;
   readonly #cached: ReadonlySet<string>;
 
   constructor(entries: readonly PrecacheEntry[], scope: string) {
     this.#name = cacheName(entries);
     this.#urls = entries.map((entry) => new URL(entry.url, scope));
     this.#index = new URL('index.html', scope).href;
+    this.#root = new URL('./', scope).href;
     this.#cached = new Set(this.#urls.map((url) => url.href));
   }
 
@@ -53,11 +61,32 @@ export class Precache {
     const cache = await caches.open(this.#name);
     await Promise.all(
       this.#urls.map(async (url) => {
-        const response = await fetch(new Request(url, { cache: 'reload' }));
-        if (!response.ok) throw new Error(`Precaching ${url.pathname} failed: ${response.status}`);
+        const fetched = await fetch(new Request(url, { cache: 'reload' }));
+        if (!fetched.ok) throw new Error(`Precaching ${url.pathname} failed: ${fetched.status}`);
+        const response = keyedByUrl(fetched);
+        // The shell under the scope's own URL too, which is what the app's navigations ask for: the static route looks it up by URL.
+        if (url.href === this.#index) await cache.put(this.#root, response.clone());
         await cache.put(url.href, response);
       }),
     );
+  }
+
+  /**
+   * Static routes (`InstallEvent.addRoutes`, Chromium 123+) that answer the
+   * app's own navigations and built assets from this cache without running
+   * the service worker at all: no start-up wait after it went idle, no script
+   * on the way to the first paint. A miss goes to the network, as `match`
+   * would. Other navigations (a query string: the MCP sign-in callback) and
+   * everything else still reach the fetch handler.
+   */
+  routes(): PrecacheRoute[] {
+    const source = { cacheName: this.#name };
+    const { protocol, hostname, port, pathname } = new URL(this.#root);
+    const origin = { protocol: protocol.slice(0, -1), hostname, port };
+    return [
+      { condition: { requestMode: 'navigate', urlPattern: new URLPattern({ ...origin, pathname, search: '' }) }, source },
+      { condition: { requestMethod: 'GET', urlPattern: new URLPattern({ ...origin, pathname: `${pathname}assets/*` }) }, source },
+    ];
   }
 
   async activate(): Promise<void> {
@@ -76,4 +105,18 @@ export class Precache {
     if (this.#cached.has(key)) return cache.match(key);
     return cache.match(this.#index);
   }
+}
+
+/**
+ * The response as the precache keeps it: without `Vary`. The precache is keyed
+ * by URL alone, and a static route's lookup, unlike `cache.match(url)`, compares
+ * the request headers `Vary` names: a module script's request carries `Origin`
+ * (CORS mode), which the request stored at install never had, so a server's
+ * `Vary: Origin` made every script miss and go to the network (offline: fail).
+ */
+function keyedByUrl(response: Response): Response {
+  if (!response.headers.has('Vary')) return response;
+  const headers = new Headers(response.headers);
+  headers.delete('Vary');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

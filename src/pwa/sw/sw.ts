@@ -7,7 +7,7 @@ import { deviceLabel } from '../../worker/device-label.ts';
 import { alreadyDecidedNotification, approvalNotification, readNotificationData, type ApprovalNotificationData } from '../approval-notification.ts';
 import { decideFromNotification, SERVICE_WORKER_OWNER } from '../decide-from-notification.ts';
 import type { PageToServiceWorker, ServiceWorkerToPage } from '../sw-message.ts';
-import { Precache, type PrecacheEntry } from './precache.ts';
+import { Precache, type PrecacheEntry, type PrecacheRoute } from './precache.ts';
 
 /**
  * The service worker: the precache the installed app opens offline from, and
@@ -20,7 +20,10 @@ declare let self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
 const precache = new Precache(self.__WB_MANIFEST, self.registration.scope);
 const db = new PausepointDb();
 
-self.addEventListener('install', (event) => event.waitUntil(precache.install()));
+self.addEventListener('install', (event) => {
+  addRoutes(event);
+  event.waitUntil(precache.install());
+});
 // A first visit comes under this worker at once; an update still waits for the user's Reload (SKIP_WAITING).
 self.addEventListener('activate', (event) => event.waitUntil(Promise.all([precache.activate(), self.clients.claim()])));
 self.addEventListener('fetch', (event) => {
@@ -68,6 +71,13 @@ self.addEventListener('notificationclick', (event) => {
     onNotificationClick(data, event.action).catch((error: unknown) => console.error('Pausepoint: acting on a notification failed', error)),
   );
 });
+
+/** The precache's static routes, where the browser has them; without, the fetch handler answers as before. */
+function addRoutes(event: ExtendableEvent): void {
+  const { addRoutes } = event as ExtendableEvent & { addRoutes?: (rules: PrecacheRoute[]) => Promise<void> };
+  if (typeof addRoutes !== 'function' || typeof URLPattern !== 'function') return;
+  addRoutes.call(event, precache.routes()).catch((error: unknown) => console.warn('Pausepoint: the static routes were refused; the fetch handler answers instead', error));
+}
 
 /**
  * Keeps the worker alive until `work` settles. An event dispatched from script
