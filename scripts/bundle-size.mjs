@@ -6,7 +6,13 @@
 //     imported zod's core for the Content-Security-Policy's no-eval setting, 76.1 kB
 //     since it sets that without importing zod, 75.4 kB with the payload and form
 //     editors on demand (and the phone, notification and usage features of the
-//     same stop). Kept just above the current size, so that it cannot creep back.
+//     same stop), 72.5 kB since the service worker registers once the first
+//     screen is up. Kept just above the current size, so that it cannot creep back.
+//   - page JS every visit loads by itself, without waiting on it: the service
+//     worker's registration (the update banner with workbox-window, once the main
+//     thread is idle) and the approval alerts (fetched while the first screen's
+//     records are read). Reported beside the start, not in its budget: the first
+//     screen renders without any of it.
 //   - page JS loaded on demand: chunks reached only through dynamic `import()`
 //     (setup, settings and backup, the audit log). Precached by the service
 //     worker, so they work offline, but no page load pays for them up front.
@@ -19,11 +25,9 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 75.6;
-// Dynamic imports every page load makes right after start (registering the
-// service worker, and the plugin's glue that does it): counted with the start,
-// since no visit avoids them.
-const ALWAYS_LOADED = [/^workbox-window\b/, /^virtual_pwa-register\b/];
+const PAGE_BUDGET_KB = 73;
+// Dynamic imports every page load makes by itself, which the first screen does not wait for (see above).
+const EVERY_VISIT = [/^UpdateBanner\b/, /^workbox-window\b/, /^FollowApprovals\b/, /^approval-alerts\b/];
 const dist = process.argv[2] ?? 'dist';
 const assets = join(dist, 'assets');
 if (!existsSync(join(dist, 'index.html'))) {
@@ -77,7 +81,7 @@ const worker = staticClosure(workerRoots);
 const workerOnDemand = new Set();
 for (const found of staticClosure([...worker].flatMap((f) => importsOf(f, DYNAMIC_IMPORT)))) if (!worker.has(found)) workerOnDemand.add(found);
 const atStart = staticClosure(entries);
-for (const f of staticClosure(allJs.filter((f) => ALWAYS_LOADED.some((p) => p.test(f))))) atStart.add(f);
+const everyVisit = [...staticClosure(allJs.filter((f) => EVERY_VISIT.some((p) => p.test(f))))].filter((f) => !atStart.has(f));
 
 // Everything the page can reach, following dynamic imports as well.
 const reachable = new Set(atStart);
@@ -91,7 +95,7 @@ while (frontier.length > 0) {
     frontier.push(found);
   }
 }
-const onDemand = [...reachable].filter((f) => !atStart.has(f));
+const onDemand = [...reachable].filter((f) => !atStart.has(f) && !everyVisit.includes(f));
 // Chunks of other pages (the e2e probe page) and anything unreferenced: listed, not counted.
 const other = allJs.filter((f) => !reachable.has(f) && !worker.has(f) && !workerOnDemand.has(f));
 
@@ -103,6 +107,7 @@ function report(title, files) {
 }
 
 report('Page JS loaded at start', atStart);
+report('Page JS every visit loads without waiting on it', everyVisit);
 report('Page JS loaded on demand', onDemand);
 report('Worker JS', worker);
 report('Worker JS loaded on demand', workerOnDemand);
@@ -110,7 +115,8 @@ if (other.length > 0) report('Other JS (not reachable from index.html, not count
 const pageStart = sum(atStart);
 console.log('');
 console.log(`page JS at start:     ${kb(pageStart)} gzip (budget ${PAGE_BUDGET_KB} kB)`);
-console.log(`page JS, all chunks:  ${kb(pageStart + sum(onDemand))} gzip`);
+console.log(`page JS beside it:    ${kb(sum(everyVisit))} gzip, every visit, not waited for`);
+console.log(`page JS, all chunks:  ${kb(pageStart + sum(everyVisit) + sum(onDemand))} gzip`);
 console.log(`worker JS:            ${kb(sum(worker))} gzip`);
 console.log(`worker JS on demand:  ${kb(sum(workerOnDemand))} gzip`);
 if (pageStart > PAGE_BUDGET_KB * 1000) {
