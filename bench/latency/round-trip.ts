@@ -60,14 +60,14 @@ async function pressUntilRequest(page: Page, llm: FakeLlm, button: ReturnType<Pa
  * One round, driven as a person would through roles and labels, in a
  * conversation that is idle: type and Send → the model asks for approval
  * (wait_for_approval) → optionally reload with the card pending → Approve →
- * the model answers. `beforePress` runs before each of the two presses. The replies are queued before each press, so the server
+ * the model answers. `beforePress` runs before each of the two presses, `beforeReload` before the reload. The replies are queued before each press, so the server
  * answers at once and only the app's own time is measured.
  */
 export async function playRound(
   page: Page,
   llm: FakeLlm,
   round: number,
-  { reload, settleMs, beforePress }: { reload: boolean; settleMs: number; beforePress?: () => Promise<void> },
+  { reload, settleMs, beforePress, beforeReload }: { reload: boolean; settleMs: number; beforePress?: () => Promise<void>; beforeReload?: () => Promise<void> },
 ): Promise<RoundTiming> {
   const chatBefore = llm.chatRequests().length;
   const optionsBefore = llm.requests.filter((r) => r.method === 'OPTIONS').length;
@@ -99,6 +99,7 @@ export async function playRound(
     if (!pausePointId) throw new Error(`The card "${title}" has no data-pause-point`);
     // The init script reads this at the new document's start and watches for the card's Approve from navigation start.
     await page.evaluate(([key, id]) => sessionStorage.setItem(key, id), [WATCH_CARD_KEY, pausePointId] as const);
+    await beforeReload?.();
     await page.reload({ waitUntil: 'commit' });
     const handle = await page.waitForFunction(
       () => (window.__latency?.card?.paintedAt !== undefined ? window.__latency : undefined),
