@@ -1,27 +1,17 @@
-import type {
-  CallToolResult,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestFormParams,
-  ElicitRequestURLParams,
-  ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { OutcomeUnknown } from '../engine/errors.ts';
-import type { ModelMessage } from '../engine/model-port.ts';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { connectFailure, McpConnectError } from './connect-failure.ts';
 import { acceptDefinition, definitionHash, hasChanged } from './definition-pin.ts';
-import { elicitationForm } from './elicitation-form.ts';
 import { formatToolResult } from './format-tool-result.ts';
-import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
 import { definitionChangeEvents } from './definition-change-events.ts';
 import type { McpServerStore, ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { CallDropped, NotRun, SessionLost, type McpSession, type SessionEvents } from './mcp-session.ts';
 import { mcpToolDefinition, serverLabel } from './mcp-tool.ts';
-import { samplingDescription, samplingMessages } from './sampling-request.ts';
+import { serverRequests, type Asker, type Sampler } from './server-requests.ts';
 import { assignToolNames, serverPrefix } from './tool-names.ts';
 
 export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Promise<McpSession>;
@@ -32,18 +22,6 @@ export interface HubOAuth {
   finish(server: McpServerRecord, code: string, state: string): Promise<void>;
   signOut(server: McpServerRecord): Promise<SignOutResult>;
   forget(serverId: string): Promise<void>;
-}
-
-/**
- * One call to the user's configured model for an approved sampling request:
- * the worker's model port (the same one the engine uses, so the call is
- * counted like the engine's own). Returns its text and the model's name.
- */
-export type Sampler = (request: { messages: ModelMessage[]; signal: AbortSignal }) => Promise<{ text: string; model: string; finishReason: string }>;
-
-/** A URL elicitation card's payload: the link the page opens when the user presses the card's button (see src/ui/cards/link-to-open.ts). */
-export interface LinkPayload {
-  openUrl: string;
 }
 
 export interface McpHubOptions {
@@ -366,8 +344,7 @@ export class McpHub {
         this.#connectSoon(id, delays[0] ?? 1_000);
         console.warn(`Pausepoint: lost the MCP server ${id}: ${reason}`);
       },
-      onElicit: (params, signal) => (params.mode === 'url' ? this.#elicitUrl(id, link, params) : this.#elicit(id, link, params, signal)),
-      onSample: (params, signal) => this.#sample(id, link, params, signal),
+      ...serverRequests({ asker: () => this.#asker(id, link), sample: this.#options.sample }),
     };
   }
 
@@ -424,104 +401,11 @@ export class McpHub {
     return session.callTool(toolName, args, { signal: context.signal, timeoutMs: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
   }
 
-  /**
-   * A server's question (form elicitation) while one of its tools runs: a
-   * `data_entry` card in that call's conversation. Submit accepts, Decline
-   * declines; a card that expires or is lost cancels.
-   */
-  async #elicit(id: string, link: Link, params: ElicitRequestFormParams, _signal: AbortSignal): Promise<ElicitResult> {
-    const { context, server } = this.#asking(id, link, 'questions');
-    const form = elicitationForm(params.requestedSchema);
-    const label = serverLabel(server);
-    const answer = await context.ask({
-      title: `${label} asks for information`,
-      description: [
-        `The MCP server ${codeSpan(label)} at ${codeSpan(server.url)} asks, while one of its tools runs:`,
-        codeBlock(params.message),
-        'What you submit goes to this server (and the assistant sees it). **Decline** to send nothing.',
-      ].join('\n\n'),
-      options: null,
-      payload: form.payload,
-      kind: 'data_entry',
-    });
-    if (answer.status === 'resolved' && typeof answer.resolution === 'object' && answer.resolution !== null) {
-      return { action: 'accept', content: form.toContent(answer.resolution as Record<string, unknown>) };
-    }
-    if (answer.status === 'resolved' && answer.resolution === 'decline') return { action: 'decline' };
-    return { action: 'cancel' };
-  }
-
   /** The running call a server's request belongs to (the newest on that server): its cards go to that call's conversation. */
-  #asking(id: string, link: Link, what: string): { context: ToolContext; server: McpServerRecord } {
+  #asker(id: string, link: Link): Asker | null {
     const context = link.running.at(-1);
     const server = this.#servers.find((s) => s.id === id);
-    if (!context || !server) throw new McpError(ErrorCode.InvalidRequest, `Pausepoint shows a server’s ${what} only while one of its tools is running.`);
-    return { context, server };
-  }
-
-  /**
-   * A server asks the user to open a link (URL-mode elicitation): an
-   * approval card that shows the whole URL, its host set apart. Nothing opens
-   * unless the user presses the card's button, which opens it from the page
-   * (the worker cannot) and answers `accept` (consent to open, per the spec);
-   * Decline declines; a card that expires or is lost cancels. The server
-   * learns nothing of what happens at the link from us.
-   */
-  async #elicitUrl(id: string, link: Link, params: ElicitRequestURLParams): Promise<ElicitResult> {
-    const { context, server } = this.#asking(id, link, 'requests');
-    const url = new URL(params.url);
-    const label = serverLabel(server);
-    const payload: LinkPayload = { openUrl: url.href };
-    const answer = await context.ask({
-      title: `${label} asks you to open a link`,
-      description: [
-        `The MCP server ${codeSpan(label)} at ${codeSpan(server.url)} asks, while one of its tools runs:`,
-        codeBlock(params.message),
-        `**Link:** ${codeSpan(url.href)}`,
-        `**Host:** **${codeSpan(url.host)}**`,
-        'Nothing opens unless you press **Open link**, which opens it in a new tab. **Decline** to tell the server no.',
-      ].join('\n\n'),
-      options: null,
-      payload,
-      kind: 'approval',
-    });
-    if (answer.status === 'resolved' && answer.resolution === 'approve') return { action: 'accept' };
-    if (answer.status === 'resolved' && answer.resolution === 'decline') return { action: 'decline' };
-    return { action: 'cancel' };
-  }
-
-  /**
-   * A server asks to use the user's model (sampling) while one of its tools
-   * runs: refused unless the user approves it on a card that shows what
-   * would be sent. Approved, it is one call to the user's configured model
-   * through the worker's model port; the answer goes to the server only.
-   */
-  async #sample(id: string, link: Link, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
-    const sample = this.#options.sample;
-    if (!sample) throw new McpError(ErrorCode.InvalidRequest, 'Pausepoint does not let MCP servers use the user’s model here: sampling is refused.');
-    const { context, server } = this.#asking(id, link, 'sampling requests');
-    const label = serverLabel(server);
-    const answer = await context.ask({
-      title: `${label} asks to use your model`,
-      description: samplingDescription(`The MCP server ${codeSpan(label)} at ${codeSpan(server.url)} asks your model this, while one of its tools runs (the server’s words, shown as they are):`, params),
-      options: null,
-      payload: null,
-      kind: 'approval',
-    });
-    if (answer.status !== 'resolved' || answer.resolution !== 'approve') {
-      throw new McpError(ErrorCode.InvalidRequest, 'Sampling is refused: the user did not approve this request to use their model.');
-    }
-    try {
-      const result = await sample({ messages: samplingMessages(params), signal: AbortSignal.any([signal, context.signal]) });
-      return {
-        role: 'assistant',
-        content: { type: 'text', text: result.text },
-        model: result.model,
-        stopReason: result.finishReason === 'length' ? 'maxTokens' : 'endTurn',
-      };
-    } catch (error) {
-      throw new McpError(ErrorCode.InternalError, `The user’s model failed to answer: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    return context && server ? { context, server } : null;
   }
 }
 

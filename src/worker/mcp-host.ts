@@ -1,6 +1,7 @@
 import { liveQuery } from 'dexie';
 import type { ToolDefinition } from '../engine/tool-definition.ts';
-import type { McpHub, Sampler } from '../mcp/mcp-hub.ts';
+import type { McpHub } from '../mcp/mcp-hub.ts';
+import type { Sampler } from '../mcp/server-requests.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { readSettings } from '../storage/settings-repo.ts';
 import { modelFromSettings } from './model-from-settings.ts';
