@@ -3,9 +3,9 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { connectFailure, McpConnectError } from './connect-failure.ts';
-import { acceptDefinition, definitionHash, hasChanged } from './definition-pin.ts';
+import { acceptDefinition, hashDefinitions, hasChanged, pinTools } from './definition-pin.ts';
 import { formatToolResult } from './format-tool-result.ts';
-import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
+import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition } from './mcp-server-record.ts';
 import { definitionChangeEvents } from './definition-change-events.ts';
 import type { McpServerStore, ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
@@ -316,16 +316,13 @@ export class McpHub {
    * definition is an audit event, stored with it.
    */
   async #storeTools(id: string, listed: readonly McpToolDefinition[], status?: McpServerStatus, serverInfo?: McpServerRecord['serverInfo']): Promise<void> {
-    const hashed = await Promise.all(listed.map(async (definition) => ({ definition, hash: await definitionHash(definition) })));
+    const hashed = await hashDefinitions(listed);
     const now = this.#now();
-    await this.#update(id, (server) => {
-      const known = new Map(server.tools.map((t) => [t.definition.name, t]));
-      const tools = hashed.map(({ definition, hash }): McpToolRecord => {
-        const before = known.get(definition.name);
-        return before ? { ...before, definition, hash } : { definition, hash, pinned: { hash, definition, at: now }, enabled: true };
-      });
-      return { ...server, tools, ...(status ? { status } : {}), ...(serverInfo !== undefined ? { serverInfo } : {}) };
-    }, (before, after) => definitionChangeEvents(before, after, { newId: this.#options.newId, now }));
+    await this.#update(
+      id,
+      (server) => ({ ...server, tools: pinTools(server.tools, hashed, now), ...(status ? { status } : {}), ...(serverInfo !== undefined ? { serverInfo } : {}) }),
+      (before, after) => definitionChangeEvents(before, after, { newId: this.#options.newId, now }),
+    );
   }
 
   #events(id: string, link: Link): SessionEvents {
