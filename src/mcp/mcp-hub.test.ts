@@ -6,7 +6,8 @@ import { definitionHash, type ToolDefinitionText } from '../engine/definition-ha
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpConnectError } from './connect-failure.ts';
-import { McpHub, type HubOAuth } from './mcp-hub.ts';
+import { McpHub } from './mcp-hub.ts';
+import type { HubOAuth } from './mcp-hub-options.ts';
 import { SessionLost } from './mcp-session.ts';
 import type { Sampler } from './server-requests.ts';
 import { inMemorySessions } from './testing/in-memory-session.ts';

@@ -1,44 +1,17 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { OutcomeUnknown } from '../engine/errors.ts';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
-import { connectFailure, McpConnectError } from './connect-failure.ts';
+import { connectFailure, failureStatus, McpConnectError } from './connect-failure.ts';
 import { acceptDefinition, hashDefinitions, hasChanged, pinTools } from './definition-pin.ts';
 import { formatToolResult } from './format-tool-result.ts';
-import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition } from './mcp-server-record.ts';
+import { newServerRecord, sameStatus, type McpServerDraft, type McpServerRecord, type McpServerStatus, type McpToolDefinition } from './mcp-server-record.ts';
 import { definitionChangeEvents } from './definition-change-events.ts';
-import type { McpServerStore, ServerAuditEvents } from './mcp-server-store.ts';
+import type { HubOAuth, McpHubOptions } from './mcp-hub-options.ts';
+import type { ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
-import { CallDropped, NotRun, SessionLost, type McpSession, type SessionEvents } from './mcp-session.ts';
-import { mcpToolDefinition, serverLabel } from './mcp-tool.ts';
-import { serverRequests, type Asker, type Sampler } from './server-requests.ts';
-import { assignToolNames, serverPrefix } from './tool-names.ts';
-
-export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Promise<McpSession>;
-
-/** OAuth sign-in for the servers that need it (McpOAuth in the app). */
-export interface HubOAuth {
-  begin(server: McpServerRecord, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart>;
-  finish(server: McpServerRecord, code: string, state: string): Promise<void>;
-  signOut(server: McpServerRecord): Promise<SignOutResult>;
-  forget(serverId: string): Promise<void>;
-}
-
-export interface McpHubOptions {
-  oauth?: HubOAuth;
-  /** Runs approved sampling requests; without it, sampling is refused. */
-  sample?: Sampler;
-  store: McpServerStore;
-  open: OpenSession;
-  newId: () => string;
-  now?: () => number;
-  /** Names of the app's own tools, which no MCP tool may take. */
-  reserved: ReadonlySet<string>;
-  /** How long one call may go without an answer or progress. */
-  callTimeoutMs?: number;
-  /** Waits before each reconnection attempt after a failure; the last repeats. */
-  retryDelaysMs?: readonly number[];
-}
+import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents } from './mcp-session.ts';
+import { mcpTools, serverLabel } from './mcp-tool.ts';
+import { serverRequests, type Asker } from './server-requests.ts';
+import { serverPrefix } from './tool-names.ts';
 
 /** This tab's connection to one server. The session is cached as a promise, so concurrent callers share one attempt. */
 interface Link {
@@ -95,21 +68,8 @@ export class McpHub {
   /* ── what the user does in Settings ───────────────────────────────────── */
 
   async add(draft: McpServerDraft): Promise<McpServerRecord> {
-    const taken = new Set(this.#servers.map((s) => s.prefix));
-    const record: McpServerRecord = {
-      v: 1,
-      id: this.#options.newId(),
-      url: draft.url,
-      name: draft.name?.trim() || null,
-      prefix: serverPrefix(draft.name ?? null, draft.url, taken),
-      createdAt: this.#now(),
-      enabled: true,
-      trusted: false,
-      auth: { bearerToken: draft.bearerToken?.trim() || null, headers: draft.headers ?? {} },
-      status: { kind: 'connecting', since: this.#now() },
-      serverInfo: null,
-      tools: [],
-    };
+    const prefix = serverPrefix(draft.name ?? null, draft.url, new Set(this.#servers.map((s) => s.prefix)));
+    const record = newServerRecord(draft, { id: this.#options.newId(), prefix, now: this.#now() });
     await this.#options.store.put(record);
     this.#adopt([...this.#servers.filter((s) => s.id !== record.id), record]);
     return record;
@@ -167,15 +127,19 @@ export class McpHub {
     return this.#options.oauth;
   }
 
+  #find(id: string): McpServerRecord | undefined {
+    return this.#servers.find((s) => s.id === id);
+  }
+
   #server(id: string): McpServerRecord {
-    const server = this.#servers.find((s) => s.id === id);
+    const server = this.#find(id);
     if (!server) throw new Error('That MCP server was removed.');
     return server;
   }
 
   /** A new session with (or without) the tokens: the old one carried the old credentials. */
   async #signedIn(id: string, oauth: boolean): Promise<void> {
-    const before = this.#servers.find((s) => s.id === id)?.auth.oauth === true;
+    const before = this.#find(id)?.auth.oauth === true;
     // A change of the flag reconnects in #adopt — here and in every other tab.
     await this.#update(id, (s) => ({ ...s, auth: { ...s.auth, oauth }, ...(s.enabled ? { status: { kind: 'connecting', since: this.#now() } } : {}) }));
     if (before === oauth) await this.#reconnect(id);
@@ -185,7 +149,7 @@ export class McpHub {
   async #reconnect(id: string): Promise<void> {
     // #unlink forgets the link at once, so the new connection gets a link of its own.
     const closing = this.#unlink(id);
-    if (this.#servers.find((s) => s.id === id)?.enabled) this.#connectSoon(id, 0);
+    if (this.#find(id)?.enabled) this.#connectSoon(id, 0);
     await closing;
   }
 
@@ -209,21 +173,15 @@ export class McpHub {
   }
 
   #rebuildTools(): void {
-    // Names are assigned over every stored tool, enabled or not, so switching one off renames nothing.
-    const all = this.#servers.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
+    // Everything a tool's name, card or gate is made of: while it stays the same, so does the array the engine holds.
     const key = JSON.stringify(
-      all.map(({ server, tool }) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.hash, tool.pinned.hash, tool.enabled]),
+      this.#servers.flatMap((server) =>
+        server.tools.map((tool) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.hash, tool.pinned.hash, tool.enabled]),
+      ),
     );
     if (key === this.#toolsKey) return;
     this.#toolsKey = key;
-    const names = assignToolNames(
-      all.map(({ server, tool }) => ({ serverId: server.id, prefix: server.prefix, toolName: tool.definition.name })),
-      this.#options.reserved,
-    );
-    const byTool = new Map([...names].map(([name, t]) => [`${t.serverId}\u0000${t.toolName}`, name]));
-    this.#tools = all
-      .filter(({ server, tool }) => server.enabled && tool.enabled)
-      .map(({ server, tool }) => mcpToolDefinition(byTool.get(`${server.id}\u0000${tool.definition.name}`)!, server, tool, this.#call));
+    this.#tools = mcpTools(this.#servers, this.#options.reserved, this.#call);
   }
 
   async #update(id: string, change: (server: McpServerRecord) => McpServerRecord, audit?: ServerAuditEvents): Promise<McpServerRecord | undefined> {
@@ -265,6 +223,12 @@ export class McpHub {
     }, delayMs);
   }
 
+  /** The wait before reconnecting after the `n`th failure in a row; the last delay repeats. */
+  #retryDelay(n: number): number {
+    const delays = this.#options.retryDelaysMs?.length ? this.#options.retryDelaysMs : DEFAULT_RETRY_DELAYS_MS;
+    return delays[Math.min(n, delays.length) - 1]!;
+  }
+
   /** This tab's session with the server, connecting (and listing its tools) first if there is none. */
   #session(id: string): Promise<McpSession> {
     const link = this.#link(id);
@@ -272,11 +236,8 @@ export class McpHub {
       if (this.#links.get(id) === link) {
         link.session = null;
         link.failures++;
-        const delays = this.#options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
         // A server that needs sign-in will not let us in by being asked again.
-        if (!(error instanceof McpConnectError && error.kind === 'needs_auth')) {
-          this.#connectSoon(id, delays[Math.min(link.failures - 1, delays.length - 1)] ?? 30_000);
-        }
+        if (!(error instanceof McpConnectError && error.kind === 'needs_auth')) this.#connectSoon(id, this.#retryDelay(link.failures));
       }
       throw error;
     });
@@ -284,7 +245,7 @@ export class McpHub {
   }
 
   async #connect(id: string, link: Link): Promise<McpSession> {
-    const server = this.#servers.find((s) => s.id === id);
+    const server = this.#find(id);
     if (!server?.enabled) throw new McpConnectError('failed', 'The server is disconnected; press Connect in Settings.');
     // Retries after a failure keep showing the failure (and its reason) until one succeeds: no status that flips to "connecting" and back.
     if (link.failures === 0 && server.status.kind !== 'connecting') await this.#setStatus(id, { kind: 'connecting', since: this.#now() });
@@ -300,12 +261,7 @@ export class McpHub {
     } catch (error) {
       await session?.close().catch(() => undefined);
       const failure = connectFailure(error, server.url, 'initialize');
-      await this.#setStatus(
-        id,
-        failure.kind === 'needs_auth'
-          ? { kind: 'needs_auth', reason: failure.message, at: this.#now(), ...(failure.resourceMetadataUrl ? { resourceMetadataUrl: failure.resourceMetadataUrl } : {}) }
-          : { kind: 'failed', reason: failure.message, at: this.#now() },
-      );
+      await this.#setStatus(id, failureStatus(failure, this.#now()));
       throw failure;
     }
   }
@@ -337,8 +293,7 @@ export class McpHub {
         if (this.#links.get(id) !== link) return;
         link.session = null;
         void this.#setStatus(id, { kind: 'connecting', since: this.#now() });
-        const delays = this.#options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-        this.#connectSoon(id, delays[0] ?? 1_000);
+        this.#connectSoon(id, this.#retryDelay(1));
         console.warn(`Pausepoint: lost the MCP server ${id}: ${reason}`);
       },
       ...serverRequests({ asker: () => this.#asker(id, link), sample: this.#options.sample }),
@@ -349,12 +304,11 @@ export class McpHub {
 
   /**
    * One approved call. Running it accepts a changed definition: the card the
-   * user approved showed the change. What is known of its outcome decides
-   * the error: not run (a plain failure the model may work around), or
-   * unknown (`OutcomeUnknown`: the user is asked, nothing is retried).
+   * user approved showed the change. A failure is told to the engine by what
+   * is known of its outcome (`toolCallError`).
    */
   readonly #call = async (id: string, toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<string> => {
-    const server = this.#servers.find((s) => s.id === id);
+    const server = this.#find(id);
     if (!server?.enabled) throw new Error('Not run: that MCP server is disconnected or was removed. The user can connect it in Settings.');
     const label = serverLabel(server);
     const tool = server.tools.find((t) => t.definition.name === toolName);
@@ -379,10 +333,7 @@ export class McpHub {
       if (formatted.images.length > 0) context.showImages?.(formatted.images);
       return formatted.text;
     } catch (error) {
-      if (error instanceof CallDropped) throw new OutcomeUnknown(`${error.message} (MCP server ${label})`, { cause: error });
-      if (error instanceof SessionLost || error instanceof NotRun) throw new Error(`Not run: ${error.message}`, { cause: error });
-      if (error instanceof McpError) throw new Error(`${label} answered with an error: ${error.message}`, { cause: error });
-      throw error;
+      throw toolCallError(error, label);
     } finally {
       link.running.splice(link.running.indexOf(context), 1);
     }
@@ -401,14 +352,7 @@ export class McpHub {
   /** The running call a server's request belongs to (the newest on that server): its cards go to that call's conversation. */
   #asker(id: string, link: Link): Asker | null {
     const context = link.running.at(-1);
-    const server = this.#servers.find((s) => s.id === id);
+    const server = this.#find(id);
     return context && server ? { context, server } : null;
   }
-}
-
-function sameStatus(a: McpServerStatus, b: McpServerStatus): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === 'connecting') return true;
-  if (a.kind === 'connected' && b.kind === 'connected') return a.transport === b.transport;
-  return JSON.stringify({ ...a, at: 0 }) === JSON.stringify({ ...b, at: 0 });
 }
