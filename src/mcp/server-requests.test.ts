@@ -59,6 +59,7 @@ describe('a server’s requests while its tool runs, through the hub and the eng
     expect(sent).toEqual([]);
     await h.engine.decide(card.id, { type: 'approve' }, tab('tab-A'));
     await h.engine.whenIdle();
+    expect(sent.map((r) => r.maxTokens)).toEqual([50]);
     expect(sent.map((r) => r.messages)).toEqual([
       [
         { role: 'system', content: 'Be brief.' },
@@ -129,5 +130,24 @@ describe('serverRequests', () => {
     const requests = serverRequests({ asker: () => ({ context, server }) });
     await expect(requests.onSample(sampling, new AbortController().signal)).rejects.toBeInstanceOf(McpError);
     expect(asked).toEqual([]);
+  });
+
+  it('refuses a sampling request whose token cap no model could meet (under 1), before any card', async () => {
+    const { asked, context } = runningCall();
+    let calls = 0;
+    const requests = serverRequests({ asker: () => ({ context, server }), sample: async () => (calls++, { text: 'hi', model: 'm', finishReason: 'stop' }) });
+    await expect(requests.onSample({ ...sampling, maxTokens: 0 }, new AbortController().signal)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    expect(asked).toEqual([]);
+    expect(calls).toBe(0);
+  });
+
+  it('gives the sampler the server’s token cap with the messages once the card is approved', async () => {
+    const { asked, context } = runningCall();
+    const sent: Parameters<Sampler>[0][] = [];
+    const requests = serverRequests({ asker: () => ({ context, server }), sample: async (request) => (sent.push(request), { text: 'Hi.', model: 'm', finishReason: 'length' }) });
+    const answer = await requests.onSample({ ...sampling, maxTokens: 7 }, new AbortController().signal);
+    expect(asked).toHaveLength(1);
+    expect(sent).toMatchObject([{ maxTokens: 7, messages: [{ role: 'user', content: 'Say hi' }] }]);
+    expect(answer).toMatchObject({ content: { type: 'text', text: 'Hi.' }, stopReason: 'maxTokens' });
   });
 });

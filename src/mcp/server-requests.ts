@@ -19,9 +19,10 @@ import { samplingDescription, samplingMessages } from './sampling-request.ts';
 /**
  * One call to the user's configured model for an approved sampling request:
  * the worker's model port (the same one the engine uses, so the call is
- * counted like the engine's own). Returns its text and the model's name.
+ * counted like the engine's own), its answer at most `maxTokens` long (the
+ * server's cap, shown on the card). Returns its text and the model's name.
  */
-export type Sampler = (request: { messages: ModelMessage[]; signal: AbortSignal }) => Promise<{ text: string; model: string; finishReason: string }>;
+export type Sampler = (request: { messages: ModelMessage[]; maxTokens: number; signal: AbortSignal }) => Promise<{ text: string; model: string; finishReason: string }>;
 
 /** A URL elicitation card's payload: the link the page opens when the user presses the card's button (see src/ui/cards/link-to-open.ts). */
 export interface LinkPayload {
@@ -60,6 +61,8 @@ export function serverRequests(source: ServerRequestSource): ServerRequests {
     onSample: async (params, signal) => {
       const sample = source.sample;
       if (!sample) throw new McpError(ErrorCode.InvalidRequest, 'Pausepoint does not let MCP servers use the user’s model here: sampling is refused.');
+      // No card for a request no model could answer.
+      if (params.maxTokens < 1) throw new McpError(ErrorCode.InvalidParams, `maxTokens must be at least 1 (it is ${params.maxTokens}).`);
       return sampleOnce(asker('sampling requests'), sample, params, signal);
     },
   };
@@ -140,7 +143,7 @@ async function sampleOnce(asker: Asker, sample: Sampler, params: CreateMessageRe
     throw new McpError(ErrorCode.InvalidRequest, 'Sampling is refused: the user did not approve this request to use their model.');
   }
   try {
-    const result = await sample({ messages: samplingMessages(params), signal: AbortSignal.any([signal, asker.context.signal]) });
+    const result = await sample({ messages: samplingMessages(params), maxTokens: params.maxTokens, signal: AbortSignal.any([signal, asker.context.signal]) });
     return {
       role: 'assistant',
       content: { type: 'text', text: result.text },

@@ -15,10 +15,10 @@ const NONE: readonly ToolDefinition[] = Object.freeze([]);
  * so whatever counts that port's calls counts these too.
  */
 function samplerOver(db: PausepointDb): Sampler {
-  return async ({ messages, signal }) => {
+  return async ({ messages, maxTokens, signal }) => {
     const settings = await readSettings(db);
     const model = await modelFromSettings(settings);
-    const result = await model.complete({ messages, tools: [], signal, onText: () => {} });
+    const result = await model.complete({ messages, tools: [], signal, onText: () => {}, maxTokens });
     return { text: result.content, model: settings?.provider === 'demo' ? 'demo' : (settings?.model ?? ''), finishReason: result.finishReason };
   };
 }

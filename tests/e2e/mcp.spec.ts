@@ -187,6 +187,8 @@ test('a sampling request is a card; approved, the user’s model answers it and 
     { role: 'user', content: 'Resource trigger-sampling-request context: Say **hi**' },
   ]);
   expect(asked!.body.tools ?? []).toEqual([]);
+  // The server's cap bounds the answer (the user's own limit is higher).
+  expect(asked!.body.max_tokens).toBe(40);
   const result = lastToolResult(last!.body);
   expect(result).toContain('Hello from your model.');
   expect(result).toContain('"role": "assistant"');
