@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { definitionHash, type ToolDefinitionText } from '../engine/definition-hash.ts';
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
+import { realSleeps } from '../engine/testing/fake-clock.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpConnectError } from './connect-failure.ts';
 import { McpHub } from './mcp-hub.ts';
 import type { HubOAuth } from './mcp-hub-options.ts';
 import { SessionLost } from './mcp-session.ts';
-import { clock, closeAfter, closeHubs, hubWithPeer, makePeer, until, type Peer } from './testing/hub-fixture.ts';
+import { closeAfter, closeHubs, hubWithPeer, makePeer, until, type Peer } from './testing/hub-fixture.ts';
 import { inMemorySessions } from './testing/in-memory-session.ts';
 import { MemoryMcpStore } from './testing/memory-mcp-store.ts';
 
@@ -224,7 +225,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     await hub.add({ url: 'http://localhost:18697/mcp', name: 'Everything' });
     await until(() => (store.rows.get('srv-s')?.status.kind === 'connected' ? true : undefined), 'connected');
     await hub.setTrusted('srv-s', true);
-    const h = harness([{ calls: [{ name: 'everything__echo', args: { message: 'again' } }] }, { text: 'ok' }], { dynamicTools: () => hub.tools(), clock });
+    const h = harness([{ calls: [{ name: 'everything__echo', args: { message: 'again' } }] }, { text: 'ok' }], { dynamicTools: () => hub.tools(), clock: realSleeps() });
     await until(() => (hub.tools().find((t) => t.name === 'everything__echo')?.gate?.({}) === null ? true : undefined), 'trusted tools');
     const id = await say(h, null, 'echo');
     expect(peers).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ClockPort } from '../../engine/clock-port.ts';
+import { realSleeps } from '../../engine/testing/fake-clock.ts';
 import { harness, pending, tab } from '../../engine/testing/harness.ts';
 import type { MemoryRules } from '../../engine/testing/memory-rules.ts';
 import { McpHub } from '../mcp-hub.ts';
@@ -9,17 +9,6 @@ import { inMemorySessions } from './in-memory-session.ts';
 import { MemoryMcpStore } from './memory-mcp-store.ts';
 
 type Harness = ReturnType<typeof harness>;
-
-/** Real (short) sleeps: a call waiting on a card must let the test decide it. */
-export const clock: ClockPort = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      signal.throwIfAborted();
-      const timer = setTimeout(resolve, Math.min(ms, 5));
-      signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-    }),
-};
 
 export interface Peer {
   server: McpServer;
@@ -109,7 +98,7 @@ export async function hubWithPeer(options: { trusted?: boolean; rules?: MemoryRu
   const added = await hub.add({ url: 'http://localhost:18699/mcp', name: 'Everything' });
   await until(() => (store.rows.get(added.id)?.status.kind === 'connected' ? true : undefined), 'connected');
   if (options.trusted) await hub.setTrusted(added.id, true);
-  const h = harness([], { dynamicTools: () => hub.tools(), clock, ...(options.rules ? { rules: options.rules } : {}) });
+  const h = harness([], { dynamicTools: () => hub.tools(), clock: realSleeps(), ...(options.rules ? { rules: options.rules } : {}) });
   return { h, hub, store, peers, sessions, serverId: added.id };
 }
 
