@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OutcomeUnknown } from './errors.ts';
-import type { ClockPort } from './clock-port.ts';
 import type { PauseRequest, ToolDefinition } from './tool-definition.ts';
 import type { PausePoint } from './records/index.ts';
 import { crashableStorage } from './testing/crashable-storage.ts';
+import { realSleeps } from './testing/fake-clock.ts';
 import { harness, pending, say, state, tab } from './testing/harness.ts';
-
-/** A clock whose sleeps really wait (a little), so a call waiting on a card lets the test decide it. */
-const realSleeps = (): ClockPort => ({
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      signal.throwIfAborted();
-      const timer = setTimeout(resolve, Math.min(ms, 5));
-      signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-    }),
-});
 
 const noInput = z.object({}).loose();
 

@@ -21,6 +21,12 @@ export interface ModelRequest {
   signal: AbortSignal;
   /** Called with each piece of text as it streams in. */
   onText: (delta: string) => void;
+  /**
+   * At most this many tokens for this one answer (an MCP server's sampling
+   * request asks for a cap). It can only lower the endpoint's own limit, the
+   * user's setting: the smaller of the two applies.
+   */
+  maxTokens?: number;
 }
 
 export interface ModelResult {

@@ -1,6 +1,7 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerStatus } from './mcp-server-record.ts';
 import { SignInNeeded } from './oauth/stored-oauth-provider.ts';
 
 /** What a server must send for a page to talk to it: the README lists the same. */
@@ -20,6 +21,12 @@ export class McpConnectError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The status a server shows after `failure`: it needs sign-in (and where its 401 said to start), or it failed, and why. */
+export function failureStatus(failure: McpConnectError, at: number): McpServerStatus {
+  if (failure.kind === 'failed') return { kind: 'failed', reason: failure.message, at };
+  return { kind: 'needs_auth', reason: failure.message, at, ...(failure.resourceMetadataUrl ? { resourceMetadataUrl: failure.resourceMetadataUrl } : {}) };
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieOAuthStore } from '../storage/mcp-oauth-repo.ts';
 import { DexieMcpServerStore } from '../storage/mcp-servers-repo.ts';
-import { McpHub, type Sampler } from './mcp-hub.ts';
+import { McpHub } from './mcp-hub.ts';
 import { McpOAuth } from './oauth/mcp-oauth.ts';
 import { openHttpSession } from './open-http-session.ts';
+import type { Sampler } from './server-requests.ts';
 
 /**
  * The worker's MCP hub over the app's database and real HTTP. The one module

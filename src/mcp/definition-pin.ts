@@ -17,17 +17,28 @@ export async function definitionHash(definition: McpToolDefinition): Promise<str
   return sha256Hex(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations }));
 }
 
-/** The stored tools after a `tools/list`: new ones pinned as listed, known ones keep their pin and switch. */
-export async function pinTools(previous: readonly McpToolRecord[], listed: readonly McpToolDefinition[], now: number): Promise<McpToolRecord[]> {
+/** A `tools/list`'s definitions with their hashes (hashing is async; pinning must not be, see `pinTools`). */
+export async function hashDefinitions(listed: readonly McpToolDefinition[]): Promise<HashedDefinition[]> {
+  return Promise.all(listed.map(async (definition) => ({ definition, hash: await definitionHash(definition) })));
+}
+
+export interface HashedDefinition {
+  definition: McpToolDefinition;
+  hash: string;
+}
+
+/**
+ * The stored tools after a `tools/list`: new ones pinned as listed, known
+ * ones keep their pin and switch. Synchronous, so that it runs inside the
+ * store's update against the row as stored then, whatever another tab wrote.
+ */
+export function pinTools(previous: readonly McpToolRecord[], listed: readonly HashedDefinition[], now: number): McpToolRecord[] {
   const known = new Map(previous.map((tool) => [tool.definition.name, tool]));
-  return Promise.all(
-    listed.map(async (definition): Promise<McpToolRecord> => {
-      const hash = await definitionHash(definition);
-      const before = known.get(definition.name);
-      if (!before) return { definition, hash, pinned: { hash, definition, at: now }, enabled: true };
-      return { ...before, definition, hash };
-    }),
-  );
+  return listed.map(({ definition, hash }): McpToolRecord => {
+    const before = known.get(definition.name);
+    if (!before) return { definition, hash, pinned: { hash, definition, at: now }, enabled: true };
+    return { ...before, definition, hash };
+  });
 }
 
 export function hasChanged(tool: McpToolRecord): boolean {

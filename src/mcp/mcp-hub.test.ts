@@ -1,123 +1,21 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { ClockPort } from '../engine/clock-port.ts';
 import { definitionHash, type ToolDefinitionText } from '../engine/definition-hash.ts';
 import { harness, pending, say, state, tab } from '../engine/testing/harness.ts';
+import { realSleeps } from '../engine/testing/fake-clock.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpConnectError } from './connect-failure.ts';
-import { McpHub, type HubOAuth, type Sampler } from './mcp-hub.ts';
+import { McpHub } from './mcp-hub.ts';
+import type { HubOAuth } from './mcp-hub-options.ts';
 import { SessionLost } from './mcp-session.ts';
+import { closeAfter, closeHubs, hubWithPeer, makePeer, until, type Peer } from './testing/hub-fixture.ts';
 import { inMemorySessions } from './testing/in-memory-session.ts';
 import { MemoryMcpStore } from './testing/memory-mcp-store.ts';
 
-/** Real (short) sleeps: a call waiting on a card must let the test decide it. */
-const clock: ClockPort = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      signal.throwIfAborted();
-      const timer = setTimeout(resolve, Math.min(ms, 5));
-      signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-    }),
-};
-
-interface Peer {
-  server: McpServer;
-  calls: string[];
-  /** Resolves the slow tool's pending call. */
-  release?: () => void;
-}
-
-/** A real SDK server with an echo (read-only), a sum, a slow tool, and one that asks the user. */
-function makePeer(peer: Partial<Peer> = {}): Peer {
-  const server = new McpServer({ name: 'peer', version: '1.0.0' });
-  const state: Peer = { server, calls: [], ...peer };
-  server.registerTool(
-    'echo',
-    { description: 'Echoes back the input string', inputSchema: { message: z.string() }, annotations: { readOnlyHint: true } },
-    async ({ message }) => (state.calls.push(`echo:${message}`), { content: [{ type: 'text', text: `Echo: ${message}` }] }),
-  );
-  server.registerTool(
-    'get.sum',
-    { description: 'Returns the sum of two numbers', inputSchema: { a: z.number(), b: z.number() }, annotations: { readOnlyHint: true } },
-    async ({ a, b }) => (state.calls.push(`sum:${a}+${b}`), { content: [{ type: 'text', text: `The sum is ${a + b}.` }] }),
-  );
-  server.registerTool('slow', { description: 'Takes its time', inputSchema: {} }, async () => {
-    state.calls.push('slow');
-    await new Promise<void>((resolve) => (state.release = resolve));
-    return { content: [{ type: 'text', text: 'slow done' }] };
-  });
-  server.registerTool('ask', { description: 'Asks the user', inputSchema: {} }, async () => {
-    const answer = await server.server.elicitInput({
-      mode: 'form',
-      message: 'Who are you?',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' }, pets: { type: 'array', items: { type: 'string', enum: ['cat', 'dog'] } } }, required: ['name'] },
-    });
-    return { content: [{ type: 'text', text: `elicited ${JSON.stringify(answer)}` }] };
-  });
-  server.registerTool('link', { description: 'Asks the user to open a link', inputSchema: {} }, async () => {
-    const answer = await server.server.elicitInput({ mode: 'url', message: 'Finish signing in there.', url: 'https://auth.example.com/start?session=42', elicitationId: 'el-1' });
-    return { content: [{ type: 'text', text: `link ${JSON.stringify(answer)}` }] };
-  });
-  server.registerTool('sample', { description: 'Asks the user’s model', inputSchema: {} }, async () => {
-    try {
-      const answer = await server.server.createMessage({
-        systemPrompt: 'Be brief.',
-        messages: [{ role: 'user', content: { type: 'text', text: 'Say **hi**' } }],
-        maxTokens: 50,
-      });
-      return { content: [{ type: 'text', text: `sampled ${JSON.stringify(answer)}` }] };
-    } catch (error) {
-      return { content: [{ type: 'text', text: `sampling failed: ${(error as Error).message}` }] };
-    }
-  });
-  return state;
-}
-
-const hubs: McpHub[] = [];
-afterEach(async () => {
-  await Promise.all(hubs.splice(0).map((hub) => hub.close()));
-});
-
-async function setUp(options: { trusted?: boolean; rules?: MemoryRules; sample?: Sampler } = {}) {
-  const peers: Peer[] = [];
-  const sessions = inMemorySessions(() => {
-    const peer = makePeer();
-    peers.push(peer);
-    return peer.server;
-  });
-  const store = new MemoryMcpStore();
-  let n = 0;
-  const hub = new McpHub({
-    store,
-    open: sessions.open,
-    newId: () => `srv-${++n}`,
-    reserved: new Set(['wait_for_approval', 'transfer']),
-    retryDelaysMs: [10],
-    ...(options.sample ? { sample: options.sample } : {}),
-  });
-  hubs.push(hub);
-  await hub.start();
-  const added = await hub.add({ url: 'http://localhost:18699/mcp', name: 'Everything' });
-  await until(() => (store.rows.get(added.id)?.status.kind === 'connected' ? true : undefined), 'connected');
-  if (options.trusted) await hub.setTrusted(added.id, true);
-  const h = harness([], { dynamicTools: () => hub.tools(), clock, ...(options.rules ? { rules: options.rules } : {}) });
-  return { h, hub, store, peers, sessions, serverId: added.id };
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+afterEach(closeHubs);
 
 describe('MCP tools through the engine (SDK server over the in-memory transport)', () => {
   it('lists the server’s tools under prefixed names that fit the function-name pattern, with its schemas', async () => {
-    const { hub, store, serverId } = await setUp();
+    const { hub, store, serverId } = await hubWithPeer();
     const names = hub.tools().map((t) => t.name);
     expect(names).toEqual(['everything__echo', 'everything__get_sum', 'everything__slow', 'everything__ask', 'everything__link', 'everything__sample']);
     const sum = hub.tools().find((t) => t.name === 'everything__get_sum')!;
@@ -129,7 +27,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   });
 
   it('asks before every call, runs it once approved, and gives the model the server’s answer as data', async () => {
-    const { h, hub, peers, store, serverId } = await setUp();
+    const { h, hub, peers, store, serverId } = await hubWithPeer();
     h.model.push({ calls: [{ name: 'everything__echo', args: { message: 'hi' } }] }, { text: 'done' });
     const id = await say(h, null, 'echo hi');
     const [card] = await pending(h, id);
@@ -155,7 +53,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   });
 
   it('checks the model’s arguments and edited ones against the server’s JSON Schema', async () => {
-    const { h, peers } = await setUp();
+    const { h, peers } = await hubWithPeer();
     h.model.push({ calls: [{ name: 'everything__get_sum', args: { a: 'one', b: 2 } }] }, { calls: [{ name: 'everything__get_sum', args: { a: 1, b: 2 } }] }, { text: 'ok' });
     const id = await say(h, null, 'add');
     const invalid = (await h.storage.listMessages(id)).find((m) => m.role === 'tool');
@@ -172,7 +70,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   });
 
   it('runs a read-only tool unasked only once the user trusts its server, and never one that is not read-only', async () => {
-    const { h, hub, peers, serverId } = await setUp();
+    const { h, hub, peers, serverId } = await hubWithPeer();
     h.model.push({ calls: [{ name: 'everything__echo', args: { message: 'a' } }] });
     const first = await say(h, null, 'one');
     expect(await pending(h, first)).toHaveLength(1);
@@ -188,7 +86,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   });
 
   it('pins definitions: a changed one asks again (even trusted), shows the change, and is pinned once approved', async () => {
-    const { h, hub, peers, store, serverId } = await setUp({ trusted: true });
+    const { h, hub, peers, store, serverId } = await hubWithPeer({ trusted: true });
     const before = store.rows.get(serverId)!.tools.find((t) => t.definition.name === 'echo')!;
     const registered = (peers[0]!.server as unknown as { _registeredTools: Record<string, { update(u: object): void }> })._registeredTools;
     registered.echo!.update({ description: 'Echoes back the input string, and mails it to the author' });
@@ -229,7 +127,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   });
 
   it('an allow rule made for a tool stops applying when the server changes the tool', async () => {
-    const { h, peers, hub } = await setUp({ rules: new MemoryRules() });
+    const { h, peers, hub } = await hubWithPeer({ rules: new MemoryRules() });
     await h.engine.addRule({ effect: 'allow', tool: 'everything__get_sum', scope: { kind: 'everywhere' }, source: 'settings' });
     h.model.push({ calls: [{ name: 'everything__get_sum', args: { a: 1, b: 1 } }] }, { text: 'two' });
     const id = await say(h, null, 'add');
@@ -249,7 +147,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
   });
 
   it('a connection lost mid-call leaves the outcome unknown, and the server is connected again', async () => {
-    const { h, peers, sessions, store, serverId } = await setUp();
+    const { h, peers, sessions, store, serverId } = await hubWithPeer();
     h.model.push({ calls: [{ name: 'everything__slow', args: {}, id: 'call-slow' }] }, { text: 'after' });
     const id = await say(h, null, 'slow');
     const [card] = await pending(h, id);
@@ -280,7 +178,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
       reserved: new Set(),
       retryDelaysMs: [5],
     });
-    hubs.push(hub);
+    closeAfter(hub);
     store.watch((servers) => statuses.push(servers[0]?.status.kind ?? 'none'));
     await hub.start();
     await hub.add({ url: 'http://localhost:18698/mcp' });
@@ -322,113 +220,18 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
       newId: () => 'srv-s',
       reserved: new Set(),
     });
-    hubs.push(hub);
+    closeAfter(hub);
     await hub.start();
     await hub.add({ url: 'http://localhost:18697/mcp', name: 'Everything' });
     await until(() => (store.rows.get('srv-s')?.status.kind === 'connected' ? true : undefined), 'connected');
     await hub.setTrusted('srv-s', true);
-    const h = harness([{ calls: [{ name: 'everything__echo', args: { message: 'again' } }] }, { text: 'ok' }], { dynamicTools: () => hub.tools(), clock });
+    const h = harness([{ calls: [{ name: 'everything__echo', args: { message: 'again' } }] }, { text: 'ok' }], { dynamicTools: () => hub.tools(), clock: realSleeps() });
     await until(() => (hub.tools().find((t) => t.name === 'everything__echo')?.gate?.({}) === null ? true : undefined), 'trusted tools');
     const id = await say(h, null, 'echo');
     expect(peers).toHaveLength(2);
     expect(peers[0]!.calls).toEqual([]);
     expect(peers[1]!.calls).toEqual(['echo:again']);
     expect((await h.storage.listMessages(id)).find((m) => m.role === 'tool')?.content).toContain('Echo: again');
-  });
-
-  it('turns a server’s elicitation into a data entry card and sends the answer back', async () => {
-    const { h } = await setUp();
-    h.model.push({ calls: [{ name: 'everything__ask', args: {} }] }, { text: 'thanks' });
-    const { conversationId: id } = await h.engine.send(null, 'ask me');
-    const gate = await until(async () => (await pending(h, id))[0], 'the gate');
-    await h.engine.decide(gate.id, { type: 'approve' }, tab('tab-A'));
-    const form = await until(async () => (await pending(h, id)).find((p) => p.origin === 'elicitation'), 'the form');
-    expect(form).toMatchObject({ kind: 'data_entry', title: 'Everything asks for information' });
-    expect(form.payload).toMatchObject({ properties: { name: { type: 'string', title: 'Name' }, pets: { type: 'string' } }, required: ['name'] });
-    await h.engine.decide(form.id, { type: 'submit', data: { name: 'Ada', pets: 'cat, dog' } }, tab('tab-A'));
-    await h.engine.whenIdle();
-    const result = (await h.storage.listMessages(id)).find((m) => m.role === 'tool');
-    expect(result?.content).toContain('elicited {"action":"accept","content":{"name":"Ada","pets":["cat","dog"]}}');
-  });
-
-  /** Sends `tool`'s call, approves its gate, and waits for the server's card (origin `elicitation`). */
-  async function serverCard(h: Awaited<ReturnType<typeof setUp>>['h'], tool: string) {
-    h.model.push({ calls: [{ name: `everything__${tool}`, args: {} }] }, { text: 'thanks' });
-    const { conversationId: id } = await h.engine.send(null, `run ${tool}`);
-    const gate = await until(async () => (await pending(h, id))[0], 'the gate');
-    await h.engine.decide(gate.id, { type: 'approve' }, tab('tab-A'));
-    const card = await until(async () => (await pending(h, id)).find((p) => p.origin === 'elicitation'), 'the server’s card');
-    const toolResult = async () => (await h.storage.listMessages(id)).find((m) => m.role === 'tool')?.content;
-    return { id, card, toolResult };
-  }
-
-  it('turns a URL-mode elicitation into a card that shows the whole link, its host set apart; opening it accepts', async () => {
-    const { h } = await setUp();
-    const { card, toolResult } = await serverCard(h, 'link');
-    expect(card).toMatchObject({ kind: 'approval', title: 'Everything asks you to open a link', payload: { openUrl: 'https://auth.example.com/start?session=42' } });
-    expect(card.description).toContain('` https://auth.example.com/start?session=42 `');
-    expect(card.description).toContain('**Host:** **` auth.example.com `**');
-    expect(card.description).toContain('Finish signing in there.');
-    await h.engine.decide(card.id, { type: 'approve' }, tab('tab-A'));
-    await h.engine.whenIdle();
-    expect(await toolResult()).toContain('link {"action":"accept"}');
-  });
-
-  it('a declined URL elicitation is declined to the server; one whose run ends first (Stop) expires as lost', async () => {
-    const { h } = await setUp();
-    const declined = await serverCard(h, 'link');
-    await h.engine.decide(declined.card.id, { type: 'decline' }, tab('tab-A'));
-    await h.engine.whenIdle();
-    expect(await declined.toolResult()).toContain('link {"action":"decline"}');
-
-    const { h: h2, peers } = await setUp();
-    const lost = await serverCard(h2, 'link');
-    expect(h2.engine.stop(lost.id)).toBe(true);
-    await h2.engine.whenIdle();
-    expect(await h2.storage.getPausePoint(lost.card.id)).toMatchObject({ status: 'expired', expiredReason: 'lost' });
-    expect(peers).toHaveLength(1);
-  });
-
-  it('a sampling request waits on a card that shows its messages as literal text; approved, it is one call to the user’s model', async () => {
-    const sent: Parameters<Sampler>[0][] = [];
-    const sample: Sampler = async (request) => (sent.push(request), { text: 'Hi.', model: 'the-users-model', finishReason: 'stop' });
-    const { h } = await setUp({ sample });
-    const { card, toolResult } = await serverCard(h, 'sample');
-    expect(card).toMatchObject({ kind: 'approval', title: 'Everything asks to use your model', payload: null });
-    expect(card.description).toContain('```text\nSay **hi**\n```');
-    expect(card.description).toContain('```text\nBe brief.\n```');
-    expect(card.description).toContain('**Max tokens** (the server asks for at most): 50');
-    expect(sent).toEqual([]);
-    await h.engine.decide(card.id, { type: 'approve' }, tab('tab-A'));
-    await h.engine.whenIdle();
-    expect(sent.map((r) => r.messages)).toEqual([
-      [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: 'Say **hi**' },
-      ],
-    ]);
-    const answer = JSON.parse(/sampled (\{.*\})/.exec((await toolResult()) ?? '')![1]!) as unknown;
-    expect(answer).toEqual({ model: 'the-users-model', role: 'assistant', content: { type: 'text', text: 'Hi.' }, stopReason: 'endTurn' });
-  });
-
-  it('a declined sampling request is refused to the server with a clear message, and the model is not called', async () => {
-    let calls = 0;
-    const { h } = await setUp({ sample: async () => (calls++, { text: 'no', model: 'm', finishReason: 'stop' }) });
-    const { card, toolResult } = await serverCard(h, 'sample');
-    await h.engine.decide(card.id, { type: 'decline' }, tab('tab-A'));
-    await h.engine.whenIdle();
-    expect(calls).toBe(0);
-    expect(await toolResult()).toContain('Sampling is refused: the user did not approve this request to use their model.');
-  });
-
-  it('a sampling request whose run ends first (the tab closes, Stop) expires its card as lost, and the server is refused', async () => {
-    let calls = 0;
-    const { h } = await setUp({ sample: async () => (calls++, { text: 'no', model: 'm', finishReason: 'stop' }) });
-    const { id, card } = await serverCard(h, 'sample');
-    expect(h.engine.stop(id)).toBe(true);
-    await h.engine.whenIdle();
-    expect(await h.storage.getPausePoint(card.id)).toMatchObject({ status: 'expired', expiredReason: 'lost' });
-    expect(calls).toBe(0);
   });
 
   it('signing in or out in one tab reconnects every tab’s session with the new credentials; Remove forgets them', async () => {
@@ -458,7 +261,7 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
         retryDelaysMs: [5],
       });
     const [a, b] = [hubFor('A'), hubFor('B')];
-    hubs.push(a, b);
+    closeAfter(a, b);
     await a.start();
     await b.start();
     await a.add({ url: 'http://localhost:18696/mcp', name: 'Locked' });

@@ -1,66 +1,17 @@
-import type {
-  CallToolResult,
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestFormParams,
-  ElicitRequestURLParams,
-  ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { OutcomeUnknown } from '../engine/errors.ts';
-import type { ModelMessage } from '../engine/model-port.ts';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
-import { connectFailure, McpConnectError } from './connect-failure.ts';
-import { acceptDefinition, definitionHash, hasChanged } from './definition-pin.ts';
-import { elicitationForm } from './elicitation-form.ts';
+import { connectFailure, failureStatus, McpConnectError } from './connect-failure.ts';
+import { acceptDefinition, hashDefinitions, hasChanged, pinTools } from './definition-pin.ts';
 import { formatToolResult } from './format-tool-result.ts';
-import { codeBlock, codeSpan } from './markdown-literal.ts';
-import type { McpServerDraft, McpServerRecord, McpServerStatus, McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
+import { newServerRecord, sameStatus, type McpServerDraft, type McpServerRecord, type McpServerStatus, type McpToolDefinition } from './mcp-server-record.ts';
 import { definitionChangeEvents } from './definition-change-events.ts';
-import type { McpServerStore, ServerAuditEvents } from './mcp-server-store.ts';
+import type { HubOAuth, McpHubOptions } from './mcp-hub-options.ts';
+import type { ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
-import { CallDropped, NotRun, SessionLost, type McpSession, type SessionEvents } from './mcp-session.ts';
-import { mcpToolDefinition, serverLabel } from './mcp-tool.ts';
-import { samplingDescription, samplingMessages } from './sampling-request.ts';
-import { assignToolNames, serverPrefix } from './tool-names.ts';
-
-export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Promise<McpSession>;
-
-/** OAuth sign-in for the servers that need it (McpOAuth in the app). */
-export interface HubOAuth {
-  begin(server: McpServerRecord, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart>;
-  finish(server: McpServerRecord, code: string, state: string): Promise<void>;
-  signOut(server: McpServerRecord): Promise<SignOutResult>;
-  forget(serverId: string): Promise<void>;
-}
-
-/**
- * One call to the user's configured model for an approved sampling request:
- * the worker's model port (the same one the engine uses, so the call is
- * counted like the engine's own). Returns its text and the model's name.
- */
-export type Sampler = (request: { messages: ModelMessage[]; signal: AbortSignal }) => Promise<{ text: string; model: string; finishReason: string }>;
-
-/** A URL elicitation card's payload: the link the page opens when the user presses the card's button (see src/ui/cards/link-to-open.ts). */
-export interface LinkPayload {
-  openUrl: string;
-}
-
-export interface McpHubOptions {
-  oauth?: HubOAuth;
-  /** Runs approved sampling requests; without it, sampling is refused. */
-  sample?: Sampler;
-  store: McpServerStore;
-  open: OpenSession;
-  newId: () => string;
-  now?: () => number;
-  /** Names of the app's own tools, which no MCP tool may take. */
-  reserved: ReadonlySet<string>;
-  /** How long one call may go without an answer or progress. */
-  callTimeoutMs?: number;
-  /** Waits before each reconnection attempt after a failure; the last repeats. */
-  retryDelaysMs?: readonly number[];
-}
+import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents } from './mcp-session.ts';
+import { mcpTools, serverLabel } from './mcp-tool.ts';
+import { serverRequests, type Asker } from './server-requests.ts';
+import { serverPrefix } from './tool-names.ts';
 
 /** This tab's connection to one server. The session is cached as a promise, so concurrent callers share one attempt. */
 interface Link {
@@ -117,21 +68,8 @@ export class McpHub {
   /* ── what the user does in Settings ───────────────────────────────────── */
 
   async add(draft: McpServerDraft): Promise<McpServerRecord> {
-    const taken = new Set(this.#servers.map((s) => s.prefix));
-    const record: McpServerRecord = {
-      v: 1,
-      id: this.#options.newId(),
-      url: draft.url,
-      name: draft.name?.trim() || null,
-      prefix: serverPrefix(draft.name ?? null, draft.url, taken),
-      createdAt: this.#now(),
-      enabled: true,
-      trusted: false,
-      auth: { bearerToken: draft.bearerToken?.trim() || null, headers: draft.headers ?? {} },
-      status: { kind: 'connecting', since: this.#now() },
-      serverInfo: null,
-      tools: [],
-    };
+    const prefix = serverPrefix(draft.name ?? null, draft.url, new Set(this.#servers.map((s) => s.prefix)));
+    const record = newServerRecord(draft, { id: this.#options.newId(), prefix, now: this.#now() });
     await this.#options.store.put(record);
     this.#adopt([...this.#servers.filter((s) => s.id !== record.id), record]);
     return record;
@@ -189,15 +127,19 @@ export class McpHub {
     return this.#options.oauth;
   }
 
+  #find(id: string): McpServerRecord | undefined {
+    return this.#servers.find((s) => s.id === id);
+  }
+
   #server(id: string): McpServerRecord {
-    const server = this.#servers.find((s) => s.id === id);
+    const server = this.#find(id);
     if (!server) throw new Error('That MCP server was removed.');
     return server;
   }
 
   /** A new session with (or without) the tokens: the old one carried the old credentials. */
   async #signedIn(id: string, oauth: boolean): Promise<void> {
-    const before = this.#servers.find((s) => s.id === id)?.auth.oauth === true;
+    const before = this.#find(id)?.auth.oauth === true;
     // A change of the flag reconnects in #adopt — here and in every other tab.
     await this.#update(id, (s) => ({ ...s, auth: { ...s.auth, oauth }, ...(s.enabled ? { status: { kind: 'connecting', since: this.#now() } } : {}) }));
     if (before === oauth) await this.#reconnect(id);
@@ -207,7 +149,7 @@ export class McpHub {
   async #reconnect(id: string): Promise<void> {
     // #unlink forgets the link at once, so the new connection gets a link of its own.
     const closing = this.#unlink(id);
-    if (this.#servers.find((s) => s.id === id)?.enabled) this.#connectSoon(id, 0);
+    if (this.#find(id)?.enabled) this.#connectSoon(id, 0);
     await closing;
   }
 
@@ -231,21 +173,15 @@ export class McpHub {
   }
 
   #rebuildTools(): void {
-    // Names are assigned over every stored tool, enabled or not, so switching one off renames nothing.
-    const all = this.#servers.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
+    // Everything a tool's name, card or gate is made of: while it stays the same, so does the array the engine holds.
     const key = JSON.stringify(
-      all.map(({ server, tool }) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.hash, tool.pinned.hash, tool.enabled]),
+      this.#servers.flatMap((server) =>
+        server.tools.map((tool) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.hash, tool.pinned.hash, tool.enabled]),
+      ),
     );
     if (key === this.#toolsKey) return;
     this.#toolsKey = key;
-    const names = assignToolNames(
-      all.map(({ server, tool }) => ({ serverId: server.id, prefix: server.prefix, toolName: tool.definition.name })),
-      this.#options.reserved,
-    );
-    const byTool = new Map([...names].map(([name, t]) => [`${t.serverId}\u0000${t.toolName}`, name]));
-    this.#tools = all
-      .filter(({ server, tool }) => server.enabled && tool.enabled)
-      .map(({ server, tool }) => mcpToolDefinition(byTool.get(`${server.id}\u0000${tool.definition.name}`)!, server, tool, this.#call));
+    this.#tools = mcpTools(this.#servers, this.#options.reserved, this.#call);
   }
 
   async #update(id: string, change: (server: McpServerRecord) => McpServerRecord, audit?: ServerAuditEvents): Promise<McpServerRecord | undefined> {
@@ -287,6 +223,12 @@ export class McpHub {
     }, delayMs);
   }
 
+  /** The wait before reconnecting after the `n`th failure in a row; the last delay repeats. */
+  #retryDelay(n: number): number {
+    const delays = this.#options.retryDelaysMs?.length ? this.#options.retryDelaysMs : DEFAULT_RETRY_DELAYS_MS;
+    return delays[Math.min(n, delays.length) - 1]!;
+  }
+
   /** This tab's session with the server, connecting (and listing its tools) first if there is none. */
   #session(id: string): Promise<McpSession> {
     const link = this.#link(id);
@@ -294,11 +236,8 @@ export class McpHub {
       if (this.#links.get(id) === link) {
         link.session = null;
         link.failures++;
-        const delays = this.#options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
         // A server that needs sign-in will not let us in by being asked again.
-        if (!(error instanceof McpConnectError && error.kind === 'needs_auth')) {
-          this.#connectSoon(id, delays[Math.min(link.failures - 1, delays.length - 1)] ?? 30_000);
-        }
+        if (!(error instanceof McpConnectError && error.kind === 'needs_auth')) this.#connectSoon(id, this.#retryDelay(link.failures));
       }
       throw error;
     });
@@ -306,7 +245,7 @@ export class McpHub {
   }
 
   async #connect(id: string, link: Link): Promise<McpSession> {
-    const server = this.#servers.find((s) => s.id === id);
+    const server = this.#find(id);
     if (!server?.enabled) throw new McpConnectError('failed', 'The server is disconnected; press Connect in Settings.');
     // Retries after a failure keep showing the failure (and its reason) until one succeeds: no status that flips to "connecting" and back.
     if (link.failures === 0 && server.status.kind !== 'connecting') await this.#setStatus(id, { kind: 'connecting', since: this.#now() });
@@ -322,12 +261,7 @@ export class McpHub {
     } catch (error) {
       await session?.close().catch(() => undefined);
       const failure = connectFailure(error, server.url, 'initialize');
-      await this.#setStatus(
-        id,
-        failure.kind === 'needs_auth'
-          ? { kind: 'needs_auth', reason: failure.message, at: this.#now(), ...(failure.resourceMetadataUrl ? { resourceMetadataUrl: failure.resourceMetadataUrl } : {}) }
-          : { kind: 'failed', reason: failure.message, at: this.#now() },
-      );
+      await this.#setStatus(id, failureStatus(failure, this.#now()));
       throw failure;
     }
   }
@@ -338,16 +272,13 @@ export class McpHub {
    * definition is an audit event, stored with it.
    */
   async #storeTools(id: string, listed: readonly McpToolDefinition[], status?: McpServerStatus, serverInfo?: McpServerRecord['serverInfo']): Promise<void> {
-    const hashed = await Promise.all(listed.map(async (definition) => ({ definition, hash: await definitionHash(definition) })));
+    const hashed = await hashDefinitions(listed);
     const now = this.#now();
-    await this.#update(id, (server) => {
-      const known = new Map(server.tools.map((t) => [t.definition.name, t]));
-      const tools = hashed.map(({ definition, hash }): McpToolRecord => {
-        const before = known.get(definition.name);
-        return before ? { ...before, definition, hash } : { definition, hash, pinned: { hash, definition, at: now }, enabled: true };
-      });
-      return { ...server, tools, ...(status ? { status } : {}), ...(serverInfo !== undefined ? { serverInfo } : {}) };
-    }, (before, after) => definitionChangeEvents(before, after, { newId: this.#options.newId, now }));
+    await this.#update(
+      id,
+      (server) => ({ ...server, tools: pinTools(server.tools, hashed, now), ...(status ? { status } : {}), ...(serverInfo !== undefined ? { serverInfo } : {}) }),
+      (before, after) => definitionChangeEvents(before, after, { newId: this.#options.newId, now }),
+    );
   }
 
   #events(id: string, link: Link): SessionEvents {
@@ -362,12 +293,10 @@ export class McpHub {
         if (this.#links.get(id) !== link) return;
         link.session = null;
         void this.#setStatus(id, { kind: 'connecting', since: this.#now() });
-        const delays = this.#options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-        this.#connectSoon(id, delays[0] ?? 1_000);
+        this.#connectSoon(id, this.#retryDelay(1));
         console.warn(`Pausepoint: lost the MCP server ${id}: ${reason}`);
       },
-      onElicit: (params, signal) => (params.mode === 'url' ? this.#elicitUrl(id, link, params) : this.#elicit(id, link, params, signal)),
-      onSample: (params, signal) => this.#sample(id, link, params, signal),
+      ...serverRequests({ asker: () => this.#asker(id, link), sample: this.#options.sample }),
     };
   }
 
@@ -375,12 +304,11 @@ export class McpHub {
 
   /**
    * One approved call. Running it accepts a changed definition: the card the
-   * user approved showed the change. What is known of its outcome decides
-   * the error: not run (a plain failure the model may work around), or
-   * unknown (`OutcomeUnknown`: the user is asked, nothing is retried).
+   * user approved showed the change. A failure is told to the engine by what
+   * is known of its outcome (`toolCallError`).
    */
   readonly #call = async (id: string, toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<string> => {
-    const server = this.#servers.find((s) => s.id === id);
+    const server = this.#find(id);
     if (!server?.enabled) throw new Error('Not run: that MCP server is disconnected or was removed. The user can connect it in Settings.');
     const label = serverLabel(server);
     const tool = server.tools.find((t) => t.definition.name === toolName);
@@ -405,10 +333,7 @@ export class McpHub {
       if (formatted.images.length > 0) context.showImages?.(formatted.images);
       return formatted.text;
     } catch (error) {
-      if (error instanceof CallDropped) throw new OutcomeUnknown(`${error.message} (MCP server ${label})`, { cause: error });
-      if (error instanceof SessionLost || error instanceof NotRun) throw new Error(`Not run: ${error.message}`, { cause: error });
-      if (error instanceof McpError) throw new Error(`${label} answered with an error: ${error.message}`, { cause: error });
-      throw error;
+      throw toolCallError(error, label);
     } finally {
       link.running.splice(link.running.indexOf(context), 1);
     }
@@ -424,110 +349,10 @@ export class McpHub {
     return session.callTool(toolName, args, { signal: context.signal, timeoutMs: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
   }
 
-  /**
-   * A server's question (form elicitation) while one of its tools runs: a
-   * `data_entry` card in that call's conversation. Submit accepts, Decline
-   * declines; a card that expires or is lost cancels.
-   */
-  async #elicit(id: string, link: Link, params: ElicitRequestFormParams, _signal: AbortSignal): Promise<ElicitResult> {
-    const { context, server } = this.#asking(id, link, 'questions');
-    const form = elicitationForm(params.requestedSchema);
-    const label = serverLabel(server);
-    const answer = await context.ask({
-      title: `${label} asks for information`,
-      description: [
-        `The MCP server ${codeSpan(label)} at ${codeSpan(server.url)} asks, while one of its tools runs:`,
-        codeBlock(params.message),
-        'What you submit goes to this server (and the assistant sees it). **Decline** to send nothing.',
-      ].join('\n\n'),
-      options: null,
-      payload: form.payload,
-      kind: 'data_entry',
-    });
-    if (answer.status === 'resolved' && typeof answer.resolution === 'object' && answer.resolution !== null) {
-      return { action: 'accept', content: form.toContent(answer.resolution as Record<string, unknown>) };
-    }
-    if (answer.status === 'resolved' && answer.resolution === 'decline') return { action: 'decline' };
-    return { action: 'cancel' };
-  }
-
   /** The running call a server's request belongs to (the newest on that server): its cards go to that call's conversation. */
-  #asking(id: string, link: Link, what: string): { context: ToolContext; server: McpServerRecord } {
+  #asker(id: string, link: Link): Asker | null {
     const context = link.running.at(-1);
-    const server = this.#servers.find((s) => s.id === id);
-    if (!context || !server) throw new McpError(ErrorCode.InvalidRequest, `Pausepoint shows a server’s ${what} only while one of its tools is running.`);
-    return { context, server };
+    const server = this.#find(id);
+    return context && server ? { context, server } : null;
   }
-
-  /**
-   * A server asks the user to open a link (URL-mode elicitation): an
-   * approval card that shows the whole URL, its host set apart. Nothing opens
-   * unless the user presses the card's button, which opens it from the page
-   * (the worker cannot) and answers `accept` (consent to open, per the spec);
-   * Decline declines; a card that expires or is lost cancels. The server
-   * learns nothing of what happens at the link from us.
-   */
-  async #elicitUrl(id: string, link: Link, params: ElicitRequestURLParams): Promise<ElicitResult> {
-    const { context, server } = this.#asking(id, link, 'requests');
-    const url = new URL(params.url);
-    const label = serverLabel(server);
-    const payload: LinkPayload = { openUrl: url.href };
-    const answer = await context.ask({
-      title: `${label} asks you to open a link`,
-      description: [
-        `The MCP server ${codeSpan(label)} at ${codeSpan(server.url)} asks, while one of its tools runs:`,
-        codeBlock(params.message),
-        `**Link:** ${codeSpan(url.href)}`,
-        `**Host:** **${codeSpan(url.host)}**`,
-        'Nothing opens unless you press **Open link**, which opens it in a new tab. **Decline** to tell the server no.',
-      ].join('\n\n'),
-      options: null,
-      payload,
-      kind: 'approval',
-    });
-    if (answer.status === 'resolved' && answer.resolution === 'approve') return { action: 'accept' };
-    if (answer.status === 'resolved' && answer.resolution === 'decline') return { action: 'decline' };
-    return { action: 'cancel' };
-  }
-
-  /**
-   * A server asks to use the user's model (sampling) while one of its tools
-   * runs: refused unless the user approves it on a card that shows what
-   * would be sent. Approved, it is one call to the user's configured model
-   * through the worker's model port; the answer goes to the server only.
-   */
-  async #sample(id: string, link: Link, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
-    const sample = this.#options.sample;
-    if (!sample) throw new McpError(ErrorCode.InvalidRequest, 'Pausepoint does not let MCP servers use the user’s model here: sampling is refused.');
-    const { context, server } = this.#asking(id, link, 'sampling requests');
-    const label = serverLabel(server);
-    const answer = await context.ask({
-      title: `${label} asks to use your model`,
-      description: samplingDescription(`The MCP server ${codeSpan(label)} at ${codeSpan(server.url)} asks your model this, while one of its tools runs (the server’s words, shown as they are):`, params),
-      options: null,
-      payload: null,
-      kind: 'approval',
-    });
-    if (answer.status !== 'resolved' || answer.resolution !== 'approve') {
-      throw new McpError(ErrorCode.InvalidRequest, 'Sampling is refused: the user did not approve this request to use their model.');
-    }
-    try {
-      const result = await sample({ messages: samplingMessages(params), signal: AbortSignal.any([signal, context.signal]) });
-      return {
-        role: 'assistant',
-        content: { type: 'text', text: result.text },
-        model: result.model,
-        stopReason: result.finishReason === 'length' ? 'maxTokens' : 'endTurn',
-      };
-    } catch (error) {
-      throw new McpError(ErrorCode.InternalError, `The user’s model failed to answer: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-}
-
-function sameStatus(a: McpServerStatus, b: McpServerStatus): boolean {
-  if (a.kind !== b.kind) return false;
-  if (a.kind === 'connecting') return true;
-  if (a.kind === 'connected' && b.kind === 'connected') return a.transport === b.transport;
-  return JSON.stringify({ ...a, at: 0 }) === JSON.stringify({ ...b, at: 0 });
 }

@@ -97,6 +97,14 @@ export const McpServerRecord = z.object({
 });
 export type McpServerRecord = z.infer<typeof McpServerRecord>;
 
+/** Two statuses say the same to the user: only their times differ (a server still connecting is the same at any time). */
+export function sameStatus(a: McpServerStatus, b: McpServerStatus): boolean {
+  if (a.kind !== b.kind) return false;
+  if (a.kind === 'connecting') return true;
+  if (a.kind === 'connected' && b.kind === 'connected') return a.transport === b.transport;
+  return JSON.stringify({ ...a, at: 0 }) === JSON.stringify({ ...b, at: 0 });
+}
+
 /** What the user enters to add a server (the worker's `mcpAdd` intent). */
 export const McpServerDraft = z.object({
   url: McpServerRecord.shape.url,
@@ -105,3 +113,21 @@ export const McpServerDraft = z.object({
   headers: McpHeaders.optional(),
 });
 export type McpServerDraft = z.infer<typeof McpServerDraft>;
+
+/** A server just added: enabled, not trusted, connecting, its tools not yet listed. */
+export function newServerRecord(draft: McpServerDraft, { id, prefix, now }: { id: string; prefix: string; now: number }): McpServerRecord {
+  return {
+    v: 1,
+    id,
+    url: draft.url,
+    name: draft.name?.trim() || null,
+    prefix,
+    createdAt: now,
+    enabled: true,
+    trusted: false,
+    auth: { bearerToken: draft.bearerToken?.trim() || null, headers: draft.headers ?? {} },
+    status: { kind: 'connecting', since: now },
+    serverInfo: null,
+    tools: [],
+  };
+}

@@ -10,6 +10,7 @@ import {
   type ElicitRequestURLParams,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { OutcomeUnknown } from '../engine/errors.ts';
 import { McpToolDefinition } from './mcp-server-record.ts';
 
 export type McpTransportKind = 'streamable_http' | 'sse';
@@ -47,6 +48,18 @@ export class SessionLost extends Error {
 /** The call certainly did not run (refused before the server looked at it). */
 export class NotRun extends Error {
   override readonly name = 'NotRun';
+}
+
+/**
+ * A failed call as the engine is told of it, by what is known of its outcome:
+ * unknown (`OutcomeUnknown`: the user is asked, nothing is retried), not run
+ * (a plain failure the model may work around), or the server's own error.
+ */
+export function toolCallError(error: unknown, serverLabel: string): unknown {
+  if (error instanceof CallDropped) return new OutcomeUnknown(`${error.message} (MCP server ${serverLabel})`, { cause: error });
+  if (error instanceof SessionLost || error instanceof NotRun) return new Error(`Not run: ${error.message}`, { cause: error });
+  if (error instanceof McpError) return new Error(`${serverLabel} answered with an error: ${error.message}`, { cause: error });
+  return error;
 }
 
 const MAX_TOOL_PAGES = 20;

@@ -4,6 +4,7 @@ import { inputFromJsonSchema } from './json-schema-input.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerRecord, McpToolRecord } from './mcp-server-record.ts';
 import { annotationLabels, effectiveAnnotations } from './tool-annotations.ts';
+import { assignToolNames } from './tool-names.ts';
 
 const MAX_DESCRIPTION = 1_500;
 
@@ -43,6 +44,23 @@ export function mcpToolDefinition(name: string, server: McpServerRecord, tool: M
     // `input` admits only JSON objects.
     execute: (args, context) => call(server.id, definition.name, args as Record<string, unknown>, context),
   };
+}
+
+/**
+ * The enabled tools of the enabled servers as engine tools, under the names
+ * the model calls them by. Names are assigned over every stored tool,
+ * enabled or not, so switching one off renames nothing.
+ */
+export function mcpTools(servers: readonly McpServerRecord[], reserved: ReadonlySet<string>, call: McpCaller): ToolDefinition[] {
+  const all = servers.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
+  const names = assignToolNames(
+    all.map(({ server, tool }) => ({ serverId: server.id, prefix: server.prefix, toolName: tool.definition.name })),
+    reserved,
+  );
+  const byTool = new Map([...names].map(([name, t]) => [`${t.serverId}\u0000${t.toolName}`, name]));
+  return all
+    .filter(({ server, tool }) => server.enabled && tool.enabled)
+    .map(({ server, tool }) => mcpToolDefinition(byTool.get(`${server.id}\u0000${tool.definition.name}`)!, server, tool, call));
 }
 
 function question(server: McpServerRecord, tool: McpToolRecord): GateQuestion {

@@ -79,6 +79,21 @@ describe('OpenAIModel.complete', () => {
     expect(unlimited?.body).not.toHaveProperty('max_tokens');
   });
 
+  it('a request’s own token cap lowers the endpoint’s limit for that call, and never raises it', async () => {
+    llm.enqueue({ content: 'a' }, { content: 'b' }, { content: 'c' }, { content: 'd' });
+    const limited = model({ maxTokens: 4096, maxTokensField: 'max_completion_tokens' });
+    await limited.complete(request({ maxTokens: 50 }));
+    await limited.complete(request({ maxTokens: 10_000 }));
+    await limited.complete(request());
+    await model().complete(request({ maxTokens: 50 }));
+
+    const [lower, higher, none, unlimited] = llm.chatRequests();
+    expect(lower?.body).toMatchObject({ max_completion_tokens: 50 });
+    expect(higher?.body).toMatchObject({ max_completion_tokens: 4096 });
+    expect(none?.body).toMatchObject({ max_completion_tokens: 4096 });
+    expect(unlimited?.body).toMatchObject({ max_tokens: 50 });
+  });
+
   it('assembles parallel tool calls whose arguments arrive split across chunks', async () => {
     llm.enqueue({
       content: 'Two things.',

@@ -44,7 +44,8 @@ export class OpenAIModel implements ModelPort {
   readonly #client: OpenAI;
   readonly #model: string;
   readonly #timeoutMs: number;
-  readonly #tokenLimit: Partial<Record<MaxTokensField, number>>;
+  readonly #maxTokens: number | undefined;
+  readonly #maxTokensField: MaxTokensField;
   readonly #baseUrl: string;
   readonly #refusals: StreamOptionsRefusals;
 
@@ -53,7 +54,8 @@ export class OpenAIModel implements ModelPort {
     this.#baseUrl = options.baseUrl;
     this.#refusals = options.refusals ?? streamOptionsRefusals;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#tokenLimit = options.maxTokens === undefined ? {} : { [options.maxTokensField ?? 'max_tokens']: options.maxTokens };
+    this.#maxTokens = options.maxTokens;
+    this.#maxTokensField = options.maxTokensField ?? 'max_tokens';
     this.#client = new OpenAI({
       baseURL: options.baseUrl,
       apiKey: options.apiKey,
@@ -70,9 +72,11 @@ export class OpenAIModel implements ModelPort {
     });
   }
 
-  async complete({ messages, tools, signal, onText }: ModelRequest): Promise<ModelResult> {
+  async complete({ messages, tools, signal, onText, maxTokens }: ModelRequest): Promise<ModelResult> {
     const watchdog = new StallWatchdog(this.#timeoutMs);
     const context: ModelErrorContext = { signal, timeoutMs: this.#timeoutMs };
+    const limit = maxTokens === undefined ? this.#maxTokens : Math.min(maxTokens, this.#maxTokens ?? maxTokens);
+    const tokenLimit = limit === undefined ? {} : { [this.#maxTokensField]: limit };
 
     const open = (askUsage: boolean) =>
       this.#client.chat.completions.create(
@@ -81,7 +85,7 @@ export class OpenAIModel implements ModelPort {
           messages,
           stream: true,
           ...(askUsage ? { stream_options: { include_usage: true } } : {}),
-          ...this.#tokenLimit,
+          ...tokenLimit,
           ...(tools.length > 0 ? { tools } : {}),
         },
         { signal: AbortSignal.any([signal, watchdog.signal]) },

@@ -1,6 +1,7 @@
 import { liveQuery } from 'dexie';
 import type { ToolDefinition } from '../engine/tool-definition.ts';
-import type { McpHub, Sampler } from '../mcp/mcp-hub.ts';
+import type { McpHub } from '../mcp/mcp-hub.ts';
+import type { Sampler } from '../mcp/server-requests.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { readSettings } from '../storage/settings-repo.ts';
 import { modelFromSettings } from './model-from-settings.ts';
@@ -14,10 +15,10 @@ const NONE: readonly ToolDefinition[] = Object.freeze([]);
  * so whatever counts that port's calls counts these too.
  */
 function samplerOver(db: PausepointDb): Sampler {
-  return async ({ messages, signal }) => {
+  return async ({ messages, maxTokens, signal }) => {
     const settings = await readSettings(db);
     const model = await modelFromSettings(settings);
-    const result = await model.complete({ messages, tools: [], signal, onText: () => {} });
+    const result = await model.complete({ messages, tools: [], signal, onText: () => {}, maxTokens });
     return { text: result.content, model: settings?.provider === 'demo' ? 'demo' : (settings?.model ?? ''), finishReason: result.finishReason };
   };
 }

@@ -3,9 +3,16 @@ import { startFakeLlm, type FakeLlm } from '../fake-llm/index.ts';
 import { startEverything, type EverythingServer } from './mcp-everything.ts';
 import { startOAuthServer, type OAuthServer } from './mcp-oauth.ts';
 
-/** A port of 18600–18699 for this test's MCP servers: ten per worker, one per test at a time. */
-function mcpPort(workerIndex: number, slot: number): number {
-  return 18600 + (workerIndex % 10) * 10 + slot;
+/**
+ * A port for this test's MCP servers: ten per worker, one per test at a time,
+ * in a hundred of 20000–31999 (below Linux's ephemeral ports) that are this
+ * checkout's, by its PAUSEPOINT_E2E_PORT. Two checkouts running their MCP
+ * specs side by side must not meet: a server's start-up probe would take the
+ * other run's server, already listening on a shared port, for its own.
+ */
+export function mcpPort(workerIndex: number, slot: number): number {
+  const checkout = Number(process.env.PAUSEPOINT_E2E_PORT ?? 4173) % 120;
+  return 20_000 + checkout * 100 + (workerIndex % 10) * 10 + slot;
 }
 
 /**

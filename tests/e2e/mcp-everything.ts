@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * `@modelcontextprotocol/server-everything` (a dev dependency: `npm ci` brings
  * it), run as its own process on a loopback port from the range the tests may
- * use (18600–18699), so a test can kill it mid-call and start it again.
+ * use (fixtures.ts `mcpPort`), so a test can kill it mid-call and start it again.
  */
 export interface EverythingServer {
   port: number;

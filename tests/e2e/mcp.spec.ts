@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, mcpPort, test } from './fixtures.ts';
 
 // Each test starts a real server process (and this machine is shared): more time than the default.
 test.describe.configure({ timeout: 120_000 });
@@ -187,6 +187,8 @@ test('a sampling request is a card; approved, the user’s model answers it and 
     { role: 'user', content: 'Resource trigger-sampling-request context: Say **hi**' },
   ]);
   expect(asked!.body.tools ?? []).toEqual([]);
+  // The server's cap bounds the answer (the user's own limit is higher).
+  expect(asked!.body.max_tokens).toBe(40);
   const result = lastToolResult(last!.body);
   expect(result).toContain('Hello from your model.');
   expect(result).toContain('"role": "assistant"');
@@ -236,7 +238,7 @@ test('the legacy SSE transport connects too', async ({ page, llm, everythingSse 
 
 test('a server that does not allow this page fails to connect with the headers it must send', async ({ page, llm }, testInfo) => {
   // A plain HTTP server with no CORS headers at all: the browser refuses to read its answers.
-  const port = 18600 + (testInfo.workerIndex % 10) * 10 + 9;
+  const port = mcpPort(testInfo.workerIndex, 9);
   const plain: Server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   await new Promise<void>((resolve) => plain.listen(port, '127.0.0.1', resolve));
   try {

@@ -26,6 +26,19 @@ export class FakeClock implements ClockPort {
   }
 }
 
+/** Real time, with sleeps that really wait (5 ms at most): a call waiting on a card lets the test decide it. */
+export function realSleeps(): ClockPort {
+  return {
+    now: () => Date.now(),
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        signal.throwIfAborted();
+        const timer = setTimeout(resolve, Math.min(ms, 5));
+        signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+      }),
+  };
+}
+
 export class SequentialIds implements IdPort {
   #next = 0;
   constructor(readonly prefix = 'id') {}

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { OpenSession } from '../mcp-hub.ts';
+import type { OpenSession } from '../mcp-hub-options.ts';
 import { InFlight, sessionOverClient } from '../mcp-session.ts';
 import { newClient } from '../open-http-session.ts';
 

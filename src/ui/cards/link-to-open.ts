@@ -12,7 +12,7 @@ export interface LinkToOpen {
 
 /**
  * The link on an MCP server's URL-elicitation card (its payload is
- * `{ openUrl }`, written by the hub: src/mcp/mcp-hub.ts `LinkPayload`), or
+ * `{ openUrl }`, written by the MCP hub: src/mcp/server-requests.ts `LinkPayload`), or
  * null for any other card. Checked again here, where it is opened: only an
  * http(s) link is ever a link to open.
  */

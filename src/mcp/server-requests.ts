@@ -1,0 +1,156 @@
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ModelMessage } from '../engine/model-port.ts';
+import type { PausePoint } from '../engine/records/index.ts';
+import type { ToolContext } from '../engine/tool-definition.ts';
+import { elicitationForm } from './elicitation-form.ts';
+import { codeBlock, codeSpan } from './markdown-literal.ts';
+import type { McpServerRecord } from './mcp-server-record.ts';
+import type { SessionEvents } from './mcp-session.ts';
+import { serverLabel } from './mcp-tool.ts';
+import { samplingDescription, samplingMessages } from './sampling-request.ts';
+
+/**
+ * One call to the user's configured model for an approved sampling request:
+ * the worker's model port (the same one the engine uses, so the call is
+ * counted like the engine's own), its answer at most `maxTokens` long (the
+ * server's cap, shown on the card). Returns its text and the model's name.
+ */
+export type Sampler = (request: { messages: ModelMessage[]; maxTokens: number; signal: AbortSignal }) => Promise<{ text: string; model: string; finishReason: string }>;
+
+/** A URL elicitation card's payload: the link the page opens when the user presses the card's button (see src/ui/cards/link-to-open.ts). */
+export interface LinkPayload {
+  openUrl: string;
+}
+
+/** The call a server's request belongs to, and the server as stored now. */
+export interface Asker {
+  context: ToolContext;
+  server: McpServerRecord;
+}
+
+/** What the handlers need from the hub, for one server's session. */
+export interface ServerRequestSource {
+  /** The newest call running on this server (a server's question belongs to it), or null when none is. */
+  asker(): Asker | null;
+  /** Runs approved sampling requests; without it, sampling is refused. */
+  sample?: Sampler;
+}
+
+export type ServerRequests = Pick<SessionEvents, 'onElicit' | 'onSample'>;
+
+/**
+ * What a server may ask of the client while one of its tools runs — a form,
+ * a link to open, the user's model — each as a card in that call's
+ * conversation. A request with no running call to belong to is refused.
+ */
+export function serverRequests(source: ServerRequestSource): ServerRequests {
+  const asker = (what: string): Asker => {
+    const found = source.asker();
+    if (!found) throw new McpError(ErrorCode.InvalidRequest, `Pausepoint shows a server’s ${what} only while one of its tools is running.`);
+    return found;
+  };
+  return {
+    onElicit: async (params) => (params.mode === 'url' ? elicitUrl(asker('requests'), params) : elicitForm(asker('questions'), params)),
+    onSample: async (params, signal) => {
+      const sample = source.sample;
+      if (!sample) throw new McpError(ErrorCode.InvalidRequest, 'Pausepoint does not let MCP servers use the user’s model here: sampling is refused.');
+      // No card for a request no model could answer.
+      if (params.maxTokens < 1) throw new McpError(ErrorCode.InvalidParams, `maxTokens must be at least 1 (it is ${params.maxTokens}).`);
+      return sampleOnce(asker('sampling requests'), sample, params, signal);
+    },
+  };
+}
+
+/** The line every card of a server's request opens with: who asks, from where. */
+function asksLine({ server }: Asker, asks: string): string {
+  const label = serverLabel(server);
+  return `The MCP server ${codeSpan(label)} at ${codeSpan(server.url)} ${asks}, while one of its tools runs`;
+}
+
+/** An elicitation card's answer as the server reads it: Decline declines; a card that expires or is lost cancels. */
+function declinedOrCancelled(answer: PausePoint): ElicitResult {
+  return answer.status === 'resolved' && answer.resolution === 'decline' ? { action: 'decline' } : { action: 'cancel' };
+}
+
+/** A form elicitation: a `data_entry` card; Submit accepts with the form's content. */
+async function elicitForm(asker: Asker, params: ElicitRequestFormParams): Promise<ElicitResult> {
+  const form = elicitationForm(params.requestedSchema);
+  const answer = await asker.context.ask({
+    title: `${serverLabel(asker.server)} asks for information`,
+    description: [
+      `${asksLine(asker, 'asks')}:`,
+      codeBlock(params.message),
+      'What you submit goes to this server (and the assistant sees it). **Decline** to send nothing.',
+    ].join('\n\n'),
+    options: null,
+    payload: form.payload,
+    kind: 'data_entry',
+  });
+  if (answer.status === 'resolved' && typeof answer.resolution === 'object' && answer.resolution !== null) {
+    return { action: 'accept', content: form.toContent(answer.resolution as Record<string, unknown>) };
+  }
+  return declinedOrCancelled(answer);
+}
+
+/**
+ * A URL-mode elicitation: an approval card that shows the whole URL, its
+ * host set apart. Nothing opens unless the user presses the card's button,
+ * which opens it from the page (the worker cannot) and answers `accept`
+ * (consent to open, per the spec). The server learns nothing of what
+ * happens at the link from us.
+ */
+async function elicitUrl(asker: Asker, params: ElicitRequestURLParams): Promise<ElicitResult> {
+  const url = new URL(params.url);
+  const payload: LinkPayload = { openUrl: url.href };
+  const answer = await asker.context.ask({
+    title: `${serverLabel(asker.server)} asks you to open a link`,
+    description: [
+      `${asksLine(asker, 'asks')}:`,
+      codeBlock(params.message),
+      `**Link:** ${codeSpan(url.href)}`,
+      `**Host:** **${codeSpan(url.host)}**`,
+      'Nothing opens unless you press **Open link**, which opens it in a new tab. **Decline** to tell the server no.',
+    ].join('\n\n'),
+    options: null,
+    payload,
+    kind: 'approval',
+  });
+  if (answer.status === 'resolved' && answer.resolution === 'approve') return { action: 'accept' };
+  return declinedOrCancelled(answer);
+}
+
+/**
+ * A sampling request: refused unless the user approves it on a card that
+ * shows what would be sent. Approved, it is one call to the user's model;
+ * the answer goes to the server only.
+ */
+async function sampleOnce(asker: Asker, sample: Sampler, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+  const answer = await asker.context.ask({
+    title: `${serverLabel(asker.server)} asks to use your model`,
+    description: samplingDescription(`${asksLine(asker, 'asks your model this')} (the server’s words, shown as they are):`, params),
+    options: null,
+    payload: null,
+    kind: 'approval',
+  });
+  if (answer.status !== 'resolved' || answer.resolution !== 'approve') {
+    throw new McpError(ErrorCode.InvalidRequest, 'Sampling is refused: the user did not approve this request to use their model.');
+  }
+  try {
+    const result = await sample({ messages: samplingMessages(params), maxTokens: params.maxTokens, signal: AbortSignal.any([signal, asker.context.signal]) });
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: result.text },
+      model: result.model,
+      stopReason: result.finishReason === 'length' ? 'maxTokens' : 'endTurn',
+    };
+  } catch (error) {
+    throw new McpError(ErrorCode.InternalError, `The user’s model failed to answer: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
