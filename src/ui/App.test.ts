@@ -27,6 +27,9 @@ vi.mock('virtual:pwa-register', () => ({
   },
 }));
 
+/** The update banner registers the service worker once the page is idle (App.svelte), not at mount. */
+const serviceWorkerRegistered = () => waitFor(() => expect(sw.options).toBeDefined());
+
 let db: PausepointDb;
 let cleanup: () => Promise<void>;
 
@@ -156,6 +159,7 @@ describe('App', () => {
     window.location.hash = '#/c/c1';
     renderApp();
     await screen.findByRole('button', { name: 'Stop' });
+    await serviceWorkerRegistered();
     flushSync(() => sw.options?.onNeedRefresh?.());
 
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
@@ -175,6 +179,7 @@ describe('App', () => {
     window.location.hash = '#/c/c1';
     renderApp();
     const box = await screen.findByRole('textbox', { name: 'Message' });
+    await serviceWorkerRegistered();
     flushSync(() => sw.options?.onNeedRefresh?.());
 
     await fireEvent.input(box, { target: { value: 'half a thought' } });
