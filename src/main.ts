@@ -5,22 +5,27 @@ import { PausepointDb } from './storage/db.ts';
 import './ui/app.css';
 import { isOAuthCallback, relayOAuthCallback } from './ui/mcp/oauth-callback.ts';
 import { startApp } from './ui/start-app.ts';
+import { readFirstScreen } from './ui/state/first-screen.ts';
+import { parseRoute } from './ui/state/route.ts';
 import { WorkerClient } from './worker/worker-client.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('Pausepoint: #app element missing from index.html');
 
 /** The app, or — in an MCP server's sign-in popup, back from the authorization server — nothing but the hand-over. */
-function start() {
+async function start() {
   if (isOAuthCallback(window.location)) return relayOAuthCallback(window, target!);
   const client = new WorkerClient();
   keepThisServiceWorkerWarm();
+  const db = new PausepointDb();
   return startApp({
     target: target!,
-    db: new PausepointDb(),
+    db,
     client,
     // Listing models goes through the worker, the only place that talks to the endpoint.
     testConnection: (settings) => client.listModels(settings),
+    // Mounted once the first screen's records are read: its first render is the whole screen.
+    first: await readFirstScreen(db, parseRoute(window.location.hash)),
   });
 }
 

@@ -20,20 +20,28 @@ export interface ConversationPage {
  * (case-insensitive); that needs every title, so it reads them all — only while
  * a filter is typed.
  */
-export function liveConversationPage(db: PausepointDb, { limit, titleContains = '' }: { limit: number; titleContains?: string }): Observable<ConversationPage> {
+export function liveConversationPage(db: PausepointDb, page: PageQuery): Observable<ConversationPage> {
+  return liveQuery(() => conversationPage(db, page));
+}
+
+export interface PageQuery {
+  limit: number;
+  titleContains?: string;
+}
+
+/** What `liveConversationPage` emits, read once. */
+export function conversationPage(db: PausepointDb, { limit, titleContains = '' }: PageQuery): Promise<ConversationPage> {
   const count = Math.max(1, Math.floor(limit));
   const needle = titleContains.trim().toLocaleLowerCase();
   const newestFirst = () => db.conversations.orderBy('updatedAt').reverse();
-  return liveQuery(() =>
-    db.transaction('r', db.conversations, async (): Promise<ConversationPage> => {
-      if (!needle) {
-        const [conversations, total] = await Promise.all([newestFirst().limit(count).toArray(), db.conversations.count()]);
-        return { conversations, total };
-      }
-      const matching = (await newestFirst().toArray()).filter((c) => c.title.toLocaleLowerCase().includes(needle));
-      return { conversations: matching.slice(0, count), total: matching.length };
-    }),
-  );
+  return db.transaction('r', db.conversations, async (): Promise<ConversationPage> => {
+    if (!needle) {
+      const [conversations, total] = await Promise.all([newestFirst().limit(count).toArray(), db.conversations.count()]);
+      return { conversations, total };
+    }
+    const matching = (await newestFirst().toArray()).filter((c) => c.title.toLocaleLowerCase().includes(needle));
+    return { conversations: matching.slice(0, count), total: matching.length };
+  });
 }
 
 /**

@@ -21,16 +21,19 @@ import { withStoredKey } from './with-stored-key.ts';
  * give the same answer for each kind of row.
  */
 export function liveSettings(db: PausepointDb): Observable<Settings | undefined> {
-  return liveQuery(async () => {
-    const [row, keys] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY]);
-    if (!row) return undefined;
-    let saved = wellFormedSettings(row.value);
-    if (!saved) {
-      const { settingsFromRow } = await import('./settings-repo.ts');
-      saved = settingsFromRow(row.value);
-    }
-    return saved && withStoredKey(saved, keys?.value);
-  });
+  return liveQuery(async () => pageSettings(db));
+}
+
+/** What `liveSettings` emits, read once. */
+export async function pageSettings(db: PausepointDb): Promise<Settings | undefined> {
+  const [row, keys] = await db.settings.bulkGet([SETTINGS_KEY, API_KEYS_KEY]);
+  if (!row) return undefined;
+  let saved = wellFormedSettings(row.value);
+  if (!saved) {
+    const { settingsFromRow } = await import('./settings-repo.ts');
+    saved = settingsFromRow(row.value);
+  }
+  return saved && withStoredKey(saved, keys?.value);
 }
 
 const PROVIDER_SET: ReadonlySet<unknown> = new Set(PROVIDERS);

@@ -33,14 +33,18 @@ export interface MessageTail {
  * tail holding an assistant message holds that message's results too.
  */
 export function liveTail(db: PausepointDb, conversationId: string, limit: number): Observable<MessageTail> {
+  // An async querier, as Dexie wants one that awaits: its zone then follows the reads across the awaits (a plain arrow returning the promise re-ran once more per write).
+  return liveQuery(async () => messageTail(db, conversationId, limit));
+}
+
+/** What `liveTail` emits, read once. */
+export async function messageTail(db: PausepointDb, conversationId: string, limit: number): Promise<MessageTail> {
   const count = Math.max(1, Math.floor(limit));
-  return liveQuery(async () => {
-    const newestFirst = await conversationMessages(db, conversationId)
-      .reverse()
-      .limit(count + 1)
-      .toArray();
-    const hasEarlier = newestFirst.length > count;
-    const messages = newestFirst.slice(0, count).reverse();
-    return { messages, hasEarlier };
-  });
+  const newestFirst = await conversationMessages(db, conversationId)
+    .reverse()
+    .limit(count + 1)
+    .toArray();
+  const hasEarlier = newestFirst.length > count;
+  const messages = newestFirst.slice(0, count).reverse();
+  return { messages, hasEarlier };
 }

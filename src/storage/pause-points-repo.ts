@@ -50,17 +50,20 @@ export interface PendingApprovals {
  * table, so the inbox opens as fast with a thousand conversations as with one.
  */
 export function livePendingApprovals(db: PausepointDb): Observable<PendingApprovals> {
-  return liveQuery(() =>
-    db.transaction('r', [db.pausePoints, db.conversations], async (): Promise<PendingApprovals> => {
-      const pending = await pendingPausePoints(db);
-      const ids = [...new Set(pending.map((p) => p.conversationId))];
-      const conversationTitles = new Map<string, string>();
-      for (const conversation of await db.conversations.bulkGet(ids)) {
-        if (conversation) conversationTitles.set(conversation.id, conversation.title);
-      }
-      return { pending, conversationTitles };
-    }),
-  );
+  return liveQuery(() => pendingApprovals(db));
+}
+
+/** What `livePendingApprovals` emits, read once. */
+export function pendingApprovals(db: PausepointDb): Promise<PendingApprovals> {
+  return db.transaction('r', [db.pausePoints, db.conversations], async (): Promise<PendingApprovals> => {
+    const pending = await pendingPausePoints(db);
+    const ids = [...new Set(pending.map((p) => p.conversationId))];
+    const conversationTitles = new Map<string, string>();
+    for (const conversation of await db.conversations.bulkGet(ids)) {
+      if (conversation) conversationTitles.set(conversation.id, conversation.title);
+    }
+    return { pending, conversationTitles };
+  });
 }
 
 export function livePausePoints(db: PausepointDb, conversationId: string): Observable<PausePoint[]> {

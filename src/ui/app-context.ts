@@ -4,6 +4,7 @@ import type { PausepointDb } from '../storage/db.ts';
 import type { Settings } from '../storage/settings-repo.ts';
 import type { AgentClient } from '../worker/agent-client.ts';
 import type { Announcer } from './state/announcer.svelte.ts';
+import type { FirstScreen } from './state/first-screen.ts';
 import type { Router } from './state/router.svelte.ts';
 
 /** Lists the endpoint's models, or throws an Error whose message says, in plain words, what failed. */
@@ -23,6 +24,8 @@ export interface AppContext {
   onSendGesture?: () => void;
   /** The model prices that apply now (the user's, or the prefilled ones): costs are shown wherever tokens are. */
   prices?: () => readonly ModelPrice[];
+  /** The first screen's records, read before the app mounted; each view takes its part once. */
+  first?: FirstScreen;
 }
 
 /** Exported so component tests can provide a context: `render(C, { props, context: new Map([[APP_CONTEXT, ctx]]) })`. */

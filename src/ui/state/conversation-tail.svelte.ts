@@ -1,6 +1,7 @@
 import type { Message } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
-import { liveTail } from '../../storage/messages-repo.ts';
+import { untrack } from 'svelte';
+import { liveTail, type MessageTail } from '../../storage/messages-repo.ts';
 
 /** Messages read per page: the first read, and each "Show earlier messages". */
 export const TAIL_PAGE = 200;
@@ -25,8 +26,15 @@ export class ConversationTail {
   #shownLimit: number | null = $state(null);
   #error: unknown = $state.raw(undefined);
 
-  constructor(db: PausepointDb, conversationId: () => string | null) {
+  /** `seed`: the first conversation's tail as read before the app mounted (first-screen.ts), shown until the live read arrives. */
+  constructor(db: PausepointDb, conversationId: () => string | null, seed?: MessageTail) {
     let shownFor: string | null = null;
+    if (seed) {
+      this.#messages = seed.messages;
+      this.#hasEarlier = seed.hasEarlier;
+      this.#shownLimit = TAIL_PAGE;
+      shownFor = untrack(conversationId);
+    }
     $effect(() => {
       const id = conversationId();
       const limit = this.#limit;

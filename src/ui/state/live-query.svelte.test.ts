@@ -105,4 +105,28 @@ describe('LiveQuery', () => {
     expect(query.ready).toBe(true);
     dispose();
   });
+
+  test('a seed is the first value, ready at once; the source still runs and its first emission replaces it', () => {
+    const a = source<string>();
+    const b = source<string>();
+    const which = $state({ name: 'a' });
+    let query!: LiveQuery<string>;
+    const dispose = $effect.root(() => {
+      query = new LiveQuery(() => (which.name === 'a' ? a.observable : b.observable), '', { seed: { value: 'read ahead' } });
+    });
+    expect(query.current).toBe('read ahead');
+    expect(query.ready).toBe(true);
+    flushSync();
+    expect(a.observers.size).toBe(1);
+    expect(query.current).toBe('read ahead');
+    a.emit('live');
+    expect(query.current).toBe('live');
+
+    // The seed was for the first source only: another starts from the initial value, not ready.
+    which.name = 'b';
+    flushSync();
+    expect(query.current).toBe('');
+    expect(query.ready).toBe(false);
+    dispose();
+  });
 });

@@ -19,19 +19,34 @@ export interface Subscribable<T> {
  * (still with `ready` false) until it emits: for a list that is only narrowed or
  * lengthened (a filter typed, "Show more"), where blanking it would throw away the
  * reader's place for a moment.
+ *
+ * With `seed` (the same read, made before the app mounted: first-screen.ts), the
+ * first source starts out `ready` with that value, so the first render shows the
+ * records instead of an empty state; its subscription still runs, and its first
+ * emission replaces the seed.
  */
 export class LiveQuery<T> {
   #current: T = $state.raw() as T;
   #ready = $state(false);
   #error: unknown = $state.raw(undefined);
 
-  constructor(source: () => Subscribable<T> | null, initial: T, { keepWhileLoading = false }: { keepWhileLoading?: boolean } = {}) {
-    this.#current = initial;
+  constructor(
+    source: () => Subscribable<T> | null,
+    initial: T,
+    { keepWhileLoading = false, seed }: { keepWhileLoading?: boolean; seed?: { value: T } } = {},
+  ) {
+    this.#current = seed ? seed.value : initial;
+    this.#ready = seed !== undefined;
+    let seeded = seed !== undefined;
     $effect(() => {
       const observable = source();
-      if (!keepWhileLoading || !observable) this.#current = initial;
-      this.#ready = false;
-      this.#error = undefined;
+      if (seeded) {
+        seeded = false;
+      } else {
+        if (!keepWhileLoading || !observable) this.#current = initial;
+        this.#ready = false;
+        this.#error = undefined;
+      }
       if (!observable) return;
       const subscription = observable.subscribe({
         next: (value) => {
