@@ -7,7 +7,6 @@ import { liveAlwaysAllowIrreversible } from './always-allow-irreversible.ts';
 import {
   ASK_FOR_EVERYTHING_KEY,
   DexieRules,
-  enableRule,
   liveRules,
   putRule,
   readRules,
@@ -111,11 +110,11 @@ describe('approval rules repository', () => {
 
   it('enables a disabled rule as it is, and refuses one that is gone or unreadable', async () => {
     await putRule(db, rule({ enabled: false, source: 'backup' }));
-    expect(await enableRule(db, 'rule-1')).toEqual(rule({ enabled: true, source: 'backup' }));
+    expect(await setRuleEnabled(db, 'rule-1', true)).toEqual(rule({ enabled: true, source: 'backup' }));
     expect((await readRules(db)).rules).toEqual([rule({ enabled: true, source: 'backup' })]);
-    await expect(enableRule(db, 'gone')).rejects.toMatchObject({ name: 'StorageError', code: 'not_found' });
+    await expect(setRuleEnabled(db, 'gone', true)).rejects.toMatchObject({ name: 'StorageError', code: 'not_found' });
     await db.approvalRules.put({ id: 'bare', enabled: false } as unknown as ApprovalRule);
-    await expect(enableRule(db, 'bare')).rejects.toMatchObject({ code: 'corrupt' });
+    await expect(setRuleEnabled(db, 'bare', true)).rejects.toMatchObject({ code: 'corrupt' });
     expect(await db.approvalRules.get('bare')).toEqual({ id: 'bare', enabled: false });
   });
 
@@ -215,8 +214,8 @@ describe('approval rules in the audit log', () => {
 
   it('records switching a rule on or off, only when it changes', async () => {
     await putRule(db, rule({ enabled: false, source: 'backup' }));
-    await enableRule(db, 'rule-1', { by, stamp });
-    await enableRule(db, 'rule-1', { by, stamp });
+    await setRuleEnabled(db, 'rule-1', true, { by, stamp });
+    await setRuleEnabled(db, 'rule-1', true, { by, stamp });
     await setRuleEnabled(db, 'rule-1', false, { stamp });
     expect((await events()).map((event) => [event.kind, event.kind === 'tool_definition_changed' ? null : event.rule.enabled])).toEqual([
       ['rule_created', false],

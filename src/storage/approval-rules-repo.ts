@@ -148,15 +148,12 @@ export async function removeRule(db: PausepointDb, id: string, { by, stamp = SYS
 }
 
 /**
- * Turns a disabled rule (one restored from a backup) on, as it is: the user
- * read what it matches in the list before pressing Enable. A rule whose tool
- * has changed since it was made still does not apply (its definition hash).
+ * Switches a rule on or off, as it is: the user read what it matches in the
+ * list before pressing Enable (a rule restored from a backup comes back off).
+ * A rule whose tool has changed since it was made still does not apply (its
+ * definition hash). A switch that changes something is an audit event
+ * (`rule_enabled`, `rule_disabled`).
  */
-export function enableRule(db: PausepointDb, id: string, change: RuleChange = {}): Promise<ApprovalRule> {
-  return setRuleEnabled(db, id, true, change);
-}
-
-/** Switches a rule on or off; a switch that changes something is an audit event (`rule_enabled`, `rule_disabled`). */
 export async function setRuleEnabled(db: PausepointDb, id: string, enabled: boolean, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<ApprovalRule> {
   try {
     return await db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {

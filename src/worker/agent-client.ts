@@ -26,6 +26,7 @@ type CallArguments = EveryIntent<{
   removeRule: ['ruleId'];
   approveWithRule: ['pausePointId', 'decision', 'draft'];
   enableRule: ['ruleId'];
+  disableRule: ['ruleId'];
   setAskForEverything: ['on'];
   setAlwaysAllowIrreversible: ['on'];
   listModels: 'fields';

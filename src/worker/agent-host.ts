@@ -4,7 +4,7 @@ import { ACTIVE_STATES, type DecidedBy } from '../engine/records/index.ts';
 import { withDemoSink } from '../model/demo-sink.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
-import { DexieRules, enableRule, setAlwaysAllowIrreversible, setAskForEverything } from '../storage/approval-rules-repo.ts';
+import { DexieRules, setAlwaysAllowIrreversible, setAskForEverything, setRuleEnabled } from '../storage/approval-rules-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { DexieNotesStore } from '../storage/notes-store.ts';
@@ -116,7 +116,8 @@ export class AgentHost {
       approveWithRule: async ({ pausePointId, decision, draft }) =>
         this.engine.approveWithRule(pausePointId, decision, draft, await this.#decidedBy),
       removeRule: async ({ ruleId }) => this.engine.removeRule(ruleId, await this.#decidedBy),
-      enableRule: async ({ ruleId }) => void (await enableRule(this.db, ruleId, { by: await this.#decidedBy })),
+      enableRule: async ({ ruleId }) => void (await setRuleEnabled(this.db, ruleId, true, { by: await this.#decidedBy })),
+      disableRule: async ({ ruleId }) => void (await setRuleEnabled(this.db, ruleId, false, { by: await this.#decidedBy })),
       setAlwaysAllowIrreversible: ({ on }) => setAlwaysAllowIrreversible(this.db, on),
       setAskForEverything: ({ on }) => setAskForEverything(this.db, on),
       listModels: async (endpoint) => (await modelFor(endpoint)).listModels(),

@@ -26,6 +26,7 @@ describe('rule intents', () => {
   it('reads remove, enable and the switch', () => {
     expect(Intent.parse({ type: 'removeRule', ruleId: 'r1' })).toEqual({ type: 'removeRule', ruleId: 'r1' });
     expect(Intent.parse({ type: 'enableRule', ruleId: 'r1' })).toEqual({ type: 'enableRule', ruleId: 'r1' });
+    expect(Intent.parse({ type: 'disableRule', ruleId: 'r1' })).toEqual({ type: 'disableRule', ruleId: 'r1' });
     expect(Intent.parse({ type: 'setAskForEverything', on: true })).toEqual({ type: 'setAskForEverything', on: true });
     expect(Intent.safeParse({ type: 'setAskForEverything', on: 'yes' }).success).toBe(false);
     expect(Intent.safeParse({ type: 'removeRule' }).success).toBe(false);

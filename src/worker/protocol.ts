@@ -47,6 +47,8 @@ export const Intent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approveWithRule'), pausePointId: z.string(), decision: Decision, draft: ApprovalRuleDraft }),
   /** Turns on a rule restored disabled from a backup. */
   z.object({ type: z.literal('enableRule'), ruleId: z.string() }),
+  /** Turns a rule off without removing it: it stays listed and applies to nothing until enabled. */
+  z.object({ type: z.literal('disableRule'), ruleId: z.string() }),
   /** Suspends every allow rule while on. */
   z.object({ type: z.literal('setAskForEverything'), on: z.boolean() }),
   /** Whether cards offer "Always allow" for irreversible calls. */
@@ -101,6 +103,7 @@ export type IntentResults = PerIntent<{
   removeRule: void;
   approveWithRule: DecideResult;
   enableRule: void;
+  disableRule: void;
   setAskForEverything: void;
   setAlwaysAllowIrreversible: void;
   listModels: string[];

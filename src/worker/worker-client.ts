@@ -103,6 +103,8 @@ export class WorkerClient implements AgentClient {
 
   readonly enableRule: IntentCall<'enableRule'> = (ruleId, signal) => this.#call({ type: 'enableRule', ruleId }, ignore, signal);
 
+  readonly disableRule: IntentCall<'disableRule'> = (ruleId, signal) => this.#call({ type: 'disableRule', ruleId }, ignore, signal);
+
   readonly setAlwaysAllowIrreversible: IntentCall<'setAlwaysAllowIrreversible'> = (on, signal) =>
     this.#call({ type: 'setAlwaysAllowIrreversible', on }, ignore, signal);
 

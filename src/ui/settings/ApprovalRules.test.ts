@@ -71,6 +71,20 @@ describe('Settings › Approval rules', () => {
     expect(item.textContent).toContain('Restored from a backup');
     await fireEvent.click(within(item).getByRole('button', { name: 'Enable' }));
     expect(client.enableRule).toHaveBeenCalledWith('reads');
+    expect(within(item).queryByRole('button', { name: 'Disable' })).toBeNull();
+  });
+
+  test('an enabled rule can be disabled without removing it; the list follows storage', async () => {
+    await putRule(db, readsFrom('https://docs.example'));
+    const { client, section } = renderRules();
+    const item = await within(section).findByRole('listitem');
+    expect(item.textContent).not.toContain('disabled');
+    await fireEvent.click(within(item).getByRole('button', { name: 'Disable' }));
+    expect(client.disableRule).toHaveBeenCalledWith('reads');
+
+    await db.approvalRules.update('reads', { enabled: false });
+    await vi.waitFor(() => expect(within(section).getByRole('button', { name: 'Enable' })).toBeTruthy());
+    expect(within(section).queryByRole('button', { name: 'Disable' })).toBeNull();
   });
 
   test('an unreadable stored rule is listed as ignored, and can be removed', async () => {

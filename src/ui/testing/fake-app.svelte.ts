@@ -28,6 +28,7 @@ export function fakeClient(tabId = 'tab-1') {
     approveWithRule: vi.fn(async (_id: string, _decision: Decision, _draft: ApprovalRuleDraft): Promise<DecideResult> => ({ outcome: 'decided' })),
     removeRule: vi.fn(async (_id: string) => {}),
     enableRule: vi.fn(async (_id: string) => {}),
+    disableRule: vi.fn(async (_id: string) => {}),
     setAskForEverything: vi.fn(async (_on: boolean) => {}),
     setAlwaysAllowIrreversible: vi.fn(async (_on: boolean) => {}),
     onEvent: vi.fn((listener: (event: WorkerEvent) => void) => {
