@@ -57,6 +57,18 @@ test('Always allow on a POST card: the same call elsewhere runs with no card, an
   const item = rules.getByRole('listitem').filter({ hasText: 'http_request' });
   await expect(item).toContainText(`method is POST and url is on ${llm.origin}`);
   await expect(item).toContainText('everywhere');
+
+  // Disabled, the rule stays listed and lets nothing through: the same call asks again.
+  await item.getByRole('button', { name: 'Disable' }).click();
+  await expect(item).toContainText('disabled');
+  await expect(item.getByRole('button', { name: 'Enable' })).toBeVisible();
+  await newChat(page, 'post it once more');
+  const asked = card(page, `POST to ${host}`);
+  await expect(asked).toBeVisible();
+  expect(llm.sinkHits('/sink/items')).toHaveLength(2);
+  await asked.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Posted: HTTP 200.')).toBeVisible();
+  expect(llm.sinkHits('/sink/items')).toHaveLength(3);
 });
 
 test('Allow in this conversation lets the call through there, not in another conversation', async ({ page, llm }) => {
