@@ -35,7 +35,8 @@ async function bundle(outDir: string): Promise<void> {
  * bench:engine's Pausepoint runner over Dexie on Chromium's own IndexedDB:
  * a warm-up conversation, a second of rest, then `runs` timed conversations,
  * each on a fresh database, all played inside one page; each turn's median
- * over the runs, as in Node.
+ * over the runs, as in Node. BENCH_ENGINE_TRACE=1 adds a per-port-call and
+ * per-transaction breakdown of turns 1–20 and 181–200 (chromium/port-trace.ts).
  */
 export async function pausepointInChromium(runs: number, settleMs: number, log: (line: string) => void): Promise<TurnTimings> {
   const outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-engine-'));
@@ -63,6 +64,11 @@ export async function pausepointInChromium(runs: number, settleMs: number, log: 
     for (let run = 1; run <= runs; run++) {
       log(`Pausepoint + Dexie on Chromium's IndexedDB: run ${run} of ${runs}…`);
       timed.push(await page.evaluate((label) => window.benchEngine!.timed(label), `measured-${run}`));
+    }
+    // BENCH_ENGINE_TRACE=1: one more conversation, untimed, with every port call and transaction measured (port-trace.ts).
+    if (process.env.BENCH_ENGINE_TRACE === '1') {
+      log('Tracing one more conversation (storage port calls and IndexedDB transactions)…');
+      for (const line of await page.evaluate(() => window.benchEngine!.traced('traced'))) log(line);
     }
     return medianPerTurn(timed);
   } finally {
