@@ -63,10 +63,16 @@ export class DexieStorage implements StoragePort {
         if (added.some((pausePoint) => pausePoint.conversationId !== id)) {
           throw new StorageError('invalid', `A pause point added to conversation ${id} belongs to another one.`);
         }
-        // `add`, as in createPausePoint: an existing pause point is never overwritten.
-        const [current] = await Promise.all([conversations.get(id), added.length > 0 ? pausePoints.bulkAdd([...added]) : undefined]);
+        // `add`, as in createPausePoint: an existing pause point is never overwritten. Requests of a
+        // transaction run in the order they were made, so the pending count, made after the adds, counts them:
+        // one round trip to the database for all three.
+        const [current, , pending] = await Promise.all([
+          conversations.get(id),
+          added.length > 0 ? pausePoints.bulkAdd([...added]) : undefined,
+          this.#countPending(id),
+        ]);
         if (!current) throw new StorageError('not_found', `No conversation ${id}.`);
-        const next = update(current, await this.#countPending(id));
+        const next = update(current, pending);
         if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
         await conversations.put(next);
         return next;
@@ -103,11 +109,12 @@ export class DexieStorage implements StoragePort {
     }
     return this.#run(() =>
       this.db.transaction('rw', [conversations, messages, pausePoints], async () => {
-        const pending = await pendingPausePointsOf(this.db, conversationId);
+        // Both reads in one round trip.
+        const [pending, current] = await Promise.all([pendingPausePointsOf(this.db, conversationId), conversations.get(conversationId)]);
         // Synchronous, as in settlePausePoint: each is settled on the state this transaction read.
         const settled = pending.map((p) => checkedSetAside(p, setAside(p)));
         const [appended] = await Promise.all([
-          this.#append(conversationId, [...settled.flatMap((s) => s.messages), ...drafts], update),
+          this.#appendTo(conversationId, current, [...settled.flatMap((s) => s.messages), ...drafts], update),
           settled.length > 0 ? pausePoints.bulkPut(settled.map((s) => s.pausePoint)) : undefined,
         ]);
         return appended;
@@ -196,7 +203,8 @@ export class DexieStorage implements StoragePort {
     const { conversations, messages, pausePoints, approvalRules, auditEvents } = this.db;
     return this.#run(() =>
       this.db.transaction('rw', [pausePoints, conversations, messages, approvalRules, auditEvents], async (): Promise<SettleResult> => {
-        const current = await pausePoints.get(id);
+        // The pause point and every pending one in one round trip; the count below is taken from the latter.
+        const [current, pendingBefore] = await Promise.all([pausePoints.get(id), pausePoints.where('status').equals('pending').toArray()]);
         if (!current) return { ok: false, reason: 'not_found' };
         if (current.status !== 'pending') return { ok: false, reason: 'already_decided', pausePoint: current };
         // Synchronous on purpose: the decision is made on the state this transaction read.
@@ -206,23 +214,32 @@ export class DexieStorage implements StoragePort {
           throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
         }
         if (resolvesPastExpiry(current, settlement.pausePoint)) return { ok: false, reason: 'expired', pausePoint: current };
-        await pausePoints.put(settlement.pausePoint);
+        const { conversationId } = current;
+        // The writes are made now and awaited with the last ones, the conversation read beside them: one round trip.
+        const writes: Promise<unknown>[] = [pausePoints.put(settlement.pausePoint)];
         if (settlement.rule) {
           // With the decision or not at all: `Always allow` on a card another tab decided first grants nothing.
           const rule = checkedRule(settlement.rule);
-          await approvalRules.put(rule);
-          await auditEvents.add(ruleEvent('rule_created', rule, { id: crypto.randomUUID(), at: rule.createdAt, by: settlement.pausePoint.decidedBy }));
+          writes.push(
+            approvalRules.put(rule),
+            auditEvents.add(ruleEvent('rule_created', rule, { id: crypto.randomUUID(), at: rule.createdAt, by: settlement.pausePoint.decidedBy })),
+          );
         }
-        const { conversationId } = current;
+        const conversation = await conversations.get(conversationId);
         const { update } = settlement;
-        const stillPending = update ? await this.#countPending(conversationId) : 0;
+        // The conversation's pending pause points once this one is settled: those read above, this one replaced by its settlement.
+        const stillPending =
+          pendingOf(pendingBefore, conversationId).filter((p) => p.id !== id).length + (settlement.pausePoint.status === 'pending' ? 1 : 0);
         const withPending = update && ((c: Conversation) => update(c, stillPending));
-        const appended = await this.#append(conversationId, settlement.messages, withPending);
-        if (withPending && appended.length === 0) {
-          const conversation = await conversations.get(conversationId);
+        let appended: Message[];
+        if (settlement.messages.length > 0) {
+          appended = await this.#appendTo(conversationId, conversation, settlement.messages, withPending);
+        } else {
+          appended = [];
           if (!conversation) throw new StorageError('not_found', `No conversation ${conversationId}.`);
-          await conversations.put(checkedUpdate(conversation, withPending));
+          if (withPending) writes.push(conversations.put(checkedUpdate(conversation, withPending)));
         }
+        await Promise.all(writes);
         return { ok: true, pausePoint: settlement.pausePoint, messages: appended };
       }),
     );
@@ -275,7 +292,16 @@ export class DexieStorage implements StoragePort {
 
   /** The body of `appendMessages`; the caller holds a transaction over conversations and messages. */
   async #append(conversationId: string, drafts: readonly MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]> {
-    const current = await this.db.conversations.get(conversationId);
+    return this.#appendTo(conversationId, await this.db.conversations.get(conversationId), drafts, update);
+  }
+
+  /** `#append` with the conversation already read in the caller's transaction (undefined: it does not exist). */
+  async #appendTo(
+    conversationId: string,
+    current: Conversation | undefined,
+    drafts: readonly MessageDraft[],
+    update?: (current: Conversation) => Conversation,
+  ): Promise<Message[]> {
     if (!current) throw new StorageError('not_found', `No conversation ${conversationId}.`);
     if (drafts.length === 0) return [];
     const numbered = numberDrafts(current, drafts);
