@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LockPort } from './lock-port.ts';
 import type { StoragePort } from './storage-port.ts';
-import { harness, pending, say, state } from './testing/harness.ts';
+import { harness, pending, say, state, tab as decidedBy } from './testing/harness.ts';
 
 const wait = { calls: [{ name: 'wait_for_approval', args: { title: 'Go?', description: 'Say so.' } }] };
 
@@ -55,6 +55,23 @@ describe('the way from a press to the model request', () => {
     expect(calls.get('listPendingPausePoints') ?? 0).toBe(0);
     expect(calls.get('settlePausePoint') ?? 0).toBe(0);
     expect(requests()).toBe(1);
+  });
+
+  it('Approve runs the call with the records its step read along with it: no second read between the decision and the tool', async () => {
+    const h = harness([{ calls: [{ name: 'transfer', args: { amount: 500, to: 'Bo' } }] }, { text: 'Sent.' }]);
+    const id = await say(h, null, 'pay Bo');
+    const [card] = await pending(h, id);
+
+    const { storage, calls } = counted(h.storage);
+    const tab = h.openTab('tab-A', { storage });
+    expect(await tab.decide(card!.id, { type: 'approve' }, decidedBy('tab-A'))).toEqual({ outcome: 'decided' });
+    await tab.whenIdle();
+
+    expect(h.executions).toEqual([{ amount: 500, to: 'Bo' }]);
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+    // Before: the step's read, then a read of the call's pause points and ledger entry.
+    expect(calls.get('loadStep')).toBe(1);
+    expect(calls.get('loadCalls') ?? 0).toBe(0);
   });
 
   it('Send is refused while another tab holds the conversation, and stores nothing', async () => {

@@ -25,7 +25,7 @@ import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
-import { settleOpenCalls } from './settle-open-calls.ts';
+import { callsToRead, settleOpenCalls } from './settle-open-calls.ts';
 import { spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
@@ -374,10 +374,23 @@ export class Engine {
     }
   }
 
-  /** A step's read: one transaction, with the history re-read only where it can have changed. */
+  /**
+   * A step's read: one transaction, with the history re-read only where it
+   * can have changed, and the records of the last answer's open calls read in
+   * it too (the step after a decision runs the call without a second read).
+   */
   async #read(conversationId: string): Promise<Step | undefined> {
-    const { conversation, pending, history, alongside } = await this.#history.load(conversationId);
-    return conversation && { state: conversation.state, turns: conversation.turns, pending, history, ...(alongside === undefined ? {} : { alongside }) };
+    const { conversation, pending, history, alongside, calls } = await this.#history.load(conversationId, openCallsToRead);
+    return (
+      conversation && {
+        state: conversation.state,
+        turns: conversation.turns,
+        pending,
+        history,
+        ...(alongside === undefined ? {} : { alongside }),
+        ...(calls ? { calls } : {}),
+      }
+    );
   }
 
   /**
@@ -476,6 +489,13 @@ interface Step {
 }
 
 const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };
+
+/** The calls a step's read reads the records of: what settling the last answer's open calls would read. */
+function openCallsToRead(history: readonly Message[]): string[] {
+  const last = lastAssistant(history);
+  const open = last ? openCalls(last, history) : [];
+  return last && open.length > 0 ? callsToRead(last, open) : [];
+}
 /** An engine given no settings: pause points never expire. */
 const NO_SETTINGS: SettingsPort = { expiryMs: async () => null };
 

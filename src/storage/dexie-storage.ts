@@ -1,5 +1,5 @@
 import Dexie from 'dexie';
-import type { CallRecords, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/storage-port.ts';
+import type { CallRecords, CallsOf, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/storage-port.ts';
 import { checkedSetAside } from '../engine/set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
@@ -9,7 +9,7 @@ import type { PausepointDb } from './db.ts';
 import { conversationMessages } from './messages-repo.ts';
 import { numberDrafts } from './number-drafts.ts';
 import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
-import { readOnly, type ReadAlongside } from './read-only.ts';
+import { readOnly, type Collect, type ReadAlongside } from './read-only.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -122,11 +122,15 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  /** One read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the three reads agree. */
-  loadStep(conversationId: string, fromSeq: number): Promise<StepRecords> {
+  /**
+   * One read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the reads agree.
+   * The calls' reads are made from the tail's success event, while the transaction is still active.
+   */
+  loadStep(conversationId: string, fromSeq: number, callsOf?: CallsOf): Promise<StepRecords> {
     const { alongside } = this;
+    const stores = ['conversations', 'pausePoints', 'messages', ...(callsOf ? ['ledger'] : []), ...(alongside?.stores ?? [])];
     return this.#run(() =>
-      readOnly(this.db, ['conversations', 'pausePoints', 'messages', ...(alongside?.stores ?? [])], (transaction) => {
+      readOnly(this.db, [...new Set(stores)], (transaction) => {
         const conversation = transaction.objectStore('conversations').get(conversationId) as IDBRequest<Conversation | undefined>;
         const pending = pendingRequest(transaction);
         const tail = transaction
@@ -134,11 +138,25 @@ export class DexieStorage implements StoragePort {
           .index('[conversationId+seq]')
           .getAll(IDBKeyRange.bound([conversationId, fromSeq > 0 ? fromSeq : Dexie.minKey], [conversationId, Dexie.maxKey])) as IDBRequest<Message[]>;
         const extra = alongside?.issue(transaction);
+        let calls: Collect<CallRecords> | undefined;
+        if (callsOf) {
+          tail.addEventListener('success', () => {
+            // Kept, not thrown: an exception in an IndexedDB event handler would abort the transaction and lose the error.
+            try {
+              calls = callsRequest(transaction, conversationId, callsOf(tail.result));
+            } catch (error) {
+              calls = () => {
+                throw error;
+              };
+            }
+          });
+        }
         return () => ({
           conversation: conversation.result,
           pending: pendingOf(pending.result, conversationId),
           tail: tail.result,
           ...(extra ? { alongside: extra() } : {}),
+          ...(calls ? { calls: calls() } : {}),
         });
       }),
     );
@@ -177,21 +195,9 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  /** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in one transaction. */
   loadCalls(conversationId: string, toolCallIds: readonly string[]): Promise<CallRecords> {
     if (toolCallIds.length === 0) return Promise.resolve({ pausePoints: [], ledger: [] });
-    return this.#run(() =>
-      readOnly(this.db, ['pausePoints', 'ledger'], (transaction) => {
-        const byCall = transaction.objectStore('pausePoints').index('toolCallId');
-        const ledger = transaction.objectStore('ledger');
-        const pauses = toolCallIds.map((id) => byCall.getAll(id) as IDBRequest<PausePoint[]>);
-        const entries = toolCallIds.map((id) => ledger.get(ledgerId(conversationId, id)) as IDBRequest<LedgerEntry | undefined>);
-        return () => ({
-          pausePoints: pauses.flatMap((request) => request.result.filter((p) => p.conversationId === conversationId)).sort(byCreation),
-          ledger: entries.map((request) => request.result).filter((entry) => entry !== undefined),
-        });
-      }),
-    );
+    return this.#run(() => readOnly(this.db, ['pausePoints', 'ledger'], (transaction) => callsRequest(transaction, conversationId, toolCallIds)));
   }
 
   /** `add`, not `put`: a decided pause point is an audit record and is never overwritten by a new one. */
@@ -327,6 +333,19 @@ function checkedUpdate(current: Conversation, update: (current: Conversation) =>
     throw new StorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
   }
   return next;
+}
+
+/** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in the given transaction. */
+function callsRequest(transaction: IDBTransaction, conversationId: string, toolCallIds: readonly string[]): Collect<CallRecords> {
+  if (toolCallIds.length === 0) return () => ({ pausePoints: [], ledger: [] });
+  const byCall = transaction.objectStore('pausePoints').index('toolCallId');
+  const ledger = transaction.objectStore('ledger');
+  const pauses = toolCallIds.map((id) => byCall.getAll(id) as IDBRequest<PausePoint[]>);
+  const entries = toolCallIds.map((id) => ledger.get(ledgerId(conversationId, id)) as IDBRequest<LedgerEntry | undefined>);
+  return () => ({
+    pausePoints: pauses.flatMap((request) => request.result.filter((p) => p.conversationId === conversationId)).sort(byCreation),
+    ledger: entries.map((request) => request.result).filter((entry) => entry !== undefined),
+  });
 }
 
 /** Every pending pause point, through the `status` index: pending ones are few, however many were decided. */

@@ -1,5 +1,5 @@
 import { resolvesPastExpiry } from '../pause-expiry.ts';
-import type { CallRecords, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../storage-port.ts';
+import type { CallRecords, CallsOf, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../storage-port.ts';
 import { checkedSetAside } from '../set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
@@ -97,11 +97,13 @@ export class MemoryStorage implements StoragePort {
   }
 
   /** No `await` between the three reads: that is what makes them one snapshot here. */
-  async loadStep(conversationId: string, fromSeq: number): Promise<StepRecords> {
+  async loadStep(conversationId: string, fromSeq: number, callsOf?: CallsOf): Promise<StepRecords> {
+    const tail = this.#messagesFrom(conversationId, fromSeq);
     return {
       conversation: copy(this.#conversations.get(conversationId)),
       pending: this.#pausePointsWhere(conversationId, (p) => p.status === 'pending'),
-      tail: this.#messagesFrom(conversationId, fromSeq),
+      tail,
+      ...(callsOf ? { calls: this.#calls(conversationId, callsOf(tail)) } : {}),
     };
   }
 
@@ -138,6 +140,10 @@ export class MemoryStorage implements StoragePort {
   }
 
   async loadCalls(conversationId: string, toolCallIds: readonly string[]): Promise<CallRecords> {
+    return this.#calls(conversationId, toolCallIds);
+  }
+
+  #calls(conversationId: string, toolCallIds: readonly string[]): CallRecords {
     const wanted = new Set(toolCallIds);
     const ledger: LedgerEntry[] = [];
     for (const id of wanted) {
