@@ -144,6 +144,22 @@ export interface StoragePort {
    */
   loadStep(conversationId: string, fromSeq: number, callsOf?: CallsOf): Promise<StepRecords>;
   /**
+   * `appendMessages(conversationId, drafts, update, setAside)`, and in the
+   * same transaction the step that follows it: what `loadStep(conversationId,
+   * fromSeq, callsOf)` would read right after the append. How a Send starts
+   * its run without a read of its own between the press and the model request;
+   * the run holds the conversation's lock, so nothing but this write can have
+   * changed what the step reads. Fails as `appendMessages` does, writing nothing.
+   */
+  appendAndLoadStep(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update: ((current: Conversation) => Conversation) | undefined,
+    setAside: ((pending: PausePoint) => SetAside) | undefined,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<StepRecords>;
+  /**
    * Replaces a stored assistant message while it is `streaming` (streamed text,
    * final status). `update`, when given, transforms its conversation in the
    * same transaction, with the same rules as in `appendMessages`; if the

@@ -123,6 +123,51 @@ export class DexieStorage implements StoragePort {
   }
 
   /**
+   * One `rw` transaction: the append as in appendMessages, then the step's
+   * reads. The conversation and its pending pause points are known from the
+   * append's own reads and writes; the tail is read after the messages are
+   * added (a transaction's requests run in order), and the calls' and the
+   * settings' reads are made on the same IndexedDB transaction, collected
+   * once it has committed.
+   */
+  appendAndLoadStep(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update: ((current: Conversation) => Conversation) | undefined,
+    setAside: ((pending: PausePoint) => SetAside) | undefined,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<StepRecords> {
+    const { alongside } = this;
+    const stores = [...new Set(['conversations', 'messages', 'pausePoints', ...(callsOf ? ['ledger'] : []), ...(alongside?.stores ?? [])])];
+    return this.#run(async () => {
+      let extra: Collect<unknown> | undefined;
+      let calls: Collect<CallRecords> | undefined;
+      const step = await this.db.transaction('rw', stores, async (transaction) => {
+        extra = alongside?.issue(transaction.idbtrans);
+        const { conversations, pausePoints } = this.db;
+        const [pendingBefore, current] = await Promise.all([pendingPausePointsOf(this.db, conversationId), conversations.get(conversationId)]);
+        if (!current) throw new StorageError('not_found', `No conversation ${conversationId}.`);
+        // As in appendMessages: no drafts, nothing written, the cards set aside included.
+        const settled = setAside && drafts.length > 0 ? pendingBefore.map((p) => checkedSetAside(p, setAside(p))) : [];
+        let conversation = current;
+        const writes: Promise<unknown>[] = [];
+        const all = [...settled.flatMap((s) => s.messages), ...drafts];
+        if (all.length > 0) {
+          const numbered = numberDrafts(current, all);
+          conversation = update ? checkedUpdate(numbered.conversation, update) : numbered.conversation;
+          writes.push(conversations.put(conversation), this.db.messages.bulkAdd(numbered.messages));
+          if (settled.length > 0) writes.push(pausePoints.bulkPut(settled.map((s) => s.pausePoint)));
+        }
+        const [tail] = await Promise.all([this.#messagesFrom(conversationId, fromSeq), ...writes]);
+        if (callsOf) calls = callsRequest(transaction.idbtrans, conversationId, callsOf(tail));
+        return { conversation, pending: settled.length > 0 ? [] : pendingBefore, tail };
+      });
+      return { ...step, ...(extra ? { alongside: extra() } : {}), ...(calls ? { calls: calls() } : {}) };
+    });
+  }
+
+  /**
    * One read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the reads agree.
    * The calls' reads are made from the tail's success event, while the transaction is still active.
    */

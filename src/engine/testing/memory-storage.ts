@@ -96,6 +96,20 @@ export class MemoryStorage implements StoragePort {
     return copyRecord(messages);
   }
 
+  /** No `await` between the append and the step's reads: one snapshot, as one transaction is in IndexedDB. */
+  async appendAndLoadStep(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update: ((current: Conversation) => Conversation) | undefined,
+    setAside: ((pending: PausePoint) => SetAside) | undefined,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<StepRecords> {
+    // Both bodies run to their end before either promise settles: the read sees the append, or nothing when it failed.
+    const [, step] = await Promise.all([this.appendMessages(conversationId, drafts, update, setAside), this.loadStep(conversationId, fromSeq, callsOf)]);
+    return step;
+  }
+
   /** No `await` between the three reads: that is what makes them one snapshot here. */
   async loadStep(conversationId: string, fromSeq: number, callsOf?: CallsOf): Promise<StepRecords> {
     const tail = this.#messagesFrom(conversationId, fromSeq);

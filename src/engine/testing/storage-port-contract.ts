@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StepRecords, StoragePort } from '../storage-port.ts';
 import type { Conversation } from '../records/index.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
+import { describeAppendAndLoadContract } from './append-and-load-contract.ts';
 import { describePausePointContract } from './pause-point-contract.ts';
 import { resolve, storageError } from './storage-contract-helpers.ts';
 
@@ -270,6 +271,7 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
     });
 
     describePausePointContract(() => storage);
+    describeAppendAndLoadContract(() => storage);
 
     describe('loadStep', () => {
       beforeEach(async () => {
