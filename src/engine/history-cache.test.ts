@@ -66,6 +66,24 @@ describe('HistoryCache', () => {
     expect(step.calls).toEqual({ pausePoints: [], ledger: [makeLedgerEntry({ id: 'c1:call_1' })] });
   });
 
+  it('makes its first read through the read it is given (a write that reads the step), from the last kept message on', async () => {
+    const memory = await seeded();
+    await memory.appendMessages('c1', [userDraft('c1', 'm0'), userDraft('c1', 'm1')]);
+    const { storage, fromSeqs } = observed(memory);
+    const cache = new HistoryCache(storage);
+    await cache.load('c1');
+
+    const written: number[] = [];
+    const step = await cache.load('c1', undefined, (fromSeq) => {
+      written.push(fromSeq);
+      return memory.appendAndLoadStep('c1', [userDraft('c1', 'm2')], undefined, undefined, fromSeq);
+    });
+    expect(step.history.map((m) => m.id)).toEqual(['m0', 'm1', 'm2']);
+    expect(written).toEqual([1]);
+    // Only the priming read went through loadStep.
+    expect(fromSeqs).toEqual([0]);
+  });
+
   it('sees what other tabs append, and reads a streaming message again until it is final', async () => {
     const memory = await seeded();
     const cache = new HistoryCache(memory);

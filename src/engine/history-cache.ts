@@ -1,4 +1,4 @@
-import type { CallRecords, StepRecords, StoragePort } from './storage-port.ts';
+import type { CallRecords, CallsOf, StepRecords, StoragePort } from './storage-port.ts';
 import type { Conversation, Message, PausePoint } from './records/index.ts';
 
 /** How many conversations keep a cached history: the ones this tab ran last. */
@@ -17,6 +17,9 @@ export interface LoadedStep {
 
 /** Which calls' records a step reads with it, chosen from the whole history it read (see `StoragePort.loadStep`). */
 export type HistoryCallsOf = (history: readonly Message[]) => readonly string[];
+
+/** A step's read from `fromSeq` on: `loadStep`, or a write that reads the step in its own transaction (`appendAndLoadStep`). */
+export type StepRead = (fromSeq: number, callsOf?: CallsOf) => Promise<StepRecords>;
 
 /**
  * A loop step's read of storage, with a conversation's history re-read only
@@ -51,7 +54,14 @@ export class HistoryCache {
     private readonly capacity = HISTORY_CACHE_CONVERSATIONS,
   ) {}
 
-  async load(conversationId: string, callsOf?: HistoryCallsOf): Promise<LoadedStep> {
+  /**
+   * `read`, when given, makes the first read (a write that reads the step
+   * with it); when the cache turns out to describe another history, the full
+   * read that follows is a plain `loadStep`, after that write.
+   */
+  async load(conversationId: string, callsOf?: HistoryCallsOf, read?: StepRead): Promise<LoadedStep> {
+    const loadStep: StepRead = (fromSeq, calls) => this.storage.loadStep(conversationId, fromSeq, calls);
+    let first = read ?? loadStep;
     const kept = this.#settled.get(conversationId) ?? [];
     const boundary = kept.at(-1);
     if (boundary) {
@@ -59,12 +69,13 @@ export class HistoryCache {
       let history: readonly Message[] | undefined;
       const join = (tail: readonly Message[]) => (history ??= kept.slice(0, -1).concat(tail));
       const continues = (tail: readonly Message[]) => tail[0]?.id === boundary.id;
-      const step = await this.storage.loadStep(conversationId, boundary.seq, callsOf && ((tail) => (continues(tail) ? callsOf(join(tail)) : [])));
+      const step = await first(boundary.seq, callsOf && ((tail) => (continues(tail) ? callsOf(join(tail)) : [])));
       if (continues(step.tail)) return this.#remember(conversationId, step, join(step.tail), kept.length - 1);
       this.#settled.delete(conversationId);
       if (!step.conversation) return this.#remember(conversationId, step, [], 0);
+      first = loadStep;
     }
-    const step = await this.storage.loadStep(conversationId, 0, callsOf);
+    const step = await first(0, callsOf);
     return this.#remember(conversationId, step, step.tail, 0);
   }
 
