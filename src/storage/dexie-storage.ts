@@ -301,6 +301,18 @@ export class DexieStorage implements StoragePort {
   }
 
   beginExecution(entry: LedgerEntry, reopen: readonly LedgerEntry['status'][] = []): Promise<boolean> {
+    if (reopen.length === 0) {
+      // Nothing may be reopened: `add` is the compare-and-set by itself, refused whatever entry exists. One request, not a read then a write.
+      return this.#run(() =>
+        this.db.ledger.add(entry).then(
+          () => true,
+          (error: unknown) => {
+            if (isNamed(error, 'ConstraintError')) return false;
+            throw error;
+          },
+        ),
+      );
+    }
     return this.#run(() =>
       this.db.transaction('rw', this.db.ledger, async () => {
         const existing = await this.db.ledger.get(entry.id);
@@ -378,6 +390,10 @@ function checkedUpdate(current: Conversation, update: (current: Conversation) =>
     throw new StorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
   }
   return next;
+}
+
+function isNamed(error: unknown, name: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name;
 }
 
 /** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in the given transaction. */
