@@ -4,6 +4,7 @@ import { checkedSetAside } from '../engine/set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
 import { checkedRule } from './approval-rules-repo.ts';
+import { beginExecution } from './begin-execution.ts';
 import { ruleEvent } from './audit-events-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { conversationMessages } from './messages-repo.ts';
@@ -300,27 +301,9 @@ export class DexieStorage implements StoragePort {
     return this.#run(() => this.db.ledger.get(id));
   }
 
+  /** Durable on disk before it resolves, unlike the other writes (see begin-execution.ts). */
   beginExecution(entry: LedgerEntry, reopen: readonly LedgerEntry['status'][] = []): Promise<boolean> {
-    if (reopen.length === 0) {
-      // Nothing may be reopened: `add` is the compare-and-set by itself, refused whatever entry exists. One request, not a read then a write.
-      return this.#run(() =>
-        this.db.ledger.add(entry).then(
-          () => true,
-          (error: unknown) => {
-            if (isNamed(error, 'ConstraintError')) return false;
-            throw error;
-          },
-        ),
-      );
-    }
-    return this.#run(() =>
-      this.db.transaction('rw', this.db.ledger, async () => {
-        const existing = await this.db.ledger.get(entry.id);
-        if (existing && !reopen.includes(existing.status)) return false;
-        await this.db.ledger.put(entry);
-        return true;
-      }),
-    );
+    return this.#run(() => beginExecution(this.db, entry, reopen));
   }
 
   async putLedgerEntry(entry: LedgerEntry): Promise<void> {
@@ -390,10 +373,6 @@ function checkedUpdate(current: Conversation, update: (current: Conversation) =>
     throw new StorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
   }
   return next;
-}
-
-function isNamed(error: unknown, name: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === name;
 }
 
 /** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in the given transaction. */
