@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { launchChromium } from '../ui/browser.ts';
+import type { BrowserContext } from '@playwright/test';
+import { launchChromium, launchChromiumOnDisk } from '../ui/browser.ts';
 import { medianPerTurn, type TurnTimings } from './conversation-runner.ts';
 
 /**
@@ -40,10 +41,23 @@ async function bundle(outDir: string): Promise<void> {
  */
 export async function pausepointInChromium(runs: number, settleMs: number, log: (line: string) => void): Promise<TurnTimings> {
   const outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-engine-'));
-  const browser = await launchChromium();
+  // BENCH_ENGINE_CHROMIUM_DISK=1: a profile on disk, so each commit is a write to LevelDB's files, as in a person's browser.
+  const onDisk = process.env.BENCH_ENGINE_CHROMIUM_DISK === '1';
+  let close: () => Promise<void> = async () => {};
   try {
     await bundle(outDir);
-    const context = await browser.newContext();
+    let context: BrowserContext;
+    let version: string;
+    if (onDisk) {
+      context = await launchChromiumOnDisk(join(outDir, 'profile'));
+      close = () => context.close();
+      version = context.browser()?.version() ?? 'Chromium';
+    } else {
+      const browser = await launchChromium();
+      close = () => browser.close();
+      context = await browser.newContext();
+      version = browser.version();
+    }
     // tsx's keepNames wraps functions handed to evaluate in __name(), which the page lacks.
     await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
     await context.route(`${ORIGIN}/**`, async (route) => {
@@ -57,7 +71,7 @@ export async function pausepointInChromium(runs: number, settleMs: number, log: 
     page.on('pageerror', (error) => log(`page error: ${error.message}`));
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => window.benchEngine !== undefined, undefined, { timeout: 30_000 });
-    log(`Chromium ${browser.version()}: warming up…`);
+    log(`Chromium ${version}, IndexedDB ${onDisk ? 'on disk' : 'in memory (off the record)'}: warming up…`);
     await page.evaluate(() => window.benchEngine!.warmUp());
     await page.waitForTimeout(settleMs);
     const timed: TurnTimings[] = [];
@@ -72,7 +86,7 @@ export async function pausepointInChromium(runs: number, settleMs: number, log: 
     }
     return medianPerTurn(timed);
   } finally {
-    await browser.close();
+    await close();
     await rm(outDir, { recursive: true, force: true });
   }
 }
