@@ -149,7 +149,8 @@ export interface StoragePort {
    * fromSeq, callsOf)` would read right after the append. How a Send starts
    * its run without a read of its own between the press and the model request;
    * the run holds the conversation's lock, so nothing but this write can have
-   * changed what the step reads. Fails as `appendMessages` does, writing nothing.
+   * changed what the step reads. Fails as `appendMessages` does, writing nothing;
+   * a `callsOf` that throws rejects it with its error after the append stands.
    */
   appendAndLoadStep(
     conversationId: string,

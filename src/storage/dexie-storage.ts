@@ -161,7 +161,16 @@ export class DexieStorage implements StoragePort {
           if (settled.length > 0) writes.push(pausePoints.bulkPut(settled.map((s) => s.pausePoint)));
         }
         const [tail] = await Promise.all([this.#messagesFrom(conversationId, fromSeq), ...writes]);
-        if (callsOf) calls = callsRequest(transaction.idbtrans, conversationId, callsOf(tail));
+        if (callsOf) {
+          // Thrown once the append has committed, as from memory storage: an error of the caller's choice of calls undoes no write.
+          try {
+            calls = callsRequest(transaction.idbtrans, conversationId, callsOf(tail));
+          } catch (error) {
+            calls = () => {
+              throw error;
+            };
+          }
+        }
         return { conversation, pending: settled.length > 0 ? [] : pendingBefore, tail };
       });
       return { ...step, ...(extra ? { alongside: extra() } : {}), ...(calls ? { calls: calls() } : {}) };

@@ -73,6 +73,16 @@ export function describeAppendAndLoadContract(storageOf: () => StoragePort): voi
       expect(step.calls?.ledger).toEqual([makeLedgerEntry()]);
     });
 
+    it('a callsOf that throws rejects it with its error, the append standing', async () => {
+      const boom = new Error('boom');
+      await expect(
+        storage.appendAndLoadStep('c1', [userDraft('c1', 'm0')], undefined, undefined, 0, () => {
+          throw boom;
+        }),
+      ).rejects.toBe(boom);
+      expect((await storage.listMessages('c1')).map((m) => m.id)).toEqual(['m0']);
+    });
+
     it('writes nothing and rejects as appendMessages does: a missing conversation, an update or a set-aside that fails', async () => {
       await storage.createPausePoint(makePausePoint({ id: 'p1' }));
       const before = await storage.loadStep('c1', 0);
