@@ -32,6 +32,21 @@ async function bundle(outDir: string): Promise<void> {
   });
 }
 
+/** CPU time so far of each kind of Chromium process (browser, renderer, utility…), in ms; undefined without a Browser to ask. */
+async function chromiumCpu(context: BrowserContext): Promise<Map<string, number> | undefined> {
+  const browser = context.browser();
+  if (!browser) return undefined;
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] };
+    const byType = new Map<string, number>();
+    for (const { type, cpuTime } of processInfo) byType.set(type, (byType.get(type) ?? 0) + cpuTime * 1000);
+    return byType;
+  } finally {
+    await session.detach();
+  }
+}
+
 /**
  * bench:engine's Pausepoint runner over Dexie on Chromium's own IndexedDB:
  * a warm-up conversation, a second of rest, then `runs` timed conversations,
@@ -75,9 +90,19 @@ export async function pausepointInChromium(runs: number, settleMs: number, log: 
     await page.evaluate(() => window.benchEngine!.warmUp());
     await page.waitForTimeout(settleMs);
     const timed: TurnTimings[] = [];
+    const cpuBefore = await chromiumCpu(context);
     for (let run = 1; run <= runs; run++) {
       log(`Pausepoint + Dexie on Chromium's IndexedDB: run ${run} of ${runs}…`);
       timed.push(await page.evaluate((label) => window.benchEngine!.timed(label), `measured-${run}`));
+    }
+    const cpuAfter = await chromiumCpu(context);
+    if (cpuBefore && cpuAfter) {
+      const turns = timed.reduce((sum, run) => sum + run.perTurn.length, 0);
+      const perTurn = (type: string) => ((cpuAfter.get(type) ?? 0) - (cpuBefore.get(type) ?? 0)) / turns;
+      const types = [...cpuAfter.keys()].sort();
+      const total = types.reduce((sum, type) => sum + perTurn(type), 0);
+      // What the turns cost the machine, waits for a core left out: the figure to compare on a busy machine.
+      log(`Chromium's CPU time over the timed runs: ${total.toFixed(2)} ms per turn (${types.map((type) => `${type} ${perTurn(type).toFixed(2)}`).join(', ')})`);
     }
     // BENCH_ENGINE_TRACE=1: one more conversation, untimed, with every port call and transaction measured (port-trace.ts).
     if (process.env.BENCH_ENGINE_TRACE === '1') {
