@@ -1,14 +1,26 @@
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { findChromium } from '../../scripts/chromium.mjs';
 
-/** The same Chromium and flags as playwright.config.ts. */
-export async function launchChromium(): Promise<Browser> {
+const ARGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+function chromiumPath(): string {
   const found = findChromium();
   if (!found) throw new Error('No Chromium found: set PAUSEPOINT_CHROMIUM, or run `node scripts/chromium.mjs --install`');
-  return chromium.launch({
-    executablePath: found.path,
-    args: ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  return found.path;
+}
+
+/** The same Chromium and flags as playwright.config.ts. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: ARGS });
+}
+
+/**
+ * The same Chromium with a profile on disk in `userDataDir`. A context of
+ * `launchChromium` is off the record: its IndexedDB lives in memory, and a
+ * commit never reaches the disk.
+ */
+export async function launchChromiumOnDisk(userDataDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath(), args: ARGS });
 }
 
 /**

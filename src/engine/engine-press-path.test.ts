@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LockPort } from './lock-port.ts';
 import type { StoragePort } from './storage-port.ts';
-import { harness, pending, say, state } from './testing/harness.ts';
+import { harness, pending, say, state, tab as decidedBy } from './testing/harness.ts';
 
 const wait = { calls: [{ name: 'wait_for_approval', args: { title: 'Go?', description: 'Say so.' } }] };
 
@@ -55,6 +55,27 @@ describe('the way from a press to the model request', () => {
     expect(calls.get('listPendingPausePoints') ?? 0).toBe(0);
     expect(calls.get('settlePausePoint') ?? 0).toBe(0);
     expect(requests()).toBe(1);
+    // And the run's first step is read in that write's transaction: no read of its own before the model request.
+    expect(calls.get('appendAndLoadStep')).toBe(1);
+    expect(calls.get('loadStep') ?? 0).toBe(0);
+    expect(calls.get('appendMessages') ?? 0).toBe(1);
+  });
+
+  it('Approve runs the call with the records its step read along with it: no second read between the decision and the tool', async () => {
+    const h = harness([{ calls: [{ name: 'transfer', args: { amount: 500, to: 'Bo' } }] }, { text: 'Sent.' }]);
+    const id = await say(h, null, 'pay Bo');
+    const [card] = await pending(h, id);
+
+    const { storage, calls } = counted(h.storage);
+    const tab = h.openTab('tab-A', { storage });
+    expect(await tab.decide(card!.id, { type: 'approve' }, decidedBy('tab-A'))).toEqual({ outcome: 'decided' });
+    await tab.whenIdle();
+
+    expect(h.executions).toEqual([{ amount: 500, to: 'Bo' }]);
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+    // Before: the step's read, then a read of the call's pause points and ledger entry.
+    expect(calls.get('loadStep')).toBe(1);
+    expect(calls.get('loadCalls') ?? 0).toBe(0);
   });
 
   it('Send is refused while another tab holds the conversation, and stores nothing', async () => {
@@ -71,11 +92,14 @@ describe('the way from a press to the model request', () => {
   it('hands the model factory what storage read along with the step, and nothing for a step carried on without a read', async () => {
     const h = harness([{ calls: [{ name: 'transfer', args: { amount: 5, to: 'Bo' } }] }, { text: 'Done.' }]);
     let reads = 0;
-    const loadStep: StoragePort['loadStep'] = async (id, fromSeq) => ({ ...(await h.storage.loadStep(id, fromSeq)), alongside: { read: ++reads } });
+    const loadStep: StoragePort['loadStep'] = async (...args) => ({ ...(await h.storage.loadStep(...args)), alongside: { read: ++reads } });
+    // A Send's first step is read by its write.
+    const appendAndLoadStep: StoragePort['appendAndLoadStep'] = async (...args) => ({ ...(await h.storage.appendAndLoadStep(...args)), alongside: { read: ++reads } });
     const storage = new Proxy(h.storage, {
       get(target, key) {
         const value: unknown = Reflect.get(target, key);
         if (key === 'loadStep') return loadStep;
+        if (key === 'appendAndLoadStep') return appendAndLoadStep;
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
     });

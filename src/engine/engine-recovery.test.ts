@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoragePort } from './storage-port.ts';
 import type { Message } from './records/index.ts';
-import { crashableStorage } from './testing/crashable-storage.ts';
+import { crashableStorage, SimulatedCrash } from './testing/crashable-storage.ts';
 import { harness, pending, state, streamThenDie, tab, type Harness } from './testing/harness.ts';
 import type { ScriptedTurn } from './testing/scripted-model.ts';
 
@@ -36,8 +36,24 @@ const afterTheSideEffect = (method: keyof StoragePort) => method === 'finishExec
 
 describe('recovery after a tab dies mid-turn', () => {
   it('before the model call: the turn is simply made', async () => {
-    // The message is stored; the tab dies as its run makes its first read.
-    const { h, id } = await crashThenRecover((method) => method === 'loadStep', [{ text: 'Hello from the recovered tab.' }]);
+    // The message is stored, with the run's first step read in its transaction; the tab dies as it builds its model call.
+    const h = harness([{ text: 'Hello from the recovered tab.' }]);
+    let died = false;
+    const tabAStorage = crashableStorage(h.storage, () => died);
+    const tabA = h.openTab('tab-A', {
+      storage: tabAStorage,
+      model: () => {
+        died = true;
+        throw new SimulatedCrash('tab died before its model call');
+      },
+    });
+    const id = await tabA.createConversation();
+    await tabA.send(id, 'pay bob 500');
+    await tabA.whenIdle();
+    expect(await state(h, id)).toMatchObject({ kind: 'running', owner: 'tab-A' });
+    const tabB = h.openTab('tab-B');
+    expect(await tabB.recover(id)).toBe(true);
+    await tabB.whenIdle();
     expect(h.model.requests).toHaveLength(1);
     expect((await h.storage.listMessages(id)).map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(await state(h, id)).toEqual({ kind: 'idle' });

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-option
 import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
-import { HistoryCache } from './history-cache.ts';
+import { HistoryCache, type LoadedStep } from './history-cache.ts';
 import { newRule } from './new-rule.ts';
 import type { RulesPort } from './rules-port.ts';
 import type { SettingsPort } from './settings-port.ts';
@@ -16,6 +16,7 @@ import {
   type ApprovalRule,
   type ApprovalRuleDraft,
   type AssistantMessage,
+  type Conversation,
   type ConversationState,
   type DecidedBy,
   type Message,
@@ -25,7 +26,7 @@ import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
-import { settleOpenCalls } from './settle-open-calls.ts';
+import { callsToRead, settleOpenCalls } from './settle-open-calls.ts';
 import { spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
@@ -86,14 +87,15 @@ export class Engine {
     let written!: { resolve: () => void; reject: (error: unknown) => void };
     const stored = new Promise<true>((resolve, reject) => (written = { resolve: () => resolve(true), reject }));
     const held = this.#options.locks.ifAvailable(lockName(id), async () => {
+      let first: Step | undefined;
       try {
-        await this.#storeUserMessage(id, text);
+        first = await this.#storeUserMessage(id, text);
       } catch (error) {
         written.reject(error);
         return;
       }
       written.resolve();
-      await this.#advance(id);
+      await this.#advance(id, first);
     });
     // The message is stored before the lock is let go, so `stored` settles first when the lock was free.
     const acquired = await Promise.race([stored, held.then((attempt) => attempt.acquired)]);
@@ -106,25 +108,25 @@ export class Engine {
    * The user's message, with the conversation marked running in its
    * transaction: a tab that dies before its run starts leaves a run for
    * another tab to recover, not an unanswered question. The run that follows
-   * finds the state already set.
+   * finds the state already set, and starts from the step read in the same
+   * transaction: it holds the lock that write was made under, so nothing
+   * else can have been written since.
    */
-  async #storeUserMessage(id: string, text: string): Promise<void> {
+  async #storeUserMessage(id: string, text: string): Promise<Step | undefined> {
     const { storage, clock, ids } = this.#ctx;
     const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text };
-    await storage
-      .appendMessages(
-        id,
-        [message],
-        (c) => ({
-          ...c,
-          title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
-          state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
-        }),
-        (pending) => expirySettlement(this.#ctx, pending, 'abandoned'),
-      )
+    const running = (c: Conversation): Conversation => ({
+      ...c,
+      title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
+      state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
+    });
+    const setAside = (pending: PausePoint) => expirySettlement(this.#ctx, pending, 'abandoned');
+    const loaded = await this.#history
+      .load(id, openCallsToRead, (fromSeq, callsOf) => storage.appendAndLoadStep(id, [message], running, setAside, fromSeq, callsOf))
       .catch((error: unknown) => {
         throw isNotFound(error) ? new CallerError('not_found', 'That conversation no longer exists.') : error;
       });
+    return stepOf(loaded);
   }
 
   /**
@@ -277,11 +279,12 @@ export class Engine {
     this.#runs.set(conversationId, next);
   }
 
-  async #advance(conversationId: string): Promise<void> {
+  /** `first`: the run's first step when the caller read it (a Send), rather than a read of the loop's own. */
+  async #advance(conversationId: string, first?: Step): Promise<void> {
     const controller = new AbortController();
     this.#controllers.set(conversationId, controller);
     try {
-      await this.#loop(conversationId, controller.signal);
+      await this.#loop(conversationId, controller.signal, first);
     } catch (error) {
       await this.#fail(conversationId, error);
     } finally {
@@ -289,12 +292,12 @@ export class Engine {
     }
   }
 
-  async #loop(conversationId: string, signal: AbortSignal): Promise<void> {
+  async #loop(conversationId: string, signal: AbortSignal, first?: Step): Promise<void> {
     const { clock } = this.#ctx;
     let steps = 0;
     let attempt = 0;
     // What the next step would read, when that can only be what this step wrote (see `#carry`).
-    let carried: Step | undefined;
+    let carried: Step | undefined = first;
     for (;;) {
       const step = carried ?? (await this.#read(conversationId));
       carried = undefined;
@@ -374,10 +377,13 @@ export class Engine {
     }
   }
 
-  /** A step's read: one transaction, with the history re-read only where it can have changed. */
+  /**
+   * A step's read: one transaction, with the history re-read only where it
+   * can have changed, and the records of the last answer's open calls read in
+   * it too (the step after a decision runs the call without a second read).
+   */
   async #read(conversationId: string): Promise<Step | undefined> {
-    const { conversation, pending, history, alongside } = await this.#history.load(conversationId);
-    return conversation && { state: conversation.state, turns: conversation.turns, pending, history, ...(alongside === undefined ? {} : { alongside }) };
+    return stepOf(await this.#history.load(conversationId, openCallsToRead));
   }
 
   /**
@@ -476,6 +482,27 @@ interface Step {
 }
 
 const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };
+
+/** The step a read describes; undefined when the conversation is gone. */
+function stepOf({ conversation, pending, history, alongside, calls }: LoadedStep): Step | undefined {
+  return (
+    conversation && {
+      state: conversation.state,
+      turns: conversation.turns,
+      pending,
+      history,
+      ...(alongside === undefined ? {} : { alongside }),
+      ...(calls ? { calls } : {}),
+    }
+  );
+}
+
+/** The calls a step's read reads the records of: what settling the last answer's open calls would read. */
+function openCallsToRead(history: readonly Message[]): string[] {
+  const last = lastAssistant(history);
+  const open = last ? openCalls(last, history) : [];
+  return last && open.length > 0 ? callsToRead(last, open) : [];
+}
 /** An engine given no settings: pause points never expire. */
 const NO_SETTINGS: SettingsPort = { expiryMs: async () => null };
 

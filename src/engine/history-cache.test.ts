@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HistoryCache } from './history-cache.ts';
 import type { MessageDraft, StoragePort } from './storage-port.ts';
 import type { AssistantMessage } from './records/index.ts';
-import { makeConversation, userDraft } from './testing/make-records.ts';
+import { makeConversation, makeLedgerEntry, userDraft } from './testing/make-records.ts';
 import { MemoryStorage } from './testing/memory-storage.ts';
 
 function assistantDraft(conversationId: string, id: string, status: AssistantMessage['status'], content = ''): MessageDraft {
@@ -46,6 +46,42 @@ describe('HistoryCache', () => {
     expect((await cache.load('c1')).history.map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm3']);
     expect((await cache.load('c1')).history).toEqual(await memory.listMessages('c1'));
     expect(fromSeqs).toEqual([0, 2, 3]);
+  });
+
+  it('hands callsOf the whole history, the kept messages joined with those the step read, and returns the calls read', async () => {
+    const memory = await seeded();
+    await memory.appendMessages('c1', [userDraft('c1', 'm0'), userDraft('c1', 'm1'), userDraft('c1', 'm2')]);
+    await memory.putLedgerEntry(makeLedgerEntry({ id: 'c1:call_1' }));
+    const cache = new HistoryCache(memory);
+    await cache.load('c1');
+    await memory.appendMessages('c1', [userDraft('c1', 'm3')]);
+
+    const seen: string[][] = [];
+    const step = await cache.load('c1', (history) => {
+      seen.push(history.map((m) => m.id));
+      return ['call_1'];
+    });
+    expect(seen).toEqual([['m0', 'm1', 'm2', 'm3']]);
+    expect(step.history.map((m) => m.id)).toEqual(['m0', 'm1', 'm2', 'm3']);
+    expect(step.calls).toEqual({ pausePoints: [], ledger: [makeLedgerEntry({ id: 'c1:call_1' })] });
+  });
+
+  it('makes its first read through the read it is given (a write that reads the step), from the last kept message on', async () => {
+    const memory = await seeded();
+    await memory.appendMessages('c1', [userDraft('c1', 'm0'), userDraft('c1', 'm1')]);
+    const { storage, fromSeqs } = observed(memory);
+    const cache = new HistoryCache(storage);
+    await cache.load('c1');
+
+    const written: number[] = [];
+    const step = await cache.load('c1', undefined, (fromSeq) => {
+      written.push(fromSeq);
+      return memory.appendAndLoadStep('c1', [userDraft('c1', 'm2')], undefined, undefined, fromSeq);
+    });
+    expect(step.history.map((m) => m.id)).toEqual(['m0', 'm1', 'm2']);
+    expect(written).toEqual([1]);
+    // Only the priming read went through loadStep.
+    expect(fromSeqs).toEqual([0]);
   });
 
   it('sees what other tabs append, and reads a streaming message again until it is final', async () => {

@@ -1,4 +1,4 @@
-import type { StepRecords, StoragePort } from './storage-port.ts';
+import type { CallRecords, CallsOf, StepRecords, StoragePort } from './storage-port.ts';
 import type { Conversation, Message, PausePoint } from './records/index.ts';
 
 /** How many conversations keep a cached history: the ones this tab ran last. */
@@ -11,7 +11,15 @@ export interface LoadedStep {
   history: readonly Message[];
   /** What storage read along with the step (`StepRecords.alongside`). */
   alongside?: unknown;
+  /** With `callsOf`: the records of the calls it named, read in the step's transaction. */
+  calls?: CallRecords;
 }
+
+/** Which calls' records a step reads with it, chosen from the whole history it read (see `StoragePort.loadStep`). */
+export type HistoryCallsOf = (history: readonly Message[]) => readonly string[];
+
+/** A step's read from `fromSeq` on: `loadStep`, or a write that reads the step in its own transaction (`appendAndLoadStep`). */
+export type StepRead = (fromSeq: number, callsOf?: CallsOf) => Promise<StepRecords>;
 
 /**
  * A loop step's read of storage, with a conversation's history re-read only
@@ -46,16 +54,28 @@ export class HistoryCache {
     private readonly capacity = HISTORY_CACHE_CONVERSATIONS,
   ) {}
 
-  async load(conversationId: string): Promise<LoadedStep> {
+  /**
+   * `read`, when given, makes the first read (a write that reads the step
+   * with it); when the cache turns out to describe another history, the full
+   * read that follows is a plain `loadStep`, after that write.
+   */
+  async load(conversationId: string, callsOf?: HistoryCallsOf, read?: StepRead): Promise<LoadedStep> {
+    const loadStep: StepRead = (fromSeq, calls) => this.storage.loadStep(conversationId, fromSeq, calls);
+    let first = read ?? loadStep;
     const kept = this.#settled.get(conversationId) ?? [];
     const boundary = kept.at(-1);
     if (boundary) {
-      const step = await this.storage.loadStep(conversationId, boundary.seq);
-      if (step.tail[0]?.id === boundary.id) return this.#remember(conversationId, step, kept.slice(0, -1).concat(step.tail), kept.length - 1);
+      // The whole history, joined once: inside the step's transaction when `callsOf` needs it there.
+      let history: readonly Message[] | undefined;
+      const join = (tail: readonly Message[]) => (history ??= kept.slice(0, -1).concat(tail));
+      const continues = (tail: readonly Message[]) => tail[0]?.id === boundary.id;
+      const step = await first(boundary.seq, callsOf && ((tail) => (continues(tail) ? callsOf(join(tail)) : [])));
+      if (continues(step.tail)) return this.#remember(conversationId, step, join(step.tail), kept.length - 1);
       this.#settled.delete(conversationId);
       if (!step.conversation) return this.#remember(conversationId, step, [], 0);
+      first = loadStep;
     }
-    const step = await this.storage.loadStep(conversationId, 0);
+    const step = await first(0, callsOf);
     return this.#remember(conversationId, step, step.tail, 0);
   }
 
@@ -70,7 +90,7 @@ export class HistoryCache {
 
   /** `fresh`: where the messages read by this step start (the kept ones before it hold no streaming message). */
   #remember(conversationId: string, step: StepRecords, history: readonly Message[], fresh: number): LoadedStep {
-    const { conversation, pending, alongside } = step;
+    const { conversation, pending, alongside, calls } = step;
     this.#settled.delete(conversationId);
     if (conversation) {
       let streaming = -1;
@@ -85,6 +105,6 @@ export class HistoryCache {
         this.#settled.delete(oldest);
       }
     }
-    return { conversation, pending, history, ...(alongside === undefined ? {} : { alongside }) };
+    return { conversation, pending, history, ...(alongside === undefined ? {} : { alongside }), ...(calls ? { calls } : {}) };
   }
 }

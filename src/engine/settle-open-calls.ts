@@ -60,9 +60,7 @@ export async function settleOpenCalls(
 ): Promise<Settled> {
   const counted = message.toolCalls.slice(0, MAX_CALLS_PER_ANSWER);
   const cards = counted.filter((call) => call.name === WAIT_FOR_APPROVAL);
-  // The cards' calls are read too, answered or not: their pause points say whether the others may go on.
-  const ids = [...new Set([...open, ...cards].map((call) => call.id))];
-  const stored = byCall(known ?? (await ctx.storage.loadCalls(message.conversationId, ids)));
+  const stored = byCall(known ?? (await ctx.storage.loadCalls(message.conversationId, callsToRead(message, open))));
   const storedFor = (call: ToolCall): StoredCall => stored.get(call.id) ?? { pauses: [], ledger: undefined };
 
   const settled: Settled = { waiting: 0, results: [], questions: [] };
@@ -101,6 +99,16 @@ export async function settleOpenCalls(
     else record(await writeResult(ctx, message, call, hold.content, hold.outcome));
   }
   return settled;
+}
+
+/**
+ * The calls whose stored records settling `open` reads: the open ones, and
+ * the answer's own cards, answered or not (their pause points say whether the
+ * others may go on). The loop's step reads these with it (`StoragePort.loadStep`).
+ */
+export function callsToRead(message: AssistantMessage, open: readonly ToolCall[]): string[] {
+  const cards = message.toolCalls.slice(0, MAX_CALLS_PER_ANSWER).filter((call) => call.name === WAIT_FOR_APPROVAL);
+  return [...new Set([...open, ...cards].map((call) => call.id))];
 }
 
 function byCall(records: CallRecords): Map<string, StoredCall> {

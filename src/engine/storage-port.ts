@@ -55,7 +55,21 @@ export interface StepRecords {
    * between a press and the model request.
    */
   alongside?: unknown;
+  /**
+   * Present when the step was asked for them (`loadStep`'s `callsOf`): the
+   * records of the calls it named, as `loadCalls` reads them, in the step's
+   * own transaction.
+   */
+  calls?: CallRecords;
 }
+
+/**
+ * Which tool calls' records a step reads along with it, chosen from the
+ * messages it has just read (`StepRecords.tail`); synchronous, inside the
+ * step's transaction. The loop names the open calls of the last answer, so
+ * the step after a decision needs no second read before it runs them.
+ */
+export type CallsOf = (tail: readonly Message[]) => readonly string[];
 
 /** What `StoragePort.loadCalls` reads. */
 export interface CallRecords {
@@ -124,9 +138,28 @@ export interface StoragePort {
   ): Promise<Message[]>;
   /**
    * What a step of the loop needs, read in one transaction so the three agree:
-   * the conversation, its pending pause points, and its messages from `fromSeq` on.
+   * the conversation, its pending pause points, and its messages from `fromSeq` on;
+   * with `callsOf`, also the records of the calls it names (`StepRecords.calls`).
+   * If `callsOf` throws, the step rejects with its error.
    */
-  loadStep(conversationId: string, fromSeq: number): Promise<StepRecords>;
+  loadStep(conversationId: string, fromSeq: number, callsOf?: CallsOf): Promise<StepRecords>;
+  /**
+   * `appendMessages(conversationId, drafts, update, setAside)`, and in the
+   * same transaction the step that follows it: what `loadStep(conversationId,
+   * fromSeq, callsOf)` would read right after the append. How a Send starts
+   * its run without a read of its own between the press and the model request;
+   * the run holds the conversation's lock, so nothing but this write can have
+   * changed what the step reads. Fails as `appendMessages` does, writing nothing;
+   * a `callsOf` that throws rejects it with its error after the append stands.
+   */
+  appendAndLoadStep(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update: ((current: Conversation) => Conversation) | undefined,
+    setAside: ((pending: PausePoint) => SetAside) | undefined,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<StepRecords>;
   /**
    * Replaces a stored assistant message while it is `streaming` (streamed text,
    * final status). `update`, when given, transforms its conversation in the

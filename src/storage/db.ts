@@ -34,8 +34,29 @@ export class PausepointDb extends Dexie {
   /** What the audit log records besides pause points: rule changes, changed MCP tools (append-only). */
   auditEvents!: EntityTable<AuditEvent, 'id'>;
 
-  constructor(name = 'pausepoint') {
-    super(name);
+  /** The same database over a second connection whose writes are `strict`; opened on first use (see `strict`). */
+  #strict: PausepointDb | undefined;
+
+  constructor(name = 'pausepoint', durability: 'relaxed' | 'strict' = 'relaxed') {
+    /*
+     * `relaxed`: a write transaction counts as committed once the browser has
+     * handed it to the operating system, not once it is on disk (what Firefox
+     * and Safari do for every transaction, and Chromium too when asked for
+     * nothing). It survives a crash of the tab or of the browser; a power cut
+     * or an OS crash may lose the last moments of writes. None of the
+     * guarantees rests on more than that:
+     *  - first decision wins: a compare-and-set is about order, which
+     *    IndexedDB keeps for every transaction whatever its durability;
+     *  - a decision is committed before its continuation starts: the run
+     *    reads it back from the store, after its commit;
+     *  - a decision lost to a power cut leaves its card pending again, to be
+     *    decided again; its call cannot have run, since the ledger's
+     *    `started` record, the one write made `strict` (begin-execution.ts),
+     *    comes after it in the database's log and is flushed with it.
+     */
+    super(name, { chromeTransactionDurability: durability });
+    // Closed with this connection (a close, a delete, another tab's upgrade), free to reopen on its next write.
+    this.on('close', () => this.#strict?.close({ disableAutoOpen: false }));
     this.version(1).stores({
       conversations: 'id, updatedAt',
       messages: 'id, [conversationId+seq]',
@@ -58,5 +79,17 @@ export class PausepointDb extends Dexie {
     this.version(7).stores({ mcpOAuth: 'serverId' });
     // Additive: audit events (src/engine/records/audit-event.ts), read by the export in (at, id) order.
     this.version(9).stores({ auditEvents: 'id, [at+id]' });
+  }
+
+  /**
+   * This database through a connection whose write transactions wait until
+   * their changes are on disk: for the ledger's `started` record, the one
+   * write a side effect waits on (see begin-execution.ts). A Dexie
+   * connection of its own, because Dexie gives every transaction of a
+   * connection the durability it was opened with; its writes reach the live
+   * queries of every tab as any other Dexie write does.
+   */
+  get strict(): PausepointDb {
+    return (this.#strict ??= new PausepointDb(this.name, 'strict'));
   }
 }

@@ -81,6 +81,17 @@ describe('DexieStorage reading the settings along with each step', () => {
     // Without one, the step is the three reads alone.
     expect(await new DexieStorage(db).loadStep('c1', 0)).not.toHaveProperty('alongside');
   });
+
+  it('reads them in appendAndLoadStep’s transaction too, the step a Send starts its run with', async () => {
+    await db.conversations.put(makeConversation({ id: 'c1', nextSeq: 0 }));
+    await saveSettings(db, { provider: 'ollama', baseUrl: 'http://localhost:11434/v1', apiKey: 'key-1', model: 'llama3' });
+    const storage = new DexieStorage(db, settingsAlongside);
+    const step = await storage.appendAndLoadStep('c1', [userDraft('c1', 'm0')], undefined, undefined, 0);
+    expect(step.tail.map((m) => m.id)).toEqual(['m0']);
+    expect(step.alongside).toBeInstanceOf(SettingsRead);
+    expect((step.alongside as SettingsRead).settings).toEqual(await readSettings(db));
+    expect(await new DexieStorage(db).appendAndLoadStep('c1', [userDraft('c1', 'm1')], undefined, undefined, 0)).not.toHaveProperty('alongside');
+  });
 });
 
 describe('DexieStorage: a settlement that carries a rule (a card’s Always allow)', () => {

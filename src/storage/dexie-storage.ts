@@ -1,15 +1,16 @@
 import Dexie from 'dexie';
-import type { CallRecords, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/storage-port.ts';
+import type { CallRecords, CallsOf, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/storage-port.ts';
 import { checkedSetAside } from '../engine/set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
 import { checkedRule } from './approval-rules-repo.ts';
+import { beginExecution } from './begin-execution.ts';
 import { ruleEvent } from './audit-events-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { conversationMessages } from './messages-repo.ts';
 import { numberDrafts } from './number-drafts.ts';
 import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
-import { readOnly, type ReadAlongside } from './read-only.ts';
+import { readOnly, type Collect, type ReadAlongside } from './read-only.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -63,10 +64,16 @@ export class DexieStorage implements StoragePort {
         if (added.some((pausePoint) => pausePoint.conversationId !== id)) {
           throw new StorageError('invalid', `A pause point added to conversation ${id} belongs to another one.`);
         }
-        // `add`, as in createPausePoint: an existing pause point is never overwritten.
-        const [current] = await Promise.all([conversations.get(id), added.length > 0 ? pausePoints.bulkAdd([...added]) : undefined]);
+        // `add`, as in createPausePoint: an existing pause point is never overwritten. Requests of a
+        // transaction run in the order they were made, so the pending count, made after the adds, counts them:
+        // one round trip to the database for all three.
+        const [current, , pending] = await Promise.all([
+          conversations.get(id),
+          added.length > 0 ? pausePoints.bulkAdd([...added]) : undefined,
+          this.#countPending(id),
+        ]);
         if (!current) throw new StorageError('not_found', `No conversation ${id}.`);
-        const next = update(current, await this.#countPending(id));
+        const next = update(current, pending);
         if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
         await conversations.put(next);
         return next;
@@ -103,11 +110,12 @@ export class DexieStorage implements StoragePort {
     }
     return this.#run(() =>
       this.db.transaction('rw', [conversations, messages, pausePoints], async () => {
-        const pending = await pendingPausePointsOf(this.db, conversationId);
+        // Both reads in one round trip.
+        const [pending, current] = await Promise.all([pendingPausePointsOf(this.db, conversationId), conversations.get(conversationId)]);
         // Synchronous, as in settlePausePoint: each is settled on the state this transaction read.
         const settled = pending.map((p) => checkedSetAside(p, setAside(p)));
         const [appended] = await Promise.all([
-          this.#append(conversationId, [...settled.flatMap((s) => s.messages), ...drafts], update),
+          this.#appendTo(conversationId, current, [...settled.flatMap((s) => s.messages), ...drafts], update),
           settled.length > 0 ? pausePoints.bulkPut(settled.map((s) => s.pausePoint)) : undefined,
         ]);
         return appended;
@@ -115,11 +123,69 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  /** One read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the three reads agree. */
-  loadStep(conversationId: string, fromSeq: number): Promise<StepRecords> {
+  /**
+   * One `rw` transaction: the append as in appendMessages, then the step's
+   * reads. The conversation and its pending pause points are known from the
+   * append's own reads and writes; the tail is read after the messages are
+   * added (a transaction's requests run in order), and the calls' and the
+   * settings' reads are made on the same IndexedDB transaction, collected
+   * once it has committed.
+   */
+  appendAndLoadStep(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update: ((current: Conversation) => Conversation) | undefined,
+    setAside: ((pending: PausePoint) => SetAside) | undefined,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<StepRecords> {
     const { alongside } = this;
+    const stores = [...new Set(['conversations', 'messages', 'pausePoints', ...(callsOf ? ['ledger'] : []), ...(alongside?.stores ?? [])])];
+    return this.#run(async () => {
+      let extra: Collect<unknown> | undefined;
+      let calls: Collect<CallRecords> | undefined;
+      const step = await this.db.transaction('rw', stores, async (transaction) => {
+        extra = alongside?.issue(transaction.idbtrans);
+        const { conversations, pausePoints } = this.db;
+        const [pendingBefore, current] = await Promise.all([pendingPausePointsOf(this.db, conversationId), conversations.get(conversationId)]);
+        if (!current) throw new StorageError('not_found', `No conversation ${conversationId}.`);
+        // As in appendMessages: no drafts, nothing written, the cards set aside included.
+        const settled = setAside && drafts.length > 0 ? pendingBefore.map((p) => checkedSetAside(p, setAside(p))) : [];
+        let conversation = current;
+        const writes: Promise<unknown>[] = [];
+        const all = [...settled.flatMap((s) => s.messages), ...drafts];
+        if (all.length > 0) {
+          const numbered = numberDrafts(current, all);
+          conversation = update ? checkedUpdate(numbered.conversation, update) : numbered.conversation;
+          writes.push(conversations.put(conversation), this.db.messages.bulkAdd(numbered.messages));
+          if (settled.length > 0) writes.push(pausePoints.bulkPut(settled.map((s) => s.pausePoint)));
+        }
+        const [tail] = await Promise.all([this.#messagesFrom(conversationId, fromSeq), ...writes]);
+        if (callsOf) {
+          // Thrown once the append has committed, as from memory storage: an error of the caller's choice of calls undoes no write.
+          try {
+            calls = callsRequest(transaction.idbtrans, conversationId, callsOf(tail));
+          } catch (error) {
+            calls = () => {
+              throw error;
+            };
+          }
+        }
+        return { conversation, pending: settled.length > 0 ? [] : pendingBefore, tail };
+      });
+      return { ...step, ...(extra ? { alongside: extra() } : {}), ...(calls ? { calls: calls() } : {}) };
+    });
+  }
+
+  /**
+   * One read-only transaction: IndexedDB orders it with every write transaction it overlaps, so the reads agree.
+   * The calls' reads are made from the tail's success event, while the transaction is still active.
+   */
+  loadStep(conversationId: string, fromSeq: number, callsOf?: CallsOf): Promise<StepRecords> {
+    const { alongside } = this;
+    const stores = ['conversations', 'pausePoints', 'messages', ...(callsOf ? ['ledger'] : []), ...(alongside?.stores ?? [])];
     return this.#run(() =>
-      readOnly(this.db, ['conversations', 'pausePoints', 'messages', ...(alongside?.stores ?? [])], (transaction) => {
+      readOnly(this.db, [...new Set(stores)], (transaction) => {
         const conversation = transaction.objectStore('conversations').get(conversationId) as IDBRequest<Conversation | undefined>;
         const pending = pendingRequest(transaction);
         const tail = transaction
@@ -127,11 +193,25 @@ export class DexieStorage implements StoragePort {
           .index('[conversationId+seq]')
           .getAll(IDBKeyRange.bound([conversationId, fromSeq > 0 ? fromSeq : Dexie.minKey], [conversationId, Dexie.maxKey])) as IDBRequest<Message[]>;
         const extra = alongside?.issue(transaction);
+        let calls: Collect<CallRecords> | undefined;
+        if (callsOf) {
+          tail.addEventListener('success', () => {
+            // Kept, not thrown: an exception in an IndexedDB event handler would abort the transaction and lose the error.
+            try {
+              calls = callsRequest(transaction, conversationId, callsOf(tail.result));
+            } catch (error) {
+              calls = () => {
+                throw error;
+              };
+            }
+          });
+        }
         return () => ({
           conversation: conversation.result,
           pending: pendingOf(pending.result, conversationId),
           tail: tail.result,
           ...(extra ? { alongside: extra() } : {}),
+          ...(calls ? { calls: calls() } : {}),
         });
       }),
     );
@@ -170,21 +250,9 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  /** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in one transaction. */
   loadCalls(conversationId: string, toolCallIds: readonly string[]): Promise<CallRecords> {
     if (toolCallIds.length === 0) return Promise.resolve({ pausePoints: [], ledger: [] });
-    return this.#run(() =>
-      readOnly(this.db, ['pausePoints', 'ledger'], (transaction) => {
-        const byCall = transaction.objectStore('pausePoints').index('toolCallId');
-        const ledger = transaction.objectStore('ledger');
-        const pauses = toolCallIds.map((id) => byCall.getAll(id) as IDBRequest<PausePoint[]>);
-        const entries = toolCallIds.map((id) => ledger.get(ledgerId(conversationId, id)) as IDBRequest<LedgerEntry | undefined>);
-        return () => ({
-          pausePoints: pauses.flatMap((request) => request.result.filter((p) => p.conversationId === conversationId)).sort(byCreation),
-          ledger: entries.map((request) => request.result).filter((entry) => entry !== undefined),
-        });
-      }),
-    );
+    return this.#run(() => readOnly(this.db, ['pausePoints', 'ledger'], (transaction) => callsRequest(transaction, conversationId, toolCallIds)));
   }
 
   /** `add`, not `put`: a decided pause point is an audit record and is never overwritten by a new one. */
@@ -196,7 +264,8 @@ export class DexieStorage implements StoragePort {
     const { conversations, messages, pausePoints, approvalRules, auditEvents } = this.db;
     return this.#run(() =>
       this.db.transaction('rw', [pausePoints, conversations, messages, approvalRules, auditEvents], async (): Promise<SettleResult> => {
-        const current = await pausePoints.get(id);
+        // The pause point and every pending one in one round trip; the count below is taken from the latter.
+        const [current, pendingBefore] = await Promise.all([pausePoints.get(id), pausePoints.where('status').equals('pending').toArray()]);
         if (!current) return { ok: false, reason: 'not_found' };
         if (current.status !== 'pending') return { ok: false, reason: 'already_decided', pausePoint: current };
         // Synchronous on purpose: the decision is made on the state this transaction read.
@@ -206,23 +275,32 @@ export class DexieStorage implements StoragePort {
           throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
         }
         if (resolvesPastExpiry(current, settlement.pausePoint)) return { ok: false, reason: 'expired', pausePoint: current };
-        await pausePoints.put(settlement.pausePoint);
+        const { conversationId } = current;
+        // The writes are made now and awaited with the last ones, the conversation read beside them: one round trip.
+        const writes: Promise<unknown>[] = [pausePoints.put(settlement.pausePoint)];
         if (settlement.rule) {
           // With the decision or not at all: `Always allow` on a card another tab decided first grants nothing.
           const rule = checkedRule(settlement.rule);
-          await approvalRules.put(rule);
-          await auditEvents.add(ruleEvent('rule_created', rule, { id: crypto.randomUUID(), at: rule.createdAt, by: settlement.pausePoint.decidedBy }));
+          writes.push(
+            approvalRules.put(rule),
+            auditEvents.add(ruleEvent('rule_created', rule, { id: crypto.randomUUID(), at: rule.createdAt, by: settlement.pausePoint.decidedBy })),
+          );
         }
-        const { conversationId } = current;
+        const conversation = await conversations.get(conversationId);
         const { update } = settlement;
-        const stillPending = update ? await this.#countPending(conversationId) : 0;
+        // The conversation's pending pause points once this one is settled: those read above, this one replaced by its settlement.
+        const stillPending =
+          pendingOf(pendingBefore, conversationId).filter((p) => p.id !== id).length + (settlement.pausePoint.status === 'pending' ? 1 : 0);
         const withPending = update && ((c: Conversation) => update(c, stillPending));
-        const appended = await this.#append(conversationId, settlement.messages, withPending);
-        if (withPending && appended.length === 0) {
-          const conversation = await conversations.get(conversationId);
+        let appended: Message[];
+        if (settlement.messages.length > 0) {
+          appended = await this.#appendTo(conversationId, conversation, settlement.messages, withPending);
+        } else {
+          appended = [];
           if (!conversation) throw new StorageError('not_found', `No conversation ${conversationId}.`);
-          await conversations.put(checkedUpdate(conversation, withPending));
+          if (withPending) writes.push(conversations.put(checkedUpdate(conversation, withPending)));
         }
+        await Promise.all(writes);
         return { ok: true, pausePoint: settlement.pausePoint, messages: appended };
       }),
     );
@@ -232,15 +310,9 @@ export class DexieStorage implements StoragePort {
     return this.#run(() => this.db.ledger.get(id));
   }
 
+  /** Durable on disk before it resolves, unlike the other writes (see begin-execution.ts). */
   beginExecution(entry: LedgerEntry, reopen: readonly LedgerEntry['status'][] = []): Promise<boolean> {
-    return this.#run(() =>
-      this.db.transaction('rw', this.db.ledger, async () => {
-        const existing = await this.db.ledger.get(entry.id);
-        if (existing && !reopen.includes(existing.status)) return false;
-        await this.db.ledger.put(entry);
-        return true;
-      }),
-    );
+    return this.#run(() => beginExecution(this.db, entry, reopen));
   }
 
   async putLedgerEntry(entry: LedgerEntry): Promise<void> {
@@ -275,7 +347,16 @@ export class DexieStorage implements StoragePort {
 
   /** The body of `appendMessages`; the caller holds a transaction over conversations and messages. */
   async #append(conversationId: string, drafts: readonly MessageDraft[], update?: (current: Conversation) => Conversation): Promise<Message[]> {
-    const current = await this.db.conversations.get(conversationId);
+    return this.#appendTo(conversationId, await this.db.conversations.get(conversationId), drafts, update);
+  }
+
+  /** `#append` with the conversation already read in the caller's transaction (undefined: it does not exist). */
+  async #appendTo(
+    conversationId: string,
+    current: Conversation | undefined,
+    drafts: readonly MessageDraft[],
+    update?: (current: Conversation) => Conversation,
+  ): Promise<Message[]> {
     if (!current) throw new StorageError('not_found', `No conversation ${conversationId}.`);
     if (drafts.length === 0) return [];
     const numbered = numberDrafts(current, drafts);
@@ -301,6 +382,19 @@ function checkedUpdate(current: Conversation, update: (current: Conversation) =>
     throw new StorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
   }
   return next;
+}
+
+/** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in the given transaction. */
+function callsRequest(transaction: IDBTransaction, conversationId: string, toolCallIds: readonly string[]): Collect<CallRecords> {
+  if (toolCallIds.length === 0) return () => ({ pausePoints: [], ledger: [] });
+  const byCall = transaction.objectStore('pausePoints').index('toolCallId');
+  const ledger = transaction.objectStore('ledger');
+  const pauses = toolCallIds.map((id) => byCall.getAll(id) as IDBRequest<PausePoint[]>);
+  const entries = toolCallIds.map((id) => ledger.get(ledgerId(conversationId, id)) as IDBRequest<LedgerEntry | undefined>);
+  return () => ({
+    pausePoints: pauses.flatMap((request) => request.result.filter((p) => p.conversationId === conversationId)).sort(byCreation),
+    ledger: entries.map((request) => request.result).filter((entry) => entry !== undefined),
+  });
 }
 
 /** Every pending pause point, through the `status` index: pending ones are few, however many were decided. */

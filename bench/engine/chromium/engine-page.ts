@@ -9,7 +9,8 @@ import { PausepointDb } from '../../../src/storage/db.ts';
 import { DexieStorage } from '../../../src/storage/dexie-storage.ts';
 import { timeTurns, warmUp, type RunnerFactory, type TurnTimings } from '../conversation-runner.ts';
 import { pausepointOver } from '../pausepoint-runner.ts';
-import { TURNS } from '../scripted-turns.ts';
+import { EARLY, LATE, TURNS } from '../scripted-turns.ts';
+import { formatTrace, takeTrace, traceTransactions, traceTurn, tracedStorage } from './port-trace.ts';
 
 export const CHROMIUM_RUNNER_NAME = 'Pausepoint + Dexie, Chromium IDB';
 
@@ -24,6 +25,8 @@ export interface EngineBenchPage {
   warmUp(): Promise<void>;
   /** One timed conversation of TURNS turns. A page has no CPU clock of its process: `cpuPerTurn` is NaN. */
   timed(label: string): Promise<TurnTimings>;
+  /** One untimed conversation with its early and late turns traced (port-trace.ts): the trace's lines. */
+  traced(label: string): Promise<string[]>;
 }
 
 declare global {
@@ -35,4 +38,22 @@ declare global {
 window.benchEngine = {
   warmUp: () => warmUp(chromiumDexie),
   timed: async (label) => timeTurns(await chromiumDexie(label), TURNS, { cpuMs: () => Number.NaN, progress: (line) => console.log(line) }),
+  traced: async (label) => {
+    traceTransactions();
+    const db = new PausepointDb(`bench-${label}-${Date.now()}`);
+    await db.open();
+    const runner = await pausepointOver(CHROMIUM_RUNNER_NAME, tracedStorage(new DexieStorage(db)), () => db.delete());
+    const lines: string[] = [];
+    for (let turn = 1; turn <= TURNS; turn++) {
+      const range = [EARLY, LATE].find(({ from, to }) => turn >= from && turn <= to);
+      if (!range) {
+        await runner.playTurn(turn);
+        continue;
+      }
+      await traceTurn(() => runner.playTurn(turn));
+      if (turn === range.to) lines.push(...formatTrace(takeTrace(), `traced turns ${range.from}–${range.to}`));
+    }
+    await runner.finish(TURNS);
+    return lines;
+  },
 };

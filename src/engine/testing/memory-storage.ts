@@ -1,5 +1,5 @@
 import { resolvesPastExpiry } from '../pause-expiry.ts';
-import type { CallRecords, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../storage-port.ts';
+import type { CallRecords, CallsOf, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../storage-port.ts';
 import { checkedSetAside } from '../set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
@@ -96,12 +96,28 @@ export class MemoryStorage implements StoragePort {
     return copyRecord(messages);
   }
 
+  /** No `await` between the append and the step's reads: one snapshot, as one transaction is in IndexedDB. */
+  async appendAndLoadStep(
+    conversationId: string,
+    drafts: MessageDraft[],
+    update: ((current: Conversation) => Conversation) | undefined,
+    setAside: ((pending: PausePoint) => SetAside) | undefined,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<StepRecords> {
+    // Both bodies run to their end before either promise settles: the read sees the append, or nothing when it failed.
+    const [, step] = await Promise.all([this.appendMessages(conversationId, drafts, update, setAside), this.loadStep(conversationId, fromSeq, callsOf)]);
+    return step;
+  }
+
   /** No `await` between the three reads: that is what makes them one snapshot here. */
-  async loadStep(conversationId: string, fromSeq: number): Promise<StepRecords> {
+  async loadStep(conversationId: string, fromSeq: number, callsOf?: CallsOf): Promise<StepRecords> {
+    const tail = this.#messagesFrom(conversationId, fromSeq);
     return {
       conversation: copy(this.#conversations.get(conversationId)),
       pending: this.#pausePointsWhere(conversationId, (p) => p.status === 'pending'),
-      tail: this.#messagesFrom(conversationId, fromSeq),
+      tail,
+      ...(callsOf ? { calls: this.#calls(conversationId, callsOf(tail)) } : {}),
     };
   }
 
@@ -138,6 +154,10 @@ export class MemoryStorage implements StoragePort {
   }
 
   async loadCalls(conversationId: string, toolCallIds: readonly string[]): Promise<CallRecords> {
+    return this.#calls(conversationId, toolCallIds);
+  }
+
+  #calls(conversationId: string, toolCallIds: readonly string[]): CallRecords {
     const wanted = new Set(toolCallIds);
     const ledger: LedgerEntry[] = [];
     for (const id of wanted) {

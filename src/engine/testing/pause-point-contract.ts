@@ -291,6 +291,15 @@ export function describePausePointContract(storageOf: () => StoragePort): void {
       expect(await storage.getLedgerEntry('c1:call_1')).toEqual(makeLedgerEntry());
     });
 
+    it('with nothing to reopen, an entry of any status is kept and the begin refused', async () => {
+      for (const status of ['started', 'succeeded', 'failed', 'unknown', 'skipped'] as const) {
+        const id = `c1:call_${status}`;
+        await storage.putLedgerEntry(makeLedgerEntry({ id, toolCallId: `call_${status}`, status }));
+        expect(await storage.beginExecution(makeLedgerEntry({ id, toolCallId: `call_${status}`, attempts: 2 }))).toBe(false);
+        expect(await storage.getLedgerEntry(id)).toMatchObject({ status, attempts: 1 });
+      }
+    });
+
     it('of two concurrent begins exactly one runs', async () => {
       const results = await Promise.all([storage.beginExecution(makeLedgerEntry()), storage.beginExecution(makeLedgerEntry())]);
       expect(results.filter(Boolean)).toHaveLength(1);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StepRecords, StoragePort } from '../storage-port.ts';
 import type { Conversation } from '../records/index.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
+import { describeAppendAndLoadContract } from './append-and-load-contract.ts';
 import { describePausePointContract } from './pause-point-contract.ts';
 import { resolve, storageError } from './storage-contract-helpers.ts';
 
@@ -270,6 +271,7 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
     });
 
     describePausePointContract(() => storage);
+    describeAppendAndLoadContract(() => storage);
 
     describe('loadStep', () => {
       beforeEach(async () => {
@@ -298,6 +300,55 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
 
       it('reads an unknown conversation as nothing', async () => {
         expect(await storage.loadStep('nobody', 0)).toEqual({ conversation: undefined, pending: [], tail: [] });
+      });
+
+      it('with callsOf, reads the records of the calls it names from the tail it read, as loadCalls does', async () => {
+        await storage.appendMessages('c1', [userDraft('c1', 'm0'), userDraft('c1', 'm1'), userDraft('c1', 'm2')]);
+        await storage.createPausePoint(makePausePoint({ id: 'p0', toolCallId: 'call_1', createdAt: 100 }));
+        await storage.settlePausePoint('p0', (p) => resolve(p, []));
+        await storage.createPausePoint(makePausePoint({ id: 'p1', toolCallId: 'call_1', origin: 'unknown_outcome', createdAt: 200 }));
+        await storage.createPausePoint(makePausePoint({ id: 'p2', toolCallId: 'call_2', createdAt: 300 }));
+        await storage.createPausePoint(makePausePoint({ id: 'other', conversationId: 'c2', toolCallId: 'call_1' }));
+        await storage.putLedgerEntry(makeLedgerEntry());
+        await storage.putLedgerEntry(makeLedgerEntry({ id: 'c2:call_1', conversationId: 'c2' }));
+
+        const seen: string[][] = [];
+        const step = await storage.loadStep('c1', 1, (tail) => {
+          seen.push(tail.map((m) => m.id));
+          return ['call_1', 'call_9'];
+        });
+        expect(seen).toEqual([['m1', 'm2']]);
+        expect(step.calls).toEqual(await storage.loadCalls('c1', ['call_1', 'call_9']));
+        expect(step.calls?.pausePoints.map((p) => [p.id, p.status])).toEqual([
+          ['p0', 'resolved'],
+          ['p1', 'pending'],
+        ]);
+        expect(step.calls?.ledger).toEqual([makeLedgerEntry()]);
+        expect(step.pending.map((p) => p.id)).toEqual(['p1', 'p2']);
+        expect((await storage.loadStep('c1', 0, () => [])).calls).toEqual({ pausePoints: [], ledger: [] });
+        expect((await storage.loadStep('c1', 0)).calls).toBeUndefined();
+      });
+
+      it('rejects with the error a callsOf throws', async () => {
+        const boom = new Error('boom');
+        await expect(
+          storage.loadStep('c1', 0, () => {
+            throw boom;
+          }),
+        ).rejects.toBe(boom);
+      });
+
+      it('reads the calls in the same snapshot: never half of a settlement', async () => {
+        await storage.createPausePoint(makePausePoint({ id: 'p1', toolCallId: 'call_1' }));
+        const steps = [storage.loadStep('c1', 0, () => ['call_1'])];
+        const settling = storage.settlePausePoint('p1', (p) => resolve(p, [userDraft('c1', 'decision')]));
+        steps.push(storage.loadStep('c1', 0, () => ['call_1']));
+        await settling;
+        steps.push(storage.loadStep('c1', 0, () => ['call_1']));
+        for (const step of await Promise.all(steps)) {
+          const decided = step.tail.some((m) => m.id === 'decision');
+          expect(step.calls?.pausePoints.map((p) => p.status)).toEqual([decided ? 'resolved' : 'pending']);
+        }
       });
 
       it('is one snapshot: never half of an append with its update', async () => {
