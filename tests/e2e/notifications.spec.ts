@@ -130,8 +130,10 @@ test('with every tab closed: Approve on the notification decides the card in sto
   await expect.poll(() => storedPausePoint(worker, pausePointId)).toMatchObject({ status: 'resolved', resolution: 'approve', decidedBy: { tabId: 'service-worker' } });
   await expect.poll(() => notifications(worker)).toEqual([]);
   // No tab was open: the service worker opens the app on the conversation, whose worker resumes the loop.
-  const opened = await worker.evaluate(() => (self as unknown as SwScope).opened);
-  expect(opened).toEqual([new URL(`/#/c/${encodeURIComponent(conversationId)}`, page.url()).href]);
+  // Polled: it opens the window after closing the notification and updating the badge.
+  const expected = [new URL(`/#/c/${encodeURIComponent(conversationId)}`, page.url()).href];
+  await expect.poll(() => worker.evaluate(() => (self as unknown as SwScope).opened)).toEqual(expected);
+  const opened = expected;
   const app = await context.newPage();
   await app.goto(opened[0]!);
   await expect(app.getByText('Report sent.')).toBeVisible({ timeout: 20_000 });
