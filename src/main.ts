@@ -18,6 +18,9 @@ async function start() {
   const client = new WorkerClient();
   keepThisServiceWorkerWarm();
   const db = new PausepointDb();
+  const first = await readFirstScreen(db, parseRoute(window.location.hash));
+  // index.html's placeholder card, shown while the first screen was read.
+  target!.replaceChildren();
   return startApp({
     target: target!,
     db,
@@ -25,7 +28,7 @@ async function start() {
     // Listing models goes through the worker, the only place that talks to the endpoint.
     testConnection: (settings) => client.listModels(settings),
     // Mounted once the first screen's records are read: its first render is the whole screen.
-    first: await readFirstScreen(db, parseRoute(window.location.hash)),
+    first,
   });
 }
 
