@@ -28,6 +28,23 @@ export function buildModel(endpoint: Endpoint): OpenAIModel {
 }
 
 /**
+ * One streamed completion through the adapter and the SDK, answered in this
+ * thread by the demo model's fetch: V8 compiles each function on its first
+ * call, and a new worker's first real request would otherwise compile the
+ * SDK's request building and stream parsing on its way out (about 16 ms of
+ * CPU after a reload, bench:latency's b′). Nothing leaves the worker, and no
+ * key but the demo's placeholder is in it.
+ */
+export async function rehearseCompletion(): Promise<void> {
+  await createDemoModel({ chunkDelayMs: 0 }).complete({
+    messages: [{ role: 'user', content: 'warm-up' }],
+    tools: [{ type: 'function', function: { name: 'warm_up', description: 'Not a tool.', parameters: { type: 'object', properties: {} } } }],
+    signal: AbortSignal.timeout(10_000),
+    onText: () => {},
+  });
+}
+
+/**
  * The preset's fixed headers and the user's own for this endpoint's origin.
  * The preset's win: its header is what the provider requires of a browser.
  */

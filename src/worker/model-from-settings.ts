@@ -41,6 +41,12 @@ export function preloadModel(): void {
   loadBuilder().catch(() => {});
 }
 
+/** Compiles the model call's paths ahead of the first real one (see `rehearseCompletion`); sends nothing. */
+export async function rehearseModelCall(): Promise<void> {
+  const { rehearseCompletion } = await loadBuilder();
+  await rehearseCompletion();
+}
+
 /**
  * The last model built, and the endpoint it was built for. The engine asks for
  * the model before every call, reading the settings afresh; building the SDK
