@@ -116,3 +116,26 @@ test('a data entry form: required fields are checked and typed values reach the 
   );
   await expect(form.getByText('Submitted', { exact: true })).toBeVisible();
 });
+
+test('after a reload the card shows its description rendered from its first frame, never the markdown source', async ({ page, llm }) => {
+  llm.enqueue(waitCall({ title: 'Send the report', description: 'Email **the Q3 report** now.' }));
+  // Before any of the app's scripts: notes what the card holds at the moment its Approve button first exists.
+  await page.addInitScript(() => {
+    const observer = new MutationObserver(() => {
+      const approve = [...document.querySelectorAll('button')].find((button) => button.textContent === 'Approve');
+      if (!approve) return;
+      observer.disconnect();
+      const description = approve.closest('[data-pause-point]');
+      document.documentElement.dataset.firstCardRender = description?.querySelector('strong') ? 'rendered' : (description?.textContent ?? '');
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+  await setUpEndpoint(page, llm);
+  await send(page, 'send the report');
+  await expect(card(page, 'Send the report').getByRole('button', { name: 'Approve' })).toBeVisible();
+
+  await page.reload();
+  await expect(card(page, 'Send the report').getByRole('button', { name: 'Approve' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.dataset.firstCardRender)).toBe('rendered');
+  await expect(card(page, 'Send the report').locator('strong', { hasText: 'the Q3 report' })).toBeVisible();
+});

@@ -5,6 +5,7 @@ import { pageSettings } from '../../storage/live-settings.ts';
 import { messageTail, type MessageTail } from '../../storage/messages-repo.ts';
 import { pausePointsOf, pendingApprovals, type PendingApprovals } from '../../storage/pause-points-repo.ts';
 import type { Settings } from '../../storage/settings-repo.ts';
+import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
 import { TAIL_PAGE } from './conversation-tail.svelte.ts';
 import type { Route } from './route.ts';
 
@@ -30,8 +31,8 @@ export class Once<T> {
  * Everything the first screen shows, read at once before the app mounts: the
  * settings (setup or app?), the pending approvals, the sidebar's first page and,
  * when the address names a conversation, its record, its newest messages and
- * its cards. Each view's live query is seeded with its part (`Once`), so the
- * first render is the whole screen.
+ * its cards, with the markdown renderer loaded for them. Each view's live query
+ * is seeded with its part (`Once`), so the first render is the whole screen.
  *
  * Why: read by the views' own live queries, these were a waterfall — the
  * settings first (the shell waits for them), then the conversation's three
@@ -56,6 +57,8 @@ export async function readFirstScreen(db: PausepointDb, route: Route, timeoutMs 
     pendingApprovals(db),
     conversationPage(db, { limit: SIDEBAR_PAGE }),
     id ? Promise.all([db.conversations.get(id), messageTail(db, id, TAIL_PAGE), pausePointsOf(db, id)]) : undefined,
+    // A conversation's text is markdown: its renderer loads meanwhile, so the first render shows the text rendered, not its source.
+    id ? loadMarkdown() : undefined,
   ]);
   reads.catch(() => undefined); // Reported below, unless it comes after the timeout: then the views report it.
   let timer: ReturnType<typeof setTimeout> | undefined;
