@@ -7,7 +7,8 @@
 //     since it sets that without importing zod, 75.4 kB with the payload and form
 //     editors on demand (and the phone, notification and usage features of the
 //     same stop), 72.5 kB since the service worker registers once the first
-//     screen is up. Kept just above the current size, so that it cannot creep back.
+//     screen is up, 73.1 kB with the first screen read before the app mounts.
+//     Kept just above the current size, so that it cannot creep back.
 //   - page JS every visit loads by itself, without waiting on it: the service
 //     worker's registration (the update banner with workbox-window, once the main
 //     thread is idle) and the approval alerts (fetched while the first screen's
@@ -25,7 +26,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 73;
+const PAGE_BUDGET_KB = 73.2;
 // Dynamic imports every page load makes by itself, which the first screen does not wait for (see above).
 const EVERY_VISIT = [/^UpdateBanner\b/, /^workbox-window\b/, /^FollowApprovals\b/, /^approval-alerts\b/];
 const dist = process.argv[2] ?? 'dist';
