@@ -57,6 +57,16 @@ function notifications(worker: Worker): Promise<ShownNotification[]> {
   );
 }
 
+/** A card's notification as the service worker shows it (tests show it directly, or again, as another device's might be). */
+async function showCardNotification(worker: Worker, title: string, data: { pausePointId: string; conversationId: string }) {
+  await worker.evaluate(
+    async ({ title, data }) => {
+      await (self as unknown as SwScope).registration.showNotification(`Approval needed: ${title}`, { tag: data.pausePointId, data });
+    },
+    { title, data },
+  );
+}
+
 /** What a page posts when a card became pending while it was hidden. */
 async function reportPending(worker: Worker, pausePointId: string) {
   await worker.evaluate((id) => {
@@ -141,15 +151,7 @@ test('with every tab closed: Approve on the notification decides the card in sto
   expect(llm.chatRequests()[1]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Approval approval: approve' });
 
   // A second action on the same card (its notification shown again, as another device's might be) decides nothing and says so.
-  await worker.evaluate(
-    async ({ tag, conversationId }) => {
-      await (self as unknown as SwScope).registration.showNotification('Approval needed: Send the report', {
-        tag,
-        data: { pausePointId: tag, conversationId },
-      });
-    },
-    { tag: pausePointId, conversationId },
-  );
+  await showCardNotification(worker, 'Send the report', { pausePointId, conversationId });
   await clickAction(worker, pausePointId, 'decline');
   await expect.poll(() => notifications(worker)).toEqual([
     { title: 'Already decided: Send the report', body: 'This was decided elsewhere first; your answer changed nothing.', tag: pausePointId, actions: [] },
@@ -172,15 +174,7 @@ test('with a tab open: Decline on the notification decides the card, the open ta
   const { pausePointId, conversationId } = await pendingCard(page, 'Delete the drafts');
 
   // As the service worker shows it when no tab is visible (the tab here stays visible).
-  await worker.evaluate(
-    async ({ tag, conversationId }) => {
-      await (self as unknown as SwScope).registration.showNotification('Approval needed: Delete the drafts', {
-        tag,
-        data: { pausePointId: tag, conversationId },
-      });
-    },
-    { tag: pausePointId, conversationId },
-  );
+  await showCardNotification(worker, 'Delete the drafts', { pausePointId, conversationId });
   await clickAction(worker, pausePointId, 'decline');
   await expect.poll(() => storedPausePoint(worker, pausePointId)).toMatchObject({ status: 'resolved', resolution: 'decline' });
   await expect(page.getByText('Kept the drafts.')).toBeVisible({ timeout: 20_000 });
@@ -189,15 +183,7 @@ test('with a tab open: Decline on the notification decides the card, the open ta
   expect(llm.chatRequests()[1]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'Approval approval: decline' });
   expect(await worker.evaluate(() => (self as unknown as SwScope).opened)).toEqual([]);
 
-  await worker.evaluate(
-    async ({ tag, conversationId }) => {
-      await (self as unknown as SwScope).registration.showNotification('Approval needed: Delete the drafts', {
-        tag,
-        data: { pausePointId: tag, conversationId },
-      });
-    },
-    { tag: pausePointId, conversationId },
-  );
+  await showCardNotification(worker, 'Delete the drafts', { pausePointId, conversationId });
   await clickAction(worker, pausePointId, 'approve');
   await expect.poll(async () => (await notifications(worker)).map((n) => n.title)).toEqual(['Already decided: Delete the drafts']);
   expect(await storedPausePoint(worker, pausePointId)).toMatchObject({ resolution: 'decline' });
@@ -215,15 +201,7 @@ test('a card decided in a tab closes its notification; a card that needs input h
   const worker = await serviceWorkerInControl(page, context);
   await send(page, 'publish the post');
   const publish = await pendingCard(page, 'Publish the post');
-  await worker.evaluate(
-    async ({ tag, conversationId }) => {
-      await (self as unknown as SwScope).registration.showNotification('Approval needed: Publish the post', {
-        tag,
-        data: { pausePointId: tag, conversationId },
-      });
-    },
-    { tag: publish.pausePointId, conversationId: publish.conversationId },
-  );
+  await showCardNotification(worker, 'Publish the post', publish);
   await card(page, 'Publish the post').getByRole('button', { name: 'Approve' }).click();
   await expect.poll(() => notifications(worker)).toEqual([]);
   await expect(page.getByText('Published.')).toBeVisible();
