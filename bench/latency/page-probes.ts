@@ -24,6 +24,12 @@ export interface CardWatch {
   actionableAt?: number;
   /** The frame showing it has been produced (next animation frame, then a task). */
   paintedAt?: number;
+  /**
+   * When the browser presented the frame holding the button's text: Element
+   * Timing's `renderTime` for the button, tagged with `elementtiming` by the
+   * observer in the microtask after it entered the DOM, before any frame showed it.
+   */
+  presentedAt?: number;
 }
 
 export interface WorkerWatch {
@@ -104,6 +110,16 @@ export function installLatencyProbes({ probeWorker }: { probeWorker: boolean }):
       if (card.actionableAt !== undefined || !actionable()) return;
       observer.disconnect();
       card.actionableAt = now();
+      const button = [...document.querySelectorAll<HTMLButtonElement>(selector)].find((b) => b.textContent?.trim() === 'Approve');
+      button?.setAttribute('elementtiming', 'bench-latency-approve');
+      new PerformanceObserver((list, self) => {
+        const entry = list.getEntries().find((e) => e.name === 'text-paint' && (e as PerformanceEntry & { identifier?: string }).identifier === 'bench-latency-approve') as
+          | (PerformanceEntry & { renderTime: number })
+          | undefined;
+        if (!entry || !entry.renderTime) return;
+        self.disconnect();
+        card.presentedAt = performance.timeOrigin + entry.renderTime;
+      }).observe({ type: 'element', buffered: true });
       // rAF runs just before the frame is produced; a message posted from it is handled after.
       requestAnimationFrame(() => {
         const channel = new MessageChannel();

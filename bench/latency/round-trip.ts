@@ -21,8 +21,10 @@ export interface RoundTiming {
   reload?: {
     /** Navigation start → the card's Approve in the DOM, enabled and visible. */
     actionableMs: number;
-    /** Navigation start → the frame showing it produced. */
+    /** Navigation start → the first task after the frame showing it (rAF, then a posted message). */
     paintedMs: number;
+    /** Navigation start → that frame's presentation, as Element Timing reports it. */
+    presentedMs: number;
     /** The reloaded document's clock mark and navigation start (epoch ms). */
     clockMark: LatencyMarks['clockMark'];
     timeOrigin: number;
@@ -102,13 +104,13 @@ export async function playRound(
     await beforeReload?.();
     await page.reload({ waitUntil: 'commit' });
     const handle = await page.waitForFunction(
-      () => (window.__latency?.card?.paintedAt !== undefined ? window.__latency : undefined),
+      () => (window.__latency?.card?.paintedAt !== undefined && window.__latency.card.presentedAt !== undefined ? window.__latency : undefined),
       undefined,
       { polling: 20, timeout: 15_000 },
     );
     const { card: watch, timeOrigin, clockMark } = (await handle.jsonValue()) as LatencyMarks & { card: CardWatch };
     if (watch.pausePointId !== pausePointId) throw new Error('The reload watched another card');
-    reloaded = { actionableMs: watch.actionableAt! - timeOrigin, paintedMs: watch.paintedAt! - timeOrigin, clockMark, timeOrigin };
+    reloaded = { actionableMs: watch.actionableAt! - timeOrigin, paintedMs: watch.paintedAt! - timeOrigin, presentedMs: watch.presentedAt! - timeOrigin, clockMark, timeOrigin };
     // Untimed: the button the observer saw is the one a person would press.
     await approveButton.waitFor({ state: 'visible', timeout: 5_000 });
     if (!(await approveButton.isEnabled())) throw new Error(`Approve on "${title}" is not enabled after the reload`);

@@ -214,6 +214,8 @@ try {
     cpu ? `worker busy ${percentile(cpu.map((c) => c.worker.wallMs), 50).toFixed(1)} ms, page busy ${percentile(cpu.map((c) => c.page.wallMs), 50).toFixed(1)} ms` : '';
   for (const row of rows.filter((r) => r.cpu)) console.log(`  ${row.name.slice(0, 2)} wall time of the threads' tasks inside the window, p50: ${wall(row.cpu)}`);
   console.log(`  c. in the DOM, enabled and visible (MutationObserver, before the frame): ${p50p90(reloaded.map((r) => r.reload!.actionableMs))}`);
+  // A check on the row's own marker: the browser's presentation time of the frame holding the button.
+  console.log(`  c. that frame presented (Element Timing's renderTime for the Approve button): ${p50p90(reloaded.map((r) => r.reload!.presentedMs))}`);
   console.log(`  c. the reloads' sends (a worker started by the previous reload): ${p50p90(ms(reloaded.map((r) => r.send)))}`);
   console.log(`  d. new Worker() returned ${p50p90(starts.map((s) => s.createdMs))}; its ready event ${p50p90(starts.map((s) => s.readyMs))}`);
   console.log(`  CORS preflights during the timed rounds: ${[...warm, ...reloaded, ...idle, ...idleReloads].reduce((n, r) => n + r.preflights, 0)} (each would add a round trip before its request)`);
