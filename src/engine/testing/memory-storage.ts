@@ -201,6 +201,18 @@ export class MemoryStorage implements StoragePort {
     return { ok: true, pausePoint: settlement.pausePoint, messages: copyRecord(messages) };
   }
 
+  /** As appendAndLoadStep: both bodies run to their end before either promise settles, so the read sees the settlement. */
+  async settleAndLoadStep(
+    id: string,
+    settle: (pending: PausePoint) => Settlement,
+    conversationId: string,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<{ settled: SettleResult; step: StepRecords }> {
+    const [settled, step] = await Promise.all([this.settlePausePoint(id, settle), this.loadStep(conversationId, fromSeq, callsOf)]);
+    return { settled, step };
+  }
+
   async getLedgerEntry(id: string): Promise<LedgerEntry | undefined> {
     return copy(this.#ledger.get(id));
   }
