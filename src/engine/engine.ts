@@ -5,10 +5,10 @@ import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-option
 import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
+import { HeldAnswer } from './held-answer.ts';
 import { HistoryCache } from './history-cache.ts';
 import { newRule } from './new-rule.ts';
-import type { RulesPort } from './rules-port.ts';
-import type { SettingsPort } from './settings-port.ts';
+import { NO_RULES, NO_SETTINGS } from './engine-defaults.ts';
 import type { CallRecords, MessageDraft, Settlement, SettleResult } from './storage-port.ts';
 import { NO_RECORDS, openCallsToRead, stepOf, type Step } from './loop-step.ts';
 import { PausedHere } from './paused-here.ts';
@@ -354,11 +354,21 @@ export class Engine {
       if (last && open.length > 0) {
         if (!runningHere) await this.#setState(conversationId, running);
         const asked = this.#ctx.asks.asked;
-        const settled = await settleOpenCalls(this.#ctx, last, open, signal, step.calls);
+        const { held } = step;
+        const ctx = held ? { ...this.#ctx, storage: held.storingFirst(this.#ctx.storage) } : this.#ctx;
+        // A failure keeps the answer: a retry settles its calls rather than asking the model again.
+        const settled = await settleOpenCalls(ctx, last, open, signal, step.calls).catch(async (error: unknown) => {
+          await held?.store();
+          throw error;
+        });
+        // Held until now only if nothing was written for it: then it is stored with its questions, or now.
+        const pauseWith = held?.isStored === false && settled.waiting > 0 && !signal.aborted ? held : undefined;
+        const stored = held && !pauseWith ? await held.store() : undefined;
         if (signal.aborted) return this.#stopped(conversationId);
-        if (settled.waiting > 0) return this.#pause(conversationId, settled.questions);
+        if (settled.waiting > 0) return this.#pause(conversationId, settled.questions, pauseWith);
+        const base = stored ? { ...step, history: [...step.history.slice(0, -1), stored] } : step;
         // A call that asked the user meanwhile: the decision wrote into the history, which is read back.
-        if (this.#ctx.asks.asked === asked) carried = this.#carry(step, { state: running, turns: step.turns, wrote: settled.results });
+        if (this.#ctx.asks.asked === asked) carried = this.#carry(base, { state: running, turns: step.turns, wrote: settled.results });
         continue;
       }
       if (pending.length > 0) {
@@ -379,13 +389,15 @@ export class Engine {
       try {
         if (!runningHere) await this.#setState(conversationId, running);
         const model = await this.#options.model(step.alongside);
-        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' } } as const;
+        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' }, hold: true } as const;
         const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal);
+        const held = answer instanceof HeldAnswer ? answer : undefined;
+        const message = answer instanceof HeldAnswer ? answer.message : answer;
         // An answer without tool calls ends the run, its state written with it.
-        if (answer.toolCalls.length === 0) return;
+        if (message.toolCalls.length === 0) return;
         attempt = 0;
         // Its calls have ids no stored call had (uniqueCallIds), so nothing is stored for them yet.
-        carried = this.#carry(step, { state: running, turns: step.turns + 1, wrote: [answer], calls: NO_RECORDS });
+        carried = this.#carry(step, { state: running, turns: step.turns + 1, wrote: [message], calls: NO_RECORDS, held });
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
         if (error.kind === 'aborted' || signal.aborted) return this.#stopped(conversationId);
@@ -425,10 +437,10 @@ export class Engine {
    * run or message can have been either. (A Stop, or deleting the
    * conversation, aborts this run's signal, which each step checks.)
    */
-  #carry(step: Step, next: { state: ConversationState; turns: number; wrote: readonly Message[]; calls?: CallRecords }): Step | undefined {
+  #carry(step: Step, next: { state: ConversationState; turns: number; wrote: readonly Message[]; calls?: CallRecords; held?: HeldAnswer | undefined }): Step | undefined {
     if (step.pending.length > 0) return undefined;
-    const { state, turns, wrote, calls } = next;
-    return { state, turns, pending: [], history: [...step.history, ...wrote], ...(calls ? { calls } : {}) };
+    const { state, turns, wrote, calls, held } = next;
+    return { state, turns, pending: [], history: [...step.history, ...wrote], ...(calls ? { calls } : {}), ...(held ? { held } : {}) };
   }
 
   /**
@@ -449,12 +461,9 @@ export class Engine {
   }
 
   /** Pauses the run: the gates' new questions and the paused state, in one transaction; then tells the host. */
-  async #pause(conversationId: string, questions: readonly PausePoint[]): Promise<void> {
-    await this.#ctx.storage.pauseConversation(conversationId, questions, (c, pending) => ({
-      ...c,
-      state: { kind: 'paused', pending },
-      updatedAt: this.#ctx.clock.now(),
-    }));
+  async #pause(conversationId: string, questions: readonly PausePoint[], held?: HeldAnswer): Promise<void> {
+    const update = (c: Conversation, pending: number): Conversation => ({ ...(held ? held.update(c) : c), state: { kind: 'paused', pending }, updatedAt: this.#ctx.clock.now() });
+    await this.#ctx.storage.pauseConversation(conversationId, questions, update, held && [held.draft]);
     for (const question of questions) this.#ctx.onPause(question);
   }
 
@@ -497,19 +506,6 @@ export class Engine {
     await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, state, updatedAt: this.#ctx.clock.now() }));
   }
 }
-
-/** An engine given no settings: pause points never expire. */
-const NO_SETTINGS: SettingsPort = { expiryMs: async () => null };
-
-/** A host that gave no rules port: no rules apply, and none can be made. */
-const NO_RULES: RulesPort = {
-  load: async () => ({ rules: [], askForEverything: false }),
-  markUsed: async () => {},
-  put: async () => {
-    throw new Error('This engine has no rules port: approval rules cannot be stored.');
-  },
-  remove: async () => {},
-};
 
 /** Waits for a wait that the user's Stop may abort: true when it finished, false when stopped. */
 async function settles(wait: Promise<void>): Promise<boolean> {

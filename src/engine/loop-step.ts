@@ -1,3 +1,4 @@
+import type { HeldAnswer } from './held-answer.ts';
 import type { LoadedStep } from './history-cache.ts';
 import { lastAssistant, openCalls } from './read-history.ts';
 import { callsToRead } from './settle-open-calls.ts';
@@ -17,6 +18,8 @@ export interface Step {
   calls?: CallRecords;
   /** What storage read with this step for its model call; absent on a carried step, which read nothing. */
   alongside?: unknown;
+  /** The last answer when it is not stored yet (the step carried on from the model call): the last message of `history`. */
+  held?: HeldAnswer;
 }
 
 export const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };

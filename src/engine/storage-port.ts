@@ -101,11 +101,19 @@ export interface StoragePort {
    * a conflict, and nothing is written) and transforms the conversation,
    * which sees how many of its pause points are pending, the new ones
    * included: how a run pauses.
+   *
+   * `drafts`, when given, are appended in the same transaction, before the
+   * update, as `appendMessages` appends them: the update then gets the
+   * record with `nextSeq` and `updatedAt` already moved past them, and may not
+   * change `nextSeq`. How a model answer whose calls all wait for a person is
+   * stored with its questions: one transaction, and never the answer without
+   * the cards it asks.
    */
   pauseConversation(
     id: string,
     added: readonly PausePoint[],
     update: (current: Conversation, pending: number) => Conversation,
+    drafts?: readonly MessageDraft[],
   ): Promise<Conversation>;
   /**
    * Atomically deletes a conversation with its messages, pause points and

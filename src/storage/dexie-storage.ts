@@ -55,10 +55,15 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  pauseConversation(id: string, added: readonly PausePoint[], update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
-    const { conversations, pausePoints } = this.db;
+  pauseConversation(
+    id: string,
+    added: readonly PausePoint[],
+    update: (current: Conversation, pending: number) => Conversation,
+    drafts: readonly MessageDraft[] = [],
+  ): Promise<Conversation> {
+    const { conversations, pausePoints, messages } = this.db;
     return this.#run(() =>
-      this.db.transaction('rw', [conversations, pausePoints], async () => {
+      this.db.transaction('rw', [conversations, pausePoints, ...(drafts.length > 0 ? [messages] : [])], async () => {
         if (added.some((pausePoint) => pausePoint.conversationId !== id)) {
           throw new StorageError('invalid', `A pause point added to conversation ${id} belongs to another one.`);
         }
@@ -71,9 +76,15 @@ export class DexieStorage implements StoragePort {
           this.#countPending(id),
         ]);
         if (!current) throw new StorageError('not_found', `No conversation ${id}.`);
-        const next = update(current, pending);
-        if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
-        await conversations.put(next);
+        if (drafts.length === 0) {
+          const next = update(current, pending);
+          if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
+          await conversations.put(next);
+          return next;
+        }
+        const numbered = numberDrafts(current, drafts);
+        const next = checkedUpdate(numbered.conversation, (c) => update(c, pending));
+        await Promise.all([conversations.put(next), messages.bulkAdd(numbered.messages)]);
         return next;
       }),
     );
