@@ -28,8 +28,10 @@ export interface SettledInTransaction {
  */
 export async function settleInTransaction(db: PausepointDb, id: string, settle: (pending: PausePoint) => Settlement): Promise<SettledInTransaction> {
   const { conversations, messages, pausePoints, approvalRules, auditEvents } = db;
-  // The pause point and every pending one in one round trip; the count below is taken from the latter.
-  const [current, pendingBefore] = await Promise.all([pausePoints.get(id), pausePoints.where('status').equals('pending').toArray()]);
+  // Every pending pause point: the count below is taken from them, and a pause point that can still be
+  // decided is among them. Only one that is not is read on its own (not found, or decided already).
+  const pendingBefore = await pausePoints.where('status').equals('pending').toArray();
+  const current = pendingBefore.find((p) => p.id === id) ?? (await pausePoints.get(id));
   if (!current) return { result: { ok: false, reason: 'not_found' } };
   if (current.status !== 'pending') return { result: { ok: false, reason: 'already_decided', pausePoint: current } };
   // Synchronous on purpose: the decision is made on the state this transaction read.
