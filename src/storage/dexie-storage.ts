@@ -270,7 +270,13 @@ export class DexieStorage implements StoragePort {
   }
 
   settlePausePoint(id: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult> {
-    return this.#run(async () => (await this.db.transaction('rw', [...SETTLE_STORES], () => settleInTransaction(this.db, id, settle))).result);
+    return this.#run(() =>
+      this.db.transaction('rw', [...SETTLE_STORES], async () => {
+        const { result, written } = await settleInTransaction(this.db, id, settle);
+        await written;
+        return result;
+      }),
+    );
   }
 
   /**
@@ -295,12 +301,14 @@ export class DexieStorage implements StoragePort {
       let calls: Collect<CallRecords> | undefined;
       const both = await this.db.transaction('rw', stores, async (transaction) => {
         extra = alongside?.issue(transaction.idbtrans);
-        const { result, after } = await settleInTransaction(this.db, id, settle);
+        const { result, after, written } = await settleInTransaction(this.db, id, settle, conversationId);
         const known = after && after.conversation.id === conversationId ? after : undefined;
+        // Queued behind the settlement's writes, and awaited with them: one round trip.
         const [tail, conversation, pending] = await Promise.all([
           this.#messagesFrom(conversationId, fromSeq),
           known ? known.conversation : this.db.conversations.get(conversationId),
           known ? known.pending : pendingPausePointsOf(this.db, conversationId),
+          written,
         ]);
         if (callsOf) {
           // As in appendAndLoadStep: an error of the caller's choice of calls is thrown once the decision has committed.
