@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STREAM_WRITE_INTERVAL_MS } from './engine-options.ts';
 import type { StoragePort } from './storage-port.ts';
 import { crashableStorage } from './testing/crashable-storage.ts';
 import { harness, pending, say, state, tab } from './testing/harness.ts';
@@ -52,8 +53,13 @@ describe('expired means expired', () => {
   });
 
   it('gives the pause points of a recovered run the configured expiry, though it never called the model', async () => {
-    // Tab A stores the answer and dies as it stores the gate's question.
-    const h = harness([{ calls: [{ name: 'transfer', args: { amount: 500, to: 'bob' } }] }], { settings: everyMinute });
+    // Tab A stores the answer (its streamed text, so it is not held for the pause) and dies as it stores the gate's question.
+    const h = harness([], { settings: everyMinute });
+    h.model.push((request) => {
+      h.clock.advance(STREAM_WRITE_INTERVAL_MS);
+      request.onText('Paying bob.');
+      return { content: 'Paying bob.', toolCalls: [{ id: 'call_1', name: 'transfer', arguments: '{"amount":500,"to":"bob"}' }], finishReason: 'tool_calls' };
+    });
     const tabAStorage = crashableStorage(h.storage, (method: keyof StoragePort) => method === 'pauseConversation');
     const tabA = h.openTab('tab-A', { storage: tabAStorage });
     const { conversationId: id } = await tabA.send(null, 'pay bob');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { definitionHash } from './definition-hash.ts';
 import { wrapToolResult } from './tool-result-envelope.ts';
 import { harness, pending, say, state, tab, transferTool } from './testing/harness.ts';
@@ -77,9 +77,11 @@ describe('per-call approval gates', () => {
     expect(pauses.map((p) => p.payload)).toEqual([{ amount: 200, to: 'b' }, { amount: 300, to: 'c' }]);
     expect(await state(h, id)).toEqual({ kind: 'paused', pending: 2 });
 
-    // Each decision moves the stored state with it, before any run: every tab shows the count at once.
+    // Each decision moves the stored state with it: every tab shows the count at once. (The run the
+    // decision starts under its lock may already be running the approved call when decide resolves.)
+    const settle = vi.spyOn(h.storage, 'settleAndLoadStep');
     await h.engine.decide(pauses[0]!.id, { type: 'approve' }, tab('tab-A'));
-    expect(await state(h, id)).toEqual({ kind: 'paused', pending: 1 });
+    expect((await settle.mock.results[0]!.value).step.conversation.state).toEqual({ kind: 'paused', pending: 1 });
     await h.engine.whenIdle();
     expect(await state(h, id)).toEqual({ kind: 'paused', pending: 1 });
     expect(h.model.requests).toHaveLength(1);

@@ -78,6 +78,50 @@ describe('the way from a press to the model request', () => {
     expect(calls.get('loadCalls') ?? 0).toBe(0);
   });
 
+  it('Approve in the tab that made the card stores the decision and reads the step after it in one write, under the one lock it took', async () => {
+    const h = harness([{ calls: [{ name: 'transfer', args: { amount: 500, to: 'Bo' } }] }, { text: 'Sent.' }]);
+    const { storage, calls } = counted(h.storage);
+    const { locks, requests } = countedLocks(h.locks);
+    const tab = h.openTab('tab-A', { storage, locks });
+    const id = await say(h, null, 'pay Bo', tab);
+    const [card] = await pending(h, id);
+    calls.clear();
+    const before = requests();
+
+    expect(await tab.decide(card!.id, { type: 'approve' }, decidedBy('tab-A'))).toEqual({ outcome: 'decided' });
+    await tab.whenIdle();
+
+    expect(h.executions).toEqual([{ amount: 500, to: 'Bo' }]);
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+    expect(h.model.lastMessages().some((m) => m.role === 'user' && /^Approval approval: approve/.test(m.content))).toBe(true);
+    // Before: the settlement, a second lock request for the run, then the step's own read.
+    expect(calls.get('settleAndLoadStep')).toBe(1);
+    expect(calls.get('settlePausePoint') ?? 0).toBe(0);
+    expect(calls.get('loadStep') ?? 0).toBe(0);
+    expect(calls.get('loadCalls') ?? 0).toBe(0);
+    expect(requests() - before).toBe(1);
+  });
+
+  it('Approve while the conversation’s lock is held elsewhere stores the decision at once, and the run follows when the lock is let go', async () => {
+    const h = harness([{ calls: [{ name: 'transfer', args: { amount: 500, to: 'Bo' } }] }, { text: 'Sent.' }]);
+    const { storage, calls } = counted(h.storage);
+    const tab = h.openTab('tab-A', { storage });
+    const id = await say(h, null, 'pay Bo', tab);
+    const [card] = await pending(h, id);
+    let release!: () => void;
+    const held = h.locks.withLock(`pausepoint:conversation:${id}`, () => new Promise<void>((resolve) => (release = resolve)));
+
+    expect(await tab.decide(card!.id, { type: 'approve' }, decidedBy('tab-A'))).toEqual({ outcome: 'decided' });
+    expect(await h.storage.getPausePoint(card!.id)).toMatchObject({ status: 'resolved' });
+    expect(calls.get('settleAndLoadStep') ?? 0).toBe(0);
+    expect(h.executions).toEqual([]);
+    release();
+    await held;
+    await tab.whenIdle();
+    expect(h.executions).toEqual([{ amount: 500, to: 'Bo' }]);
+    expect(await state(h, id)).toEqual({ kind: 'idle' });
+  });
+
   it('Send is refused while another tab holds the conversation, and stores nothing', async () => {
     const h = harness([{ text: 'hello' }]);
     const id = await say(h, null, 'first');

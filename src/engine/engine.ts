@@ -5,11 +5,13 @@ import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-option
 import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
-import { HistoryCache, type LoadedStep } from './history-cache.ts';
+import { HeldAnswer } from './held-answer.ts';
+import { HistoryCache } from './history-cache.ts';
 import { newRule } from './new-rule.ts';
-import type { RulesPort } from './rules-port.ts';
-import type { SettingsPort } from './settings-port.ts';
-import type { CallRecords, MessageDraft } from './storage-port.ts';
+import { NO_RULES, NO_SETTINGS } from './engine-defaults.ts';
+import type { CallRecords, MessageDraft, Settlement, SettleResult } from './storage-port.ts';
+import { NO_RECORDS, openCallsToRead, stepOf, type Step } from './loop-step.ts';
+import { PausedHere } from './paused-here.ts';
 import {
   isActive,
   newConversation,
@@ -26,11 +28,12 @@ import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
-import { callsToRead, settleOpenCalls } from './settle-open-calls.ts';
+import { settleOpenCalls } from './settle-open-calls.ts';
 import { spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { waitForApproval } from './wait-for-approval.ts';
+import { writeUnderLock } from './write-under-lock.ts';
 
 /**
  * The agent loop. Every step decides what to do from stored records alone: it
@@ -46,6 +49,7 @@ export class Engine {
   readonly #controllers = new Map<string, AbortController>();
   readonly #runs = new Map<string, Promise<void>>();
   readonly #history: HistoryCache;
+  readonly #pausedHere = new PausedHere();
 
   constructor(options: EngineOptions) {
     this.#options = options;
@@ -59,7 +63,10 @@ export class Engine {
       ids: options.ids,
       owner: options.owner,
       settings: options.settings ?? NO_SETTINGS,
-      onPause: options.onPause ?? (() => {}),
+      onPause: (pausePoint) => {
+        this.#pausedHere.note(pausePoint);
+        options.onPause?.(pausePoint);
+      },
       asks: new AskWaiters(),
     };
   }
@@ -84,23 +91,9 @@ export class Engine {
    */
   async send(conversationId: string | null, text: string): Promise<{ conversationId: string }> {
     const id = conversationId ?? (await this.createConversation());
-    let written!: { resolve: () => void; reject: (error: unknown) => void };
-    const stored = new Promise<true>((resolve, reject) => (written = { resolve: () => resolve(true), reject }));
-    const held = this.#options.locks.ifAvailable(lockName(id), async () => {
-      let first: Step | undefined;
-      try {
-        first = await this.#storeUserMessage(id, text);
-      } catch (error) {
-        written.reject(error);
-        return;
-      }
-      written.resolve();
-      await this.#advance(id, first);
-    });
-    // The message is stored before the lock is let go, so `stored` settles first when the lock was free.
-    const acquired = await Promise.race([stored, held.then((attempt) => attempt.acquired)]);
-    if (!acquired) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
-    this.#kick(id, held);
+    const locked = await writeUnderLock(this.#options.locks, lockName(id), () => this.#storeUserMessage(id, text), (first) => this.#advance(id, first));
+    if (!locked) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
+    this.#kick(id, locked.run);
     return { conversationId: id };
   }
 
@@ -153,14 +146,20 @@ export class Engine {
 
   async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
     const now = this.#ctx.clock.now();
-    const settled = await this.#ctx.storage.settlePausePoint(pausePointId, (pending) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now, rule));
+    const settle = (pending: PausePoint) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now, rule);
+    const here = this.#pausedHere.conversationOf(pausePointId);
+    const locked = here === undefined ? undefined : await this.#settleAndRun(here, pausePointId, settle);
+    const settled = locked ?? (await this.#ctx.storage.settlePausePoint(pausePointId, settle));
+    // Without the lock, the run that picks the decision up starts now (after whatever run holds it).
+    const resume = (conversationId: string) => locked === undefined && this.#kick(conversationId);
     if (!settled.ok) {
       switch (settled.reason) {
         case 'already_decided':
+          this.#pausedHere.forget(pausePointId);
           return { outcome: 'already_decided', status: settled.pausePoint.status, decidedBy: settled.pausePoint.decidedBy };
         case 'expired':
           // Storage's own guard (not reached while the check above stands): the run expires it.
-          this.#kick(settled.pausePoint.conversationId);
+          resume(settled.pausePoint.conversationId);
           return { outcome: 'expired' };
         case 'not_found':
           return { outcome: 'not_found' };
@@ -168,10 +167,40 @@ export class Engine {
           return { outcome: 'invalid', message: settled.message };
       }
     }
+    this.#pausedHere.forget(pausePointId);
     // A call of this tab waiting on the card goes on now; otherwise the loop picks the decision up.
     this.#ctx.asks.decided(pausePointId);
-    this.#kick(settled.pausePoint.conversationId);
+    resume(settled.pausePoint.conversationId);
     return settled.pausePoint.status === 'expired' ? { outcome: 'expired' } : { outcome: 'decided' };
+  }
+
+  /**
+   * A decision where its conversation's lock is free: taken first, so the
+   * decision and the step after it are one transaction (settleAndLoadStep),
+   * and the run goes on from that step under the same lock, as a Send does.
+   * The run starts only once the decision has committed. Undefined when the
+   * lock is held (by this tab's run waiting on the card, or another tab's):
+   * the caller settles the ordinary way.
+   */
+  async #settleAndRun(conversationId: string, pausePointId: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult | undefined> {
+    const write = async () => {
+      let settled!: SettleResult;
+      // The cache's first read is always this one: `settled` is set once it returns.
+      const loaded = await this.#history.load(conversationId, openCallsToRead, async (fromSeq, callsOf) => {
+        const both = await this.#ctx.storage.settleAndLoadStep(pausePointId, settle, conversationId, fromSeq, callsOf);
+        settled = both.settled;
+        return both.step;
+      });
+      return { settled, first: stepOf(loaded) };
+    };
+    const locked = await writeUnderLock(this.#options.locks, lockName(conversationId), write, async ({ settled, first }) => {
+      const resumed = settled.ok || settled.reason === 'expired' ? settled.pausePoint.conversationId : undefined;
+      if (resumed === conversationId) await this.#advance(conversationId, first);
+      else if (resumed !== undefined) this.#kick(resumed);
+    });
+    if (!locked) return undefined;
+    this.#kick(conversationId, locked.run);
+    return locked.value.settled;
   }
 
   /**
@@ -325,14 +354,27 @@ export class Engine {
       if (last && open.length > 0) {
         if (!runningHere) await this.#setState(conversationId, running);
         const asked = this.#ctx.asks.asked;
-        const settled = await settleOpenCalls(this.#ctx, last, open, signal, step.calls);
+        const { held } = step;
+        const ctx = held ? { ...this.#ctx, storage: held.storingFirst(this.#ctx.storage) } : this.#ctx;
+        // A failure keeps the answer: a retry settles its calls rather than asking the model again.
+        const settled = await settleOpenCalls(ctx, last, open, signal, step.calls).catch(async (error: unknown) => {
+          await held?.store();
+          throw error;
+        });
+        // Held until now only if nothing was written for it: then it is stored with its questions, or now.
+        const pauseWith = held?.isStored === false && settled.waiting > 0 && !signal.aborted ? held : undefined;
+        const stored = held && !pauseWith ? await held.store() : undefined;
         if (signal.aborted) return this.#stopped(conversationId);
-        if (settled.waiting > 0) return this.#pause(conversationId, settled.questions);
+        if (settled.waiting > 0) return this.#pause(conversationId, settled.questions, pauseWith);
+        const base = stored ? { ...step, history: [...step.history.slice(0, -1), stored] } : step;
         // A call that asked the user meanwhile: the decision wrote into the history, which is read back.
-        if (this.#ctx.asks.asked === asked) carried = this.#carry(step, { state: running, turns: step.turns, wrote: settled.results });
+        if (this.#ctx.asks.asked === asked) carried = this.#carry(base, { state: running, turns: step.turns, wrote: settled.results });
         continue;
       }
-      if (pending.length > 0) return this.#changeState(conversationId, step.state, { kind: 'paused', pending: pending.length });
+      if (pending.length > 0) {
+        for (const pause of pending) this.#pausedHere.note(pause);
+        return this.#changeState(conversationId, step.state, { kind: 'paused', pending: pending.length });
+      }
       if (!needsModel(history)) return this.#changeState(conversationId, step.state, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
@@ -347,13 +389,15 @@ export class Engine {
       try {
         if (!runningHere) await this.#setState(conversationId, running);
         const model = await this.#options.model(step.alongside);
-        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' } } as const;
+        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' }, hold: true } as const;
         const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal);
+        const held = answer instanceof HeldAnswer ? answer : undefined;
+        const message = answer instanceof HeldAnswer ? answer.message : answer;
         // An answer without tool calls ends the run, its state written with it.
-        if (answer.toolCalls.length === 0) return;
+        if (message.toolCalls.length === 0) return;
         attempt = 0;
         // Its calls have ids no stored call had (uniqueCallIds), so nothing is stored for them yet.
-        carried = this.#carry(step, { state: running, turns: step.turns + 1, wrote: [answer], calls: NO_RECORDS });
+        carried = this.#carry(step, { state: running, turns: step.turns + 1, wrote: [message], calls: NO_RECORDS, held });
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
         if (error.kind === 'aborted' || signal.aborted) return this.#stopped(conversationId);
@@ -393,10 +437,10 @@ export class Engine {
    * run or message can have been either. (A Stop, or deleting the
    * conversation, aborts this run's signal, which each step checks.)
    */
-  #carry(step: Step, next: { state: ConversationState; turns: number; wrote: readonly Message[]; calls?: CallRecords }): Step | undefined {
+  #carry(step: Step, next: { state: ConversationState; turns: number; wrote: readonly Message[]; calls?: CallRecords; held?: HeldAnswer | undefined }): Step | undefined {
     if (step.pending.length > 0) return undefined;
-    const { state, turns, wrote, calls } = next;
-    return { state, turns, pending: [], history: [...step.history, ...wrote], ...(calls ? { calls } : {}) };
+    const { state, turns, wrote, calls, held } = next;
+    return { state, turns, pending: [], history: [...step.history, ...wrote], ...(calls ? { calls } : {}), ...(held ? { held } : {}) };
   }
 
   /**
@@ -417,12 +461,9 @@ export class Engine {
   }
 
   /** Pauses the run: the gates' new questions and the paused state, in one transaction; then tells the host. */
-  async #pause(conversationId: string, questions: readonly PausePoint[]): Promise<void> {
-    await this.#ctx.storage.pauseConversation(conversationId, questions, (c, pending) => ({
-      ...c,
-      state: { kind: 'paused', pending },
-      updatedAt: this.#ctx.clock.now(),
-    }));
+  async #pause(conversationId: string, questions: readonly PausePoint[], held?: HeldAnswer): Promise<void> {
+    const update = (c: Conversation, pending: number): Conversation => ({ ...(held ? held.update(c) : c), state: { kind: 'paused', pending }, updatedAt: this.#ctx.clock.now() });
+    await this.#ctx.storage.pauseConversation(conversationId, questions, update, held && [held.draft]);
     for (const question of questions) this.#ctx.onPause(question);
   }
 
@@ -465,56 +506,6 @@ export class Engine {
     await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, state, updatedAt: this.#ctx.clock.now() }));
   }
 }
-
-/** What one step of the loop decides from. */
-interface Step {
-  state: ConversationState;
-  /** How many model calls the conversation has had: the next answer's `turnIndex`. */
-  turns: number;
-  /** Pending pause points, oldest first. */
-  pending: PausePoint[];
-  /** The whole stored history, ordered by `seq`; shared with the history cache, never mutated. */
-  history: readonly Message[];
-  /** The stored records of the last answer's open calls, when known without reading them. */
-  calls?: CallRecords;
-  /** What storage read with this step for its model call; absent on a carried step, which read nothing. */
-  alongside?: unknown;
-}
-
-const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };
-
-/** The step a read describes; undefined when the conversation is gone. */
-function stepOf({ conversation, pending, history, alongside, calls }: LoadedStep): Step | undefined {
-  return (
-    conversation && {
-      state: conversation.state,
-      turns: conversation.turns,
-      pending,
-      history,
-      ...(alongside === undefined ? {} : { alongside }),
-      ...(calls ? { calls } : {}),
-    }
-  );
-}
-
-/** The calls a step's read reads the records of: what settling the last answer's open calls would read. */
-function openCallsToRead(history: readonly Message[]): string[] {
-  const last = lastAssistant(history);
-  const open = last ? openCalls(last, history) : [];
-  return last && open.length > 0 ? callsToRead(last, open) : [];
-}
-/** An engine given no settings: pause points never expire. */
-const NO_SETTINGS: SettingsPort = { expiryMs: async () => null };
-
-/** A host that gave no rules port: no rules apply, and none can be made. */
-const NO_RULES: RulesPort = {
-  load: async () => ({ rules: [], askForEverything: false }),
-  markUsed: async () => {},
-  put: async () => {
-    throw new Error('This engine has no rules port: approval rules cannot be stored.');
-  },
-  remove: async () => {},
-};
 
 /** Waits for a wait that the user's Stop may abort: true when it finished, false when stopped. */
 async function settles(wait: Promise<void>): Promise<boolean> {

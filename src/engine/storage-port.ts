@@ -101,11 +101,19 @@ export interface StoragePort {
    * a conflict, and nothing is written) and transforms the conversation,
    * which sees how many of its pause points are pending, the new ones
    * included: how a run pauses.
+   *
+   * `drafts`, when given, are appended in the same transaction, before the
+   * update, as `appendMessages` appends them: the update then gets the
+   * record with `nextSeq` and `updatedAt` already moved past them, and may not
+   * change `nextSeq`. How a model answer whose calls all wait for a person is
+   * stored with its questions: one transaction, and never the answer without
+   * the cards it asks.
    */
   pauseConversation(
     id: string,
     added: readonly PausePoint[],
     update: (current: Conversation, pending: number) => Conversation,
+    drafts?: readonly MessageDraft[],
   ): Promise<Conversation>;
   /**
    * Atomically deletes a conversation with its messages, pause points and
@@ -189,6 +197,24 @@ export interface StoragePort {
    * past its time is never approved, whether or not a sweep has expired it yet.
    */
   settlePausePoint(id: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult>;
+  /**
+   * `settlePausePoint(id, settle)`, and in the same transaction the step that
+   * follows it: what `loadStep(conversationId, fromSeq, callsOf)` would read
+   * right after the settlement (or after nothing was written, when it was
+   * refused). How a decision made where its conversation's lock is held
+   * continues without a read of its own: the run holds the lock, so nothing
+   * but this write can have changed what the step reads, and it starts only
+   * once the decision has committed. Fails as `settlePausePoint` does, writing
+   * nothing; a `callsOf` that throws rejects it with its error after the
+   * settlement stands.
+   */
+  settleAndLoadStep(
+    id: string,
+    settle: (pending: PausePoint) => Settlement,
+    conversationId: string,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<{ settled: SettleResult; step: StepRecords }>;
 
   getLedgerEntry(id: string): Promise<LedgerEntry | undefined>;
   /**

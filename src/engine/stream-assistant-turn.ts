@@ -1,6 +1,7 @@
 import { buildRequest } from './build-request.ts';
 import { STREAM_WRITE_INTERVAL_MS } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
+import { HeldAnswer } from './held-answer.ts';
 import type { IdPort } from './id-port.ts';
 import type { ModelPort } from './model-port.ts';
 import { addUsage, type AssistantMessage, type CallUsage, type Conversation, type ConversationState, type Message, type ToolCall } from './records/index.ts';
@@ -11,6 +12,8 @@ export interface TurnStart {
   turnIndex: number;
   /** Written with the final message when the answer calls no tools (the run ends there), in its transaction. */
   stateWhenAnswered: ConversationState;
+  /** An answer with tool calls that nothing stored yet is handed back unstored, for the caller to store (held-answer.ts). */
+  hold?: boolean;
 }
 
 /**
@@ -27,10 +30,10 @@ export interface TurnStart {
 export async function streamAssistantTurn(
   ctx: EngineContext,
   model: ModelPort,
-  { conversationId, turnIndex, stateWhenAnswered }: TurnStart,
+  { conversationId, turnIndex, stateWhenAnswered, hold = false }: TurnStart,
   history: readonly Message[],
   signal: AbortSignal,
-): Promise<AssistantMessage> {
+): Promise<AssistantMessage | HeldAnswer> {
   const { clock } = ctx;
   const message = new StoredAnswer(ctx, conversationId, turnIndex);
   let text = '';
@@ -60,7 +63,12 @@ export async function streamAssistantTurn(
             ...(usage ? { usage: addUsage(c.usage, usage) } : {}),
           })
         : undefined;
-    return await message.finish(result.content || text, toolCalls, update, usage);
+    const content = result.content || text;
+    if (hold && !answered) {
+      const held = message.held(content, toolCalls, update, usage, (history.at(-1)?.seq ?? -1) + 1);
+      if (held) return held;
+    }
+    return await message.finish(content, toolCalls, update, usage);
   } catch (error) {
     streaming = false;
     await message.interrupt(text);
@@ -79,6 +87,8 @@ class StoredAnswer {
   readonly #draft: Omit<AssistantMessage, 'seq'>;
   #stored: AssistantMessage | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** Whether a snapshot write was ever started: then the answer is in storage, or on its way. */
+  #saving = false;
 
   constructor(ctx: EngineContext, conversationId: string, turnIndex: number) {
     this.#ctx = ctx;
@@ -99,6 +109,7 @@ class StoredAnswer {
 
   /** A streamed snapshot; a failed one does not matter, the final write replaces it. */
   save(content: string): void {
+    this.#saving = true;
     this.#writing = this.#writing
       .then(() => this.#write({ content, status: 'streaming' }, undefined))
       .then(
@@ -117,6 +128,19 @@ class StoredAnswer {
     return this.#write({ content, toolCalls, status: 'complete', ...(usage ? { usage } : {}) }, update);
   }
 
+  /** The final answer unstored, when no snapshot of it was stored (else undefined: it is finished as usual). */
+  held(
+    content: string,
+    toolCalls: ToolCall[],
+    update: ((c: Conversation) => Conversation) | undefined,
+    usage: CallUsage | undefined,
+    seq: number,
+  ): HeldAnswer | undefined {
+    if (this.#saving) return undefined;
+    const draft = { ...this.#draft, content, toolCalls, status: 'complete' as const, ...(usage ? { usage } : {}) };
+    return new HeldAnswer(this.#ctx.storage, draft, (c) => this.#touch({ ...c, turns: c.turns + 1 }, update), seq);
+  }
+
   /** Keeps whatever text came; a call that failed before its first write and with no text leaves nothing behind. */
   async interrupt(content: string): Promise<void> {
     await this.#writing;
@@ -124,15 +148,17 @@ class StoredAnswer {
     await this.#write({ content, status: 'interrupted' }, undefined);
   }
 
+  #touch(c: Conversation, update: ((c: Conversation) => Conversation) | undefined): Conversation {
+    const touched = { ...c, updatedAt: Math.max(c.updatedAt, this.#ctx.clock.now()) };
+    return update ? update(touched) : touched;
+  }
+
   async #write(
     change: Pick<AssistantMessage, 'content' | 'status'> & Partial<Pick<AssistantMessage, 'toolCalls' | 'usage'>>,
     update: ((c: Conversation) => Conversation) | undefined,
   ): Promise<AssistantMessage> {
-    const { storage, clock } = this.#ctx;
-    const touch = (c: Conversation) => {
-      const touched = { ...c, updatedAt: Math.max(c.updatedAt, clock.now()) };
-      return update ? update(touched) : touched;
-    };
+    const { storage } = this.#ctx;
+    const touch = (c: Conversation) => this.#touch(c, update);
     if (this.#stored) {
       const next: AssistantMessage = { ...this.#stored, ...change };
       await storage.putMessage(next, update && touch);

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Settlement } from '../engine/storage-port.ts';
 import type { ApprovalRule, PausePoint } from '../engine/records/index.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from '../engine/testing/make-records.ts';
@@ -136,3 +136,42 @@ describe('DexieStorage: a settlement that carries a rule (a card’s Always allo
     expect(await db.approvalRules.count()).toBe(0);
   });
 });
+
+describe('DexieStorage: the requests a decision makes', () => {
+  let db: PausepointDb;
+  useTestDb((fresh) => (db = fresh));
+
+  /** Counts the IndexedDB requests made through the object stores' and indexes' own methods, by `store.method`. */
+  function countRequests(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const prototype of [IDBObjectStore.prototype, IDBIndex.prototype] as unknown as Record<string, (...args: unknown[]) => unknown>[]) {
+      for (const method of ['get', 'getAll', 'put', 'add'].filter((name) => typeof prototype[name] === 'function')) {
+        const original = prototype[method]!;
+        vi.spyOn(prototype, method).mockImplementation(function (this: IDBObjectStore | IDBIndex, ...args: unknown[]) {
+          const store = 'objectStore' in this ? `${this.objectStore.name}[${this.name}]` : this.name;
+          counts.set(`${store}.${method}`, (counts.get(`${store}.${method}`) ?? 0) + 1);
+          return original.apply(this, args);
+        });
+      }
+    }
+    return counts;
+  }
+  afterEach(() => vi.restoreAllMocks());
+
+  it('finds a pending pause point among the pending ones it reads anyway, and puts no conversation the settlement left as it was', async () => {
+    const storage = new DexieStorage(db);
+    await storage.putConversation(makeConversation({ id: 'c1' }));
+    await storage.createPausePoint(makePausePoint({ id: 'p1' }));
+    const counts = countRequests();
+    const settled = await storage.settlePausePoint('p1', (p) => ({ ...resolveOnly(p), update: (c) => c }));
+    expect(settled).toMatchObject({ ok: true, pausePoint: { status: 'resolved' } });
+    expect(Object.fromEntries(counts)).toEqual({ 'pausePoints[status].getAll': 1, 'conversations.get': 1, 'pausePoints.put': 1 });
+    // One that is no longer pending is read on its own, to say so.
+    expect(await storage.settlePausePoint('p1', resolveOnly)).toMatchObject({ ok: false, reason: 'already_decided' });
+    expect(counts.get('pausePoints.get')).toBe(1);
+  });
+});
+
+function resolveOnly(p: PausePoint): Settlement & { commit: true } {
+  return { commit: true, pausePoint: { ...p, status: 'resolved', resolution: 'approve', resolvedAt: 5_000 }, messages: [] };
+}

@@ -2,15 +2,13 @@ import Dexie from 'dexie';
 import type { CallRecords, CallsOf, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/storage-port.ts';
 import { checkedSetAside } from '../engine/set-aside.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
-import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
-import { checkedRule } from './approval-rules-repo.ts';
 import { beginExecution } from './begin-execution.ts';
-import { ruleEvent } from './audit-events-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { conversationMessages } from './messages-repo.ts';
 import { numberDrafts } from './number-drafts.ts';
 import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
 import { readOnly, type Collect, type ReadAlongside } from './read-only.ts';
+import { checkedUpdate, SETTLE_STORES, settleInTransaction } from './settle-in-transaction.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -57,10 +55,15 @@ export class DexieStorage implements StoragePort {
     );
   }
 
-  pauseConversation(id: string, added: readonly PausePoint[], update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
-    const { conversations, pausePoints } = this.db;
+  pauseConversation(
+    id: string,
+    added: readonly PausePoint[],
+    update: (current: Conversation, pending: number) => Conversation,
+    drafts: readonly MessageDraft[] = [],
+  ): Promise<Conversation> {
+    const { conversations, pausePoints, messages } = this.db;
     return this.#run(() =>
-      this.db.transaction('rw', [conversations, pausePoints], async () => {
+      this.db.transaction('rw', [conversations, pausePoints, ...(drafts.length > 0 ? [messages] : [])], async () => {
         if (added.some((pausePoint) => pausePoint.conversationId !== id)) {
           throw new StorageError('invalid', `A pause point added to conversation ${id} belongs to another one.`);
         }
@@ -73,9 +76,15 @@ export class DexieStorage implements StoragePort {
           this.#countPending(id),
         ]);
         if (!current) throw new StorageError('not_found', `No conversation ${id}.`);
-        const next = update(current, pending);
-        if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
-        await conversations.put(next);
+        if (drafts.length === 0) {
+          const next = update(current, pending);
+          if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
+          await conversations.put(next);
+          return next;
+        }
+        const numbered = numberDrafts(current, drafts);
+        const next = checkedUpdate(numbered.conversation, (c) => update(c, pending));
+        await Promise.all([conversations.put(next), messages.bulkAdd(numbered.messages)]);
         return next;
       }),
     );
@@ -261,49 +270,60 @@ export class DexieStorage implements StoragePort {
   }
 
   settlePausePoint(id: string, settle: (pending: PausePoint) => Settlement): Promise<SettleResult> {
-    const { conversations, messages, pausePoints, approvalRules, auditEvents } = this.db;
     return this.#run(() =>
-      this.db.transaction('rw', [pausePoints, conversations, messages, approvalRules, auditEvents], async (): Promise<SettleResult> => {
-        // The pause point and every pending one in one round trip; the count below is taken from the latter.
-        const [current, pendingBefore] = await Promise.all([pausePoints.get(id), pausePoints.where('status').equals('pending').toArray()]);
-        if (!current) return { ok: false, reason: 'not_found' };
-        if (current.status !== 'pending') return { ok: false, reason: 'already_decided', pausePoint: current };
-        // Synchronous on purpose: the decision is made on the state this transaction read.
-        const settlement = settle(current);
-        if (!settlement.commit) return { ok: false, reason: 'refused', message: settlement.reason };
-        if (settlement.pausePoint.id !== id) {
-          throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
-        }
-        if (resolvesPastExpiry(current, settlement.pausePoint)) return { ok: false, reason: 'expired', pausePoint: current };
-        const { conversationId } = current;
-        // The writes are made now and awaited with the last ones, the conversation read beside them: one round trip.
-        const writes: Promise<unknown>[] = [pausePoints.put(settlement.pausePoint)];
-        if (settlement.rule) {
-          // With the decision or not at all: `Always allow` on a card another tab decided first grants nothing.
-          const rule = checkedRule(settlement.rule);
-          writes.push(
-            approvalRules.put(rule),
-            auditEvents.add(ruleEvent('rule_created', rule, { id: crypto.randomUUID(), at: rule.createdAt, by: settlement.pausePoint.decidedBy })),
-          );
-        }
-        const conversation = await conversations.get(conversationId);
-        const { update } = settlement;
-        // The conversation's pending pause points once this one is settled: those read above, this one replaced by its settlement.
-        const stillPending =
-          pendingOf(pendingBefore, conversationId).filter((p) => p.id !== id).length + (settlement.pausePoint.status === 'pending' ? 1 : 0);
-        const withPending = update && ((c: Conversation) => update(c, stillPending));
-        let appended: Message[];
-        if (settlement.messages.length > 0) {
-          appended = await this.#appendTo(conversationId, conversation, settlement.messages, withPending);
-        } else {
-          appended = [];
-          if (!conversation) throw new StorageError('not_found', `No conversation ${conversationId}.`);
-          if (withPending) writes.push(conversations.put(checkedUpdate(conversation, withPending)));
-        }
-        await Promise.all(writes);
-        return { ok: true, pausePoint: settlement.pausePoint, messages: appended };
+      this.db.transaction('rw', [...SETTLE_STORES], async () => {
+        const { result, written } = await settleInTransaction(this.db, id, settle);
+        await written;
+        return result;
       }),
     );
+  }
+
+  /**
+   * One `rw` transaction: the settlement as in settlePausePoint, then the
+   * step's reads. When the settlement committed in this conversation, its
+   * conversation and pending pause points are known from the settlement's own
+   * reads and writes, and only the tail (read after the decision's message is
+   * added) and the calls' records are requested; otherwise the step is read
+   * whole, as loadStep reads it.
+   */
+  settleAndLoadStep(
+    id: string,
+    settle: (pending: PausePoint) => Settlement,
+    conversationId: string,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<{ settled: SettleResult; step: StepRecords }> {
+    const { alongside } = this;
+    const stores = [...new Set([...SETTLE_STORES, ...(callsOf ? ['ledger'] : []), ...(alongside?.stores ?? [])])];
+    return this.#run(async () => {
+      let extra: Collect<unknown> | undefined;
+      let calls: Collect<CallRecords> | undefined;
+      const both = await this.db.transaction('rw', stores, async (transaction) => {
+        extra = alongside?.issue(transaction.idbtrans);
+        const { result, after, written } = await settleInTransaction(this.db, id, settle, conversationId);
+        const known = after && after.conversation.id === conversationId ? after : undefined;
+        // Queued behind the settlement's writes, and awaited with them: one round trip.
+        const [tail, conversation, pending] = await Promise.all([
+          this.#messagesFrom(conversationId, fromSeq),
+          known ? known.conversation : this.db.conversations.get(conversationId),
+          known ? known.pending : pendingPausePointsOf(this.db, conversationId),
+          written,
+        ]);
+        if (callsOf) {
+          // As in appendAndLoadStep: an error of the caller's choice of calls is thrown once the decision has committed.
+          try {
+            calls = callsRequest(transaction.idbtrans, conversationId, callsOf(tail));
+          } catch (error) {
+            calls = () => {
+              throw error;
+            };
+          }
+        }
+        return { settled: result, step: { conversation, pending, tail } };
+      });
+      return { settled: both.settled, step: { ...both.step, ...(extra ? { alongside: extra() } : {}), ...(calls ? { calls: calls() } : {}) } };
+    });
   }
 
   getLedgerEntry(id: string): Promise<LedgerEntry | undefined> {
@@ -373,15 +393,6 @@ export class DexieStorage implements StoragePort {
       throw toStorageError(error);
     }
   }
-}
-
-/** An update written along with messages: it may not move the conversation or its numbering. */
-function checkedUpdate(current: Conversation, update: (current: Conversation) => Conversation): Conversation {
-  const next = update(current);
-  if (next.id !== current.id || next.nextSeq !== current.nextSeq) {
-    throw new StorageError('invalid', `An update of conversation ${current.id} made with its messages changed its id or nextSeq.`);
-  }
-  return next;
 }
 
 /** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in the given transaction. */

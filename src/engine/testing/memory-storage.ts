@@ -49,7 +49,12 @@ export class MemoryStorage implements StoragePort {
     return next;
   }
 
-  async pauseConversation(id: string, added: readonly PausePoint[], update: (current: Conversation, pending: number) => Conversation): Promise<Conversation> {
+  async pauseConversation(
+    id: string,
+    added: readonly PausePoint[],
+    update: (current: Conversation, pending: number) => Conversation,
+    drafts: readonly MessageDraft[] = [],
+  ): Promise<Conversation> {
     // Everything that can fail or throw before the first write, so a failure writes nothing.
     const current = this.#requireConversation(id);
     const ids = new Set<string>();
@@ -59,6 +64,12 @@ export class MemoryStorage implements StoragePort {
       ids.add(pausePoint.id);
     }
     const pending = this.#countPending(id) + added.filter((p) => p.status === 'pending').length;
+    if (drafts.length > 0) {
+      // #append checks and writes the messages and the update together, or throws having written nothing.
+      this.#append(id, drafts, (c) => update(c, pending));
+      for (const pausePoint of added) this.#storePausePoint(copyRecord(pausePoint));
+      return copyRecord(this.#requireConversation(id));
+    }
     const next = update(copyRecord(current), pending);
     if (next.id !== id) throw new StorageError('invalid', `An update of conversation ${id} returned conversation ${next.id}.`);
     for (const pausePoint of added) this.#storePausePoint(copyRecord(pausePoint));
@@ -199,6 +210,18 @@ export class MemoryStorage implements StoragePort {
     this.#storePausePoint(pausePoint);
     if (settlement.rule) this.#rules?.store(settlement.rule);
     return { ok: true, pausePoint: settlement.pausePoint, messages: copyRecord(messages) };
+  }
+
+  /** As appendAndLoadStep: both bodies run to their end before either promise settles, so the read sees the settlement. */
+  async settleAndLoadStep(
+    id: string,
+    settle: (pending: PausePoint) => Settlement,
+    conversationId: string,
+    fromSeq: number,
+    callsOf?: CallsOf,
+  ): Promise<{ settled: SettleResult; step: StepRecords }> {
+    const [settled, step] = await Promise.all([this.settlePausePoint(id, settle), this.loadStep(conversationId, fromSeq, callsOf)]);
+    return { settled, step };
   }
 
   async getLedgerEntry(id: string): Promise<LedgerEntry | undefined> {

@@ -251,6 +251,37 @@ export function describePausePointContract(storageOf: () => StoragePort): void {
       expect(await storage.getConversation('c1')).toEqual(before);
     });
 
+    it('pauseConversation with drafts appends them first, in the same transaction: the update sees them numbered', async () => {
+      const added = [makePausePoint({ id: 'p4', toolCallId: 'call_4' })];
+      const seen: Conversation[] = [];
+      const written = await storage.pauseConversation(
+        'c1',
+        added,
+        (c, pending) => (seen.push(c), { ...c, turns: c.turns + 1, state: { kind: 'paused', pending } }),
+        [userDraft('c1', 'answer', 'the answer', 7_000)],
+      );
+      expect(seen).toMatchObject([{ nextSeq: 3, updatedAt: 7_000 }]);
+      expect(written).toMatchObject({ nextSeq: 3, turns: 1, state: { kind: 'paused', pending: 2 } });
+      expect(await storage.getConversation('c1')).toEqual(written);
+      expect((await storage.listMessages('c1')).map((m) => [m.id, m.seq])).toEqual([['answer', 2]]);
+      expect((await storage.listPendingPausePoints('c1')).map((p) => p.id)).toEqual(['p1', 'p4']);
+    });
+
+    it('pauseConversation with drafts writes nothing when a draft conflicts, a pause point exists, or the update moves nextSeq', async () => {
+      await storage.appendMessages('c1', [userDraft('c1', 'm2')]);
+      const before = await storage.getConversation('c1');
+      const paused = (c: Conversation, pending: number): Conversation => ({ ...c, state: { kind: 'paused', pending } });
+      const answer = [userDraft('c1', 'answer')];
+      await expect(storage.pauseConversation('c1', [makePausePoint({ id: 'new' })], paused, [userDraft('c1', 'm2')])).rejects.toMatchObject(storageError('conflict'));
+      await expect(storage.pauseConversation('c1', [makePausePoint({ id: 'p1' })], paused, answer)).rejects.toMatchObject(storageError('conflict'));
+      await expect(storage.pauseConversation('c1', [makePausePoint({ id: 'new' })], (c) => ({ ...c, nextSeq: 99 }), answer)).rejects.toMatchObject(
+        storageError('invalid'),
+      );
+      expect(await storage.getPausePoint('new')).toBeUndefined();
+      expect((await storage.listMessages('c1')).map((m) => m.id)).toEqual(['m2']);
+      expect(await storage.getConversation('c1')).toEqual(before);
+    });
+
     it('an expired pause point cannot be settled', async () => {
       await storage.createPausePoint(makePausePoint({ id: 'old', status: 'expired', expiredReason: 'abandoned' }));
       expect(await storage.settlePausePoint('old', (p) => resolve(p, []))).toMatchObject({

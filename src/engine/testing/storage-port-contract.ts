@@ -4,6 +4,7 @@ import type { Conversation } from '../records/index.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
 import { describeAppendAndLoadContract } from './append-and-load-contract.ts';
 import { describePausePointContract } from './pause-point-contract.ts';
+import { describeSettleAndLoadContract } from './settle-and-load-contract.ts';
 import { resolve, storageError } from './storage-contract-helpers.ts';
 
 export interface StorageUnderTest {
@@ -272,6 +273,7 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
 
     describePausePointContract(() => storage);
     describeAppendAndLoadContract(() => storage);
+    describeSettleAndLoadContract(() => storage);
 
     describe('loadStep', () => {
       beforeEach(async () => {

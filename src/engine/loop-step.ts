@@ -1,0 +1,46 @@
+import type { HeldAnswer } from './held-answer.ts';
+import type { LoadedStep } from './history-cache.ts';
+import { lastAssistant, openCalls } from './read-history.ts';
+import { callsToRead } from './settle-open-calls.ts';
+import type { CallRecords } from './storage-port.ts';
+import type { ConversationState, Message, PausePoint } from './records/index.ts';
+
+/** What one step of the loop decides from. */
+export interface Step {
+  state: ConversationState;
+  /** How many model calls the conversation has had: the next answer's `turnIndex`. */
+  turns: number;
+  /** Pending pause points, oldest first. */
+  pending: PausePoint[];
+  /** The whole stored history, ordered by `seq`; shared with the history cache, never mutated. */
+  history: readonly Message[];
+  /** The stored records of the last answer's open calls, when known without reading them. */
+  calls?: CallRecords;
+  /** What storage read with this step for its model call; absent on a carried step, which read nothing. */
+  alongside?: unknown;
+  /** The last answer when it is not stored yet (the step carried on from the model call): the last message of `history`. */
+  held?: HeldAnswer;
+}
+
+export const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };
+
+/** The step a read describes; undefined when the conversation is gone. */
+export function stepOf({ conversation, pending, history, alongside, calls }: LoadedStep): Step | undefined {
+  return (
+    conversation && {
+      state: conversation.state,
+      turns: conversation.turns,
+      pending,
+      history,
+      ...(alongside === undefined ? {} : { alongside }),
+      ...(calls ? { calls } : {}),
+    }
+  );
+}
+
+/** The calls a step's read reads the records of: what settling the last answer's open calls would read. */
+export function openCallsToRead(history: readonly Message[]): string[] {
+  const last = lastAssistant(history);
+  const open = last ? openCalls(last, history) : [];
+  return last && open.length > 0 ? callsToRead(last, open) : [];
+}
