@@ -7,6 +7,13 @@ import { isoTime } from './iso-time.ts';
 import type { AuditDecisionMessage, AuditToolCall, AuditToolResult } from './audit-entry.ts';
 import type { z } from 'zod';
 
+/**
+ * What an audit entry says of a call's ledger entry. Not its result text: the
+ * file takes results from the tool messages, and a result can be large (a
+ * fetched page), which a cache of many conversations should not hold.
+ */
+export type LedgerOutcome = Pick<LedgerEntry, 'id' | 'args' | 'attempts' | 'status' | 'startedAt' | 'finishedAt'>;
+
 /** What one conversation's messages say about its pause points, keyed by tool call id and pause point id. */
 export interface Explanation {
   title: string | null;
@@ -14,7 +21,7 @@ export interface Explanation {
   toolResults: Map<string, z.infer<typeof AuditToolResult>[]>;
   decisions: Map<string, z.infer<typeof AuditDecisionMessage>>;
   /** The conversation's ledger entries by id (`ledgerId`); empty unless constructed with `withLedger`. */
-  ledger: Map<string, LedgerEntry>;
+  ledger: Map<string, LedgerOutcome>;
   /** The generation (see `beginGeneration`) in which its messages were read. */
   generation: number;
   /** The generation in which its ledger entries were read (a ledger can be read again on its own). */
@@ -160,12 +167,14 @@ export class ConversationExplanations {
    * the conversation's pause points, as a lookup by id would find it. A
    * malformed entry reads as none: the file then says the call never ran.
    */
-  async #readLedger(conversationId: string): Promise<Map<string, LedgerEntry>> {
+  async #readLedger(conversationId: string): Promise<Map<string, LedgerOutcome>> {
     const stored: unknown[] = await this.#db.ledger.where(':id').between(`${conversationId}:`, `${conversationId};`, true, false).toArray();
-    const ledger = new Map<string, LedgerEntry>();
+    const ledger = new Map<string, LedgerOutcome>();
     for (const record of stored) {
       const parsed = LedgerEntry.safeParse(record);
-      if (parsed.success) ledger.set(parsed.data.id, parsed.data);
+      if (!parsed.success) continue;
+      const { id, args, attempts, status, startedAt, finishedAt } = parsed.data;
+      ledger.set(id, { id, args, attempts, status, startedAt, finishedAt });
     }
     return ledger;
   }
