@@ -1,7 +1,6 @@
-import type { LedgerEntry } from '../engine/records/ledger-entry.ts';
 import type { PausePoint } from '../engine/records/pause-point.ts';
 import type { DecisionEntryBody } from './audit-entry.ts';
-import type { Explanation } from './conversation-explanations.ts';
+import type { Explanation, LedgerOutcome } from './conversation-explanations.ts';
 import { isoTime } from './iso-time.ts';
 
 export type BuiltEntry = { ok: true; body: DecisionEntryBody } | { ok: false; reason: string };
@@ -15,7 +14,7 @@ export type BuiltEntry = { ok: true; body: DecisionEntryBody } | { ok: false; re
  * values that may be absent (`editedPayload`, a missing payload) become `null`
  * so every entry has every member.
  */
-export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undefined, ledger: LedgerEntry | undefined): BuiltEntry {
+export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undefined, ledger: LedgerOutcome | undefined): BuiltEntry {
   const createdAt = isoTime(pp.createdAt);
   const resolvedAt = pp.resolvedAt === null ? null : isoTime(pp.resolvedAt);
   const expiresAt = pp.expiresAt === null ? null : isoTime(pp.expiresAt);

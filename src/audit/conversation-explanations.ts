@@ -1,4 +1,5 @@
 import Dexie from 'dexie';
+import { LedgerEntry, ledgerId } from '../engine/records/ledger-entry.ts';
 import { AssistantMessage, ToolMessage, UserMessage } from '../engine/records/message.ts';
 import type { PausePoint } from '../engine/records/pause-point.ts';
 import type { PausepointDb } from '../storage/db.ts';
@@ -6,14 +7,25 @@ import { isoTime } from './iso-time.ts';
 import type { AuditDecisionMessage, AuditToolCall, AuditToolResult } from './audit-entry.ts';
 import type { z } from 'zod';
 
+/**
+ * What an audit entry says of a call's ledger entry. Not its result text: the
+ * file takes results from the tool messages, and a result can be large (a
+ * fetched page), which a cache of many conversations should not hold.
+ */
+export type LedgerOutcome = Pick<LedgerEntry, 'id' | 'args' | 'attempts' | 'status' | 'startedAt' | 'finishedAt'>;
+
 /** What one conversation's messages say about its pause points, keyed by tool call id and pause point id. */
 export interface Explanation {
   title: string | null;
   toolCalls: Map<string, z.infer<typeof AuditToolCall>>;
   toolResults: Map<string, z.infer<typeof AuditToolResult>[]>;
   decisions: Map<string, z.infer<typeof AuditDecisionMessage>>;
-  /** The generation (see `beginGeneration`) in which it was read. */
+  /** The conversation's ledger entries by id (`ledgerId`); empty unless constructed with `withLedger`. */
+  ledger: Map<string, LedgerOutcome>;
+  /** The generation (see `beginGeneration`) in which its messages were read. */
   generation: number;
+  /** The generation in which its ledger entries were read (a ledger can be read again on its own). */
+  ledgerGeneration: number;
   weight: number;
 }
 
@@ -32,6 +44,11 @@ const CHUNK = 2000;
  * A cached explanation can be older than a pause point read later (a decision
  * made during the export); `explain` re-reads a conversation once per generation
  * when something a pause point implies is missing.
+ *
+ * With `withLedger` (the export), a conversation's ledger entries are kept too,
+ * read by one primary key range (ids are `${conversationId}:${toolCallId}`):
+ * that costs a fraction of fetching each pause point's entry by id. The ledger
+ * has its own freshness rule, see `ledgerMayBeBehind`.
  */
 export class ConversationExplanations {
   readonly #db: PausepointDb;
@@ -40,12 +57,15 @@ export class ConversationExplanations {
   #weight = 0;
   #generation = 0;
 
-  constructor(db: PausepointDb, { maxWeight = 50_000 }: { maxWeight?: number } = {}) {
+  readonly #withLedger: boolean;
+
+  constructor(db: PausepointDb, { maxWeight = 50_000, withLedger = false }: { maxWeight?: number; withLedger?: boolean } = {}) {
     this.#db = db;
     this.#maxWeight = maxWeight;
+    this.#withLedger = withLedger;
   }
 
-  /** The weight of what is cached (messages kept, plus one per conversation). */
+  /** The weight of what is cached (messages and ledger entries kept, plus one per conversation). */
   get cachedWeight(): number {
     return this.#weight;
   }
@@ -68,6 +88,10 @@ export class ConversationExplanations {
       let explanation = this.#take(conversationId);
       if (!explanation || (explanation.generation < this.#generation && pps.some((pp) => lacksSomething(explanation!, pp)))) {
         explanation = await this.#read(conversationId);
+      } else if (this.#withLedger && explanation.ledgerGeneration < this.#generation && pps.some((pp) => ledgerMayBeBehind(explanation!, pp))) {
+        // A new object, not an update: a page read earlier may still be chaining with the old one.
+        const ledger = await this.#readLedger(conversationId);
+        explanation = { ...explanation, ledger, ledgerGeneration: this.#generation, weight: explanation.weight - explanation.ledger.size + ledger.size };
       }
       found.set(conversationId, explanation);
     }
@@ -108,9 +132,15 @@ export class ConversationExplanations {
       toolCalls: new Map(),
       toolResults: new Map(),
       decisions: new Map(),
+      ledger: new Map(),
       generation: this.#generation,
+      ledgerGeneration: this.#generation,
       weight: 1,
     };
+    if (this.#withLedger) {
+      explanation.ledger = await this.#readLedger(conversationId);
+      explanation.weight += explanation.ledger.size;
+    }
     const conversation = await this.#db.conversations.get(conversationId);
     if (conversation && typeof conversation.title === 'string') explanation.title = conversation.title;
 
@@ -129,6 +159,25 @@ export class ConversationExplanations {
     }
     return explanation;
   }
+
+  /**
+   * Every ledger entry whose id starts with `${conversationId}:`: the range up
+   * to the same prefix with ';' (the character after ':') holds exactly those.
+   * It is the entry `ledgerId(conversationId, toolCallId)` names for each of
+   * the conversation's pause points, as a lookup by id would find it. A
+   * malformed entry reads as none: the file then says the call never ran.
+   */
+  async #readLedger(conversationId: string): Promise<Map<string, LedgerOutcome>> {
+    const stored: unknown[] = await this.#db.ledger.where(':id').between(`${conversationId}:`, `${conversationId};`, true, false).toArray();
+    const ledger = new Map<string, LedgerOutcome>();
+    for (const record of stored) {
+      const parsed = LedgerEntry.safeParse(record);
+      if (!parsed.success) continue;
+      const { id, args, attempts, status, startedAt, finishedAt } = parsed.data;
+      ledger.set(id, { id, args, attempts, status, startedAt, finishedAt });
+    }
+    return ledger;
+  }
 }
 
 /**
@@ -142,6 +191,36 @@ function lacksSomething(explanation: Explanation, pp: PausePoint): boolean {
   return !explanation.toolCalls.has(pp.toolCallId) || (decisionExpected && !explanation.decisions.has(pp.id));
 }
 
+/**
+ * Whether the cached ledger may be behind what this pause point (read after
+ * it) implies, so that the conversation's ledger is read again (once per
+ * generation). An entry only moves forward: written `started` when the call
+ * runs, it may become `unknown` and then `started` again, and ends
+ * `succeeded`, `failed` or `skipped`, which is never reopened
+ * (execute-call.ts, settle-open-calls.ts). So:
+ * - a cached entry that is `started` or `unknown` may have moved on;
+ * - a missing one may have been written since, if the pause point says the
+ *   call was let run (a card or rule approved it) or was running (a question
+ *   about its unknown outcome, or asked by the tool while it ran);
+ * - a finished entry stays as cached, and so does a missing one when the
+ *   call was not let run (pending, declined, expired), or the pause is not
+ *   about running a tool (the model's own cards, spending limits).
+ */
+function ledgerMayBeBehind(explanation: Explanation, pp: PausePoint): boolean {
+  const entry = explanation.ledger.get(ledgerId(pp.conversationId, pp.toolCallId));
+  if (entry) return entry.status === 'started' || entry.status === 'unknown';
+  switch (pp.origin) {
+    case 'unknown_outcome':
+    case 'elicitation':
+      return true;
+    case 'gate':
+    case 'rule':
+      return pp.status === 'resolved' && pp.resolution === 'approve';
+    case 'model':
+    case 'limit':
+      return false;
+  }
+}
 
 /** Keeps a message if it is one that explains a pause point; anything malformed is left out. */
 function keep(explanation: Explanation, message: unknown): void {

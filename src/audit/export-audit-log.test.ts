@@ -10,7 +10,7 @@ import { AuditLogFile, type AuditEntry, type DecisionEntry } from './audit-entry
 import { exportAuditLog, type ExportProgress } from './export-audit-log.ts';
 import { GENESIS_HASH } from './hash-chain.ts';
 import { checkJsonSchema } from './testing/json-schema-check.ts';
-import { CANARY_API_KEY, DEVICE, OTHER_DEVICE, SCENARIO, seedAuditDb, T0 } from './testing/seed-audit-db.ts';
+import { CANARY_API_KEY, ConversationBuilder, DEVICE, MINUTE, OTHER_DEVICE, SCENARIO, seedAuditDb, T0, type Builder } from './testing/seed-audit-db.ts';
 import { MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, seedRuleAndMcpRecords, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
 import { verifyAuditFile } from './verify-audit-file.ts';
 
@@ -318,6 +318,58 @@ describe('exportAuditLog', () => {
     );
     const entries = byId(AuditLogFile.parse(JSON.parse(chunks.join(''))).entries);
     expect(entries.get(SCENARIO.pending)).toMatchObject({ status: 'resolved', decision_message: { id: 'late-decision' } });
+  });
+
+  it('reads a conversation’s ledger once, and again when a later pause point implies it moved on: each entry says what was stored when its page was read', async () => {
+    // conv-run: a call approved while it runs (ledger `started`), then a question the
+    // tool asks while running, then a second call approved by a rule, not yet in the ledger.
+    const out: Builder = { conversations: [], messages: [], pausePoints: [], ledger: [] };
+    const at = (minutes: number) => T0 + minutes * MINUTE;
+    const run = new ConversationBuilder(out, 'conv-run', 'Long job', at(400));
+    const other = new ConversationBuilder(out, 'conv-other', 'Elsewhere', at(400));
+    const args = { job: 'reindex' };
+    const turn = run.calls(at(400), [{ id: 'call-run', name: 'reindex', arguments: JSON.stringify(args) }, { id: 'call-late', name: 'reindex', arguments: JSON.stringify(args) }]);
+    const base = { turnIndex: turn, title: 'Reindex?', description: 'Reindexes.', options: null, payload: args, kind: 'approval' as const, toolName: 'reindex' };
+    run.pause({ ...base, id: 'pp-run-1', status: 'resolved', resolution: 'approve', resolvedAt: at(400), createdAt: at(400), origin: 'gate', toolCallId: 'call-run', decidedBy: DEVICE });
+    run.user('Approval approval: approve', at(400), 'pp-run-1');
+    run.ledger('call-run', 'reindex', args, 'started', at(400), null);
+    run.pause({ ...base, id: 'pp-run-2', status: 'pending', resolution: null, resolvedAt: null, createdAt: at(402), origin: 'elicitation', toolCallId: 'call-run' });
+    const rule = { id: 'rule-1', effect: 'allow' as const, text: 'Allow reindex — everywhere' };
+    run.pause({ ...base, id: 'pp-run-3', status: 'resolved', resolution: 'approve', resolvedAt: at(403), createdAt: at(403), origin: 'rule', toolCallId: 'call-late', rule });
+    const otherTurn = other.calls(at(401), [{ id: 'call-other', name: 'reindex', arguments: JSON.stringify(args) }]);
+    other.pause({ ...base, turnIndex: otherTurn, id: 'pp-other', status: 'resolved', resolution: 'approve', resolvedAt: at(401), createdAt: at(401), origin: 'rule', toolCallId: 'call-other', rule });
+    await db.conversations.bulkPut(out.conversations);
+    await db.messages.bulkPut(out.messages);
+    await db.pausePoints.bulkPut(out.pausePoints);
+    await db.ledger.bulkPut(out.ledger);
+
+    // Page size 1: while pp-run-1's page is written (pp-other's is read meanwhile),
+    // call-run finishes and call-late runs; pp-run-2's page is read after that.
+    const chunks: string[] = [];
+    let changed = false;
+    await exportAuditLog(
+      db,
+      {},
+      async (chunk) => {
+        chunks.push(chunk);
+        if (!changed && chunk.includes('pp-run-1')) {
+          changed = true;
+          await db.ledger.update('conv-run:call-run', { status: 'succeeded', finishedAt: at(402), result: 'done' });
+          await db.ledger.put({ ...(await db.ledger.get('conv-run:call-run'))!, id: 'conv-run:call-late', toolCallId: 'call-late', status: 'succeeded', startedAt: at(403), finishedAt: at(404) });
+        }
+      },
+      undefined,
+      { pageSize: 1, deviceId: null },
+    );
+    const text = chunks.join('');
+    const entries = byId(AuditLogFile.parse(JSON.parse(text)).entries);
+    // pp-run-1 was joined when its page was read, before the call finished.
+    expect(entries.get('pp-run-1')?.ledger).toMatchObject({ status: 'started', finished_at: null });
+    // A cached `started` entry may have moved on: read again for pp-run-2 …
+    expect(entries.get('pp-run-2')?.ledger).toMatchObject({ status: 'succeeded', finished_at: new Date(at(402)).toISOString() });
+    // … and a rule's approval implies an entry the cache did not have.
+    expect(entries.get('pp-run-3')?.ledger).toMatchObject({ status: 'succeeded', started_at: new Date(at(403)).toISOString() });
+    expect((await verifyAuditFile(text)).ok).toBe(true);
   });
 
   it('stops when aborted and aborts the stream', async () => {

@@ -1,4 +1,4 @@
-import { LedgerEntry, ledgerId } from '../engine/records/ledger-entry.ts';
+import { ledgerId } from '../engine/records/ledger-entry.ts';
 import type { PausePoint } from '../engine/records/pause-point.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { deviceId as storedDeviceId } from '../storage/settings-repo.ts';
@@ -79,7 +79,6 @@ function textOf(id: string, body: object, skipped: UnreadableRecord[]): EntryTex
 interface JoinedPage {
   rows: PausePoint[];
   explanations: Map<string, Explanation>;
-  ledger: Map<string, LedgerEntry>;
   unreadable: UnreadableRecord[];
   scanned: number;
 }
@@ -158,7 +157,8 @@ export async function exportAuditLog(
         const prepare = (item: Item): EntryText | undefined => {
           if ('event' in item) return eventText(item.event, skipped);
           const { pp } = item;
-          const built = buildAuditEntry(pp, page.explanations.get(pp.conversationId), page.ledger.get(ledgerId(pp.conversationId, pp.toolCallId)));
+          const explanation = page.explanations.get(pp.conversationId);
+          const built = buildAuditEntry(pp, explanation, explanation?.ledger.get(ledgerId(pp.conversationId, pp.toolCallId)));
           if (!built.ok) {
             skipped.push({ id: pp.id, reason: built.reason });
             return undefined;
@@ -194,27 +194,19 @@ export async function exportAuditLog(
   }
 }
 
-/** Each page of pause points with their conversations' explanations and their ledger entries. */
+/** Each page of pause points with their conversations' explanations, which carry their ledger entries. */
 async function* joinedPages(
   db: PausepointDb,
   pages: AsyncGenerator<{ rows: PausePoint[]; unreadable: UnreadableRecord[]; scanned: number }, void, undefined>,
 ): AsyncGenerator<JoinedPage, void, undefined> {
-  const explanations = new ConversationExplanations(db);
+  const explanations = new ConversationExplanations(db, { withLedger: true });
   try {
     for (;;) {
       explanations.beginGeneration();
       const step = await pages.next();
       if (step.done) return;
       const { rows, unreadable, scanned } = step.value;
-      const ids = rows.map((pp) => ledgerId(pp.conversationId, pp.toolCallId));
-      const [explained, stored] = await Promise.all([explanations.explain(rows), db.ledger.bulkGet(ids)]);
-      const ledger = new Map<string, LedgerEntry>();
-      stored.forEach((record, index) => {
-        // A malformed ledger entry reads as none: the entry then says the call never ran.
-        const parsed = LedgerEntry.safeParse(record);
-        if (parsed.success) ledger.set(ids[index]!, parsed.data);
-      });
-      yield { rows, explanations: explained, ledger, unreadable, scanned };
+      yield { rows, explanations: await explanations.explain(rows), unreadable, scanned };
     }
   } finally {
     await pages.return(undefined);
