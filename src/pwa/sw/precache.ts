@@ -63,7 +63,7 @@ export class Precache {
       this.#urls.map(async (url) => {
         const fetched = await fetch(new Request(url, { cache: 'reload' }));
         if (!fetched.ok) throw new Error(`Precaching ${url.pathname} failed: ${fetched.status}`);
-        const response = keyedByUrl(fetched);
+        const response = asPrecached(fetched);
         // The shell under the scope's own URL too, which is what the app's navigations ask for: the static route looks it up by URL.
         if (url.href === this.#index) await cache.put(this.#root, response.clone());
         await cache.put(url.href, response);
@@ -108,15 +108,25 @@ export class Precache {
 }
 
 /**
- * The response as the precache keeps it: without `Vary`. The precache is keyed
- * by URL alone, and a static route's lookup, unlike `cache.match(url)`, compares
- * the request headers `Vary` names: a module script's request carries `Origin`
- * (CORS mode), which the request stored at install never had, so a server's
- * `Vary: Origin` made every script miss and go to the network (offline: fail).
+ * The response as the precache keeps it:
+ * - Without `Vary`. The precache is keyed by URL alone, and a static route's
+ *   lookup, unlike `cache.match(url)`, compares the request headers `Vary`
+ *   names: a module script's request carries `Origin` (CORS mode), which the
+ *   request stored at install never had, so a server's `Vary: Origin` made every
+ *   script miss and go to the network (offline: fail).
+ * - Fresh for a year (`Cache-Control`), whatever the server said. This copy is
+ *   this build's file, replaced only with the build, so no lifetime is wrong
+ *   for it; and Chromium keeps V8's compiled code for a module script served
+ *   from the Cache API only when its response has a lifetime: with the
+ *   `no-cache` servers commonly send (vite preview does), or none, every visit
+ *   compiled the app's bundle and its worker from source
+ *   (`npm run bench:code-cache`).
  */
-function keyedByUrl(response: Response): Response {
-  if (!response.headers.has('Vary')) return response;
+function asPrecached(response: Response): Response {
   const headers = new Headers(response.headers);
   headers.delete('Vary');
+  headers.set('Cache-Control', PRECACHED_CACHE_CONTROL);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
+
+export const PRECACHED_CACHE_CONTROL = 'max-age=31536000, immutable';
