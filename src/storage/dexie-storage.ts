@@ -170,16 +170,8 @@ export class DexieStorage implements StoragePort {
           if (settled.length > 0) writes.push(pausePoints.bulkPut(settled.map((s) => s.pausePoint)));
         }
         const [tail] = await Promise.all([this.#messagesFrom(conversationId, fromSeq), ...writes]);
-        if (callsOf) {
-          // Thrown once the append has committed, as from memory storage: an error of the caller's choice of calls undoes no write.
-          try {
-            calls = callsRequest(transaction.idbtrans, conversationId, callsOf(tail));
-          } catch (error) {
-            calls = () => {
-              throw error;
-            };
-          }
-        }
+        // Thrown once the append has committed, as from memory storage: an error of the caller's choice of calls undoes no write.
+        if (callsOf) calls = callsAfterWrites(transaction.idbtrans, conversationId, callsOf, tail);
         return { conversation, pending: settled.length > 0 ? [] : pendingBefore, tail };
       });
       return { ...step, ...(extra ? { alongside: extra() } : {}), ...(calls ? { calls: calls() } : {}) };
@@ -310,16 +302,8 @@ export class DexieStorage implements StoragePort {
           known ? known.pending : pendingPausePointsOf(this.db, conversationId),
           written,
         ]);
-        if (callsOf) {
-          // As in appendAndLoadStep: an error of the caller's choice of calls is thrown once the decision has committed.
-          try {
-            calls = callsRequest(transaction.idbtrans, conversationId, callsOf(tail));
-          } catch (error) {
-            calls = () => {
-              throw error;
-            };
-          }
-        }
+        // As in appendAndLoadStep: an error of the caller's choice of calls is thrown once the decision has committed.
+        if (callsOf) calls = callsAfterWrites(transaction.idbtrans, conversationId, callsOf, tail);
         return { settled: result, step: { conversation, pending, tail } };
       });
       return { settled: both.settled, step: { ...both.step, ...(extra ? { alongside: extra() } : {}), ...(calls ? { calls: calls() } : {}) } };
@@ -406,6 +390,17 @@ function callsRequest(transaction: IDBTransaction, conversationId: string, toolC
     pausePoints: pauses.flatMap((request) => request.result.filter((p) => p.conversationId === conversationId)).sort(byCreation),
     ledger: entries.map((request) => request.result).filter((entry) => entry !== undefined),
   });
+}
+
+/** `callsRequest` for the calls `callsOf` picks; an error of `callsOf` is deferred to the collection, after the transaction's writes commit. */
+function callsAfterWrites(transaction: IDBTransaction, conversationId: string, callsOf: CallsOf, tail: readonly Message[]): Collect<CallRecords> {
+  try {
+    return callsRequest(transaction, conversationId, callsOf(tail));
+  } catch (error) {
+    return () => {
+      throw error;
+    };
+  }
 }
 
 /** Every pending pause point, through the `status` index: pending ones are few, however many were decided. */
