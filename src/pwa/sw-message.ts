@@ -1,7 +1,7 @@
 /**
  * The messages a page sends its service worker, and the ones it gets back.
- * Plain types: the page builds and checks them without zod (which stays out of
- * its start-up); the service worker checks what it receives with zod.
+ * Plain types, checked by hand on both sides: zod stays out of the page's
+ * start-up and out of the service worker's (see sw.ts).
  */
 export type PageToServiceWorker =
   /** A card became pending; notify if no tab is visible (read from storage, not from the message). */
@@ -24,4 +24,21 @@ export function readServiceWorkerMessage(data: unknown): ServiceWorkerToPage | n
   return type === 'pausepoint:open-card' && typeof conversationId === 'string' && typeof pausePointId === 'string'
     ? { type, conversationId, pausePointId }
     : null;
+}
+
+/** Checks a message from a page by hand: only the shapes above, with nothing else carried along. */
+export function readPageMessage(data: unknown): PageToServiceWorker | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { type, pausePointId } = data as Record<string, unknown>;
+  switch (type) {
+    case 'pausepoint:keep-warm':
+    case 'SKIP_WAITING':
+      return { type };
+    case 'pausepoint:approval-pending':
+    case 'pausepoint:approval-reminder':
+    case 'pausepoint:approval-settled':
+      return typeof pausePointId === 'string' ? { type, pausePointId } : null;
+    default:
+      return null;
+  }
 }
