@@ -389,7 +389,7 @@ export class Engine {
       try {
         if (!runningHere) await this.#setState(conversationId, running);
         const model = await this.#options.model(step.alongside);
-        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' }, hold: true } as const;
+        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' } } as const;
         const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal);
         const held = answer instanceof HeldAnswer ? answer : undefined;
         const message = answer instanceof HeldAnswer ? answer.message : answer;

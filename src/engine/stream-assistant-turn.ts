@@ -12,14 +12,14 @@ export interface TurnStart {
   turnIndex: number;
   /** Written with the final message when the answer calls no tools (the run ends there), in its transaction. */
   stateWhenAnswered: ConversationState;
-  /** An answer with tool calls that nothing stored yet is handed back unstored, for the caller to store (held-answer.ts). */
-  hold?: boolean;
 }
 
 /**
  * One model call. The assistant message is stored with its first text (the
  * first snapshot, at most every STREAM_WRITE_INTERVAL_MS) or at its end if
- * that comes first, so a tab that dies mid-stream leaves its partial text
+ * that comes first — except an answer with tool calls and no text stored yet,
+ * which is handed back unstored (a HeldAnswer) for the caller to store with
+ * what its calls bring — so a tab that dies mid-stream leaves its partial text
  * behind, and a tab that dies before any text leaves only the question, which
  * the recovering tab asks again. On failure the partial text is kept and
  * marked interrupted; the caller decides on retries.
@@ -30,7 +30,7 @@ export interface TurnStart {
 export async function streamAssistantTurn(
   ctx: EngineContext,
   model: ModelPort,
-  { conversationId, turnIndex, stateWhenAnswered, hold = false }: TurnStart,
+  { conversationId, turnIndex, stateWhenAnswered }: TurnStart,
   history: readonly Message[],
   signal: AbortSignal,
 ): Promise<AssistantMessage | HeldAnswer> {
@@ -64,7 +64,7 @@ export async function streamAssistantTurn(
           })
         : undefined;
     const content = result.content || text;
-    if (hold && !answered) {
+    if (!answered) {
       const held = message.held(content, toolCalls, update, usage, (history.at(-1)?.seq ?? -1) + 1);
       if (held) return held;
     }
