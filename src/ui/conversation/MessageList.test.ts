@@ -28,11 +28,11 @@ function renderList(
   messages: Message[],
   pauses = [pausePoint()].slice(0, 0),
   active = false,
-  more: { hasEarlier?: boolean; focusCardId?: string; thinking?: boolean } = {},
+  more: { hasEarlier?: boolean; focusCardId?: string; thinking?: boolean; loading?: boolean } = {},
 ) {
   const fake = fakeContext();
   const onShowEarlier = vi.fn();
-  const props = { messages, pauses, active, focusCardId: more.focusCardId ?? null, hasEarlier: more.hasEarlier ?? false, thinking: more.thinking ?? false, onShowEarlier };
+  const props = { messages, pauses, active, focusCardId: more.focusCardId ?? null, hasEarlier: more.hasEarlier ?? false, thinking: more.thinking ?? false, loading: more.loading ?? false, onShowEarlier };
   const view = render(MessageList, { props, context: fake.context });
   return { ...fake, ...view, onShowEarlier };
 }
@@ -133,6 +133,20 @@ describe('MessageList', () => {
   test('with the whole conversation shown, a card whose call is not in it shows at the end', () => {
     renderList([user(0, 'hi')], [pausePoint({ toolCallId: 'nowhere', title: 'Orphan card' })]);
     expect(screen.getByRole('region', { name: 'Orphan card' })).toBeTruthy();
+  });
+
+  test('while the messages are read, a card to focus waits for its row: it appears once, under its call, and takes focus there', async () => {
+    const opened = pausePoint({ title: 'Opened card' });
+    const { rerender } = renderList([], [opened], false, { focusCardId: opened.id, loading: true });
+    // Shown at the end now, it would be a second element once placed, taking focus a second time.
+    expect(screen.queryByRole('region', { name: 'Opened card' })).toBeNull();
+    expect(screen.queryByText('Ask for something.')).toBeNull();
+
+    const call = { id: 'call-1', name: 'wait_for_approval', arguments: '{}' };
+    await rerender({ loading: false, messages: [user(0, 'Send it'), assistant(1, '', { toolCalls: [call] })] });
+    const card = screen.getByRole('region', { name: 'Opened card' });
+    expect(card.closest('.message-item')).not.toBeNull();
+    expect(document.activeElement).toBe(card);
   });
 
   test('a streaming update touches only the changed row, and only its last block', async () => {

@@ -72,6 +72,11 @@ export class ConversationTail {
     return this.#hasEarlier;
   }
 
+  /** A read of the conversation has arrived or failed: until then nothing of it is known, not even that it is empty. */
+  get loaded(): boolean {
+    return this.#shownLimit !== null;
+  }
+
   /** The latest read (for the current limit) has arrived or failed. */
   get ready(): boolean {
     return this.#shownLimit === this.#limit;
