@@ -52,7 +52,9 @@ async function chromiumCpu(context: BrowserContext): Promise<Map<string, number>
  * a warm-up conversation, a second of rest, then `runs` timed conversations,
  * each on a fresh database, all played inside one page; each turn's median
  * over the runs, as in Node. BENCH_ENGINE_TRACE=1 adds a per-port-call and
- * per-transaction breakdown of turns 1–20 and 181–200 (chromium/port-trace.ts).
+ * per-transaction breakdown of turns 1–20 and 181–200 (chromium/port-trace.ts),
+ * BENCH_ENGINE_FLOOR=1 the floor of the same IndexedDB requests made bare
+ * (chromium/idb-floor.ts).
  */
 export async function pausepointInChromium(runs: number, settleMs: number, log: (line: string) => void): Promise<TurnTimings> {
   const outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-engine-'));
@@ -108,6 +110,11 @@ export async function pausepointInChromium(runs: number, settleMs: number, log: 
     if (process.env.BENCH_ENGINE_TRACE === '1') {
       log('Tracing one more conversation (storage port calls and IndexedDB transactions)…');
       for (const line of await page.evaluate(() => window.benchEngine!.traced('traced'))) log(line);
+    }
+    // BENCH_ENGINE_FLOOR=1: the same turns' IndexedDB requests replayed with no engine and no Dexie (idb-floor.ts).
+    if (process.env.BENCH_ENGINE_FLOOR === '1') {
+      log('Recording one more conversation and replaying its IndexedDB requests bare…');
+      for (const line of await page.evaluate(() => window.benchEngine!.floor('floor', 3))) log(line);
     }
     return medianPerTurn(timed);
   } finally {

@@ -10,6 +10,7 @@ import { DexieStorage } from '../../../src/storage/dexie-storage.ts';
 import { timeTurns, warmUp, type RunnerFactory, type TurnTimings } from '../conversation-runner.ts';
 import { pausepointOver } from '../pausepoint-runner.ts';
 import { EARLY, LATE, TURNS } from '../scripted-turns.ts';
+import { formatFloor, recordTransactions, recordTurns, replay } from './idb-floor.ts';
 import { formatTrace, takeTrace, traceTransactions, traceTurn, tracedStorage } from './port-trace.ts';
 
 export const CHROMIUM_RUNNER_NAME = 'Pausepoint + Dexie, Chromium IDB';
@@ -27,6 +28,8 @@ export interface EngineBenchPage {
   timed(label: string): Promise<TurnTimings>;
   /** One untimed conversation with its early and late turns traced (port-trace.ts): the trace's lines. */
   traced(label: string): Promise<string[]>;
+  /** One untimed conversation recorded, its IndexedDB requests replayed bare `replays` times each way (idb-floor.ts): the floor's lines. */
+  floor(label: string, replays: number): Promise<string[]>;
 }
 
 declare global {
@@ -55,5 +58,26 @@ window.benchEngine = {
     }
     await runner.finish(TURNS);
     return lines;
+  },
+  floor: async (label, replays) => {
+    recordTransactions();
+    const name = `bench-${label}-${Date.now()}`;
+    const db = new PausepointDb(name);
+    await db.open();
+    const runner = await pausepointOver(CHROMIUM_RUNNER_NAME, new DexieStorage(db), () => db.delete());
+    const log = await recordTurns(TURNS, (turn) => runner.playTurn(turn));
+    await runner.finish(TURNS);
+    const runs = { awaited: [] as number[][], atOnce: [] as number[][] };
+    for (let run = 1; run <= replays; run++) {
+      for (const awaitEach of [true, false]) {
+        // A fresh database of the same schema for each replay: Dexie creates it, the replay uses a bare connection.
+        const fresh = new PausepointDb(`${name}-replay-${run}-${awaitEach}`);
+        await fresh.open();
+        const bare = fresh.backendDB();
+        (awaitEach ? runs.awaited : runs.atOnce).push(await replay(bare, log, { awaitEach }));
+        await fresh.delete();
+      }
+    }
+    return formatFloor(log, TURNS, runs);
   },
 };
