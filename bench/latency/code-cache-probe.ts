@@ -8,10 +8,12 @@
  * (bench:latency's row c). The app's scripts are ES modules served by its
  * service worker.
  *
- * One page loads the same large script twice, as a module and as a classic
- * script, on a profile kept on disk (an off-the-record profile keeps no code
- * cache at all), seven times; the last load is traced and each script's
- * compile event tells whether a cache was consumed. Four ways of serving:
+ * One page loads the same large script four times, as a module and as a
+ * classic script, and as the script of a module and of a classic dedicated
+ * worker (the agent's engine runs in one), on a profile kept on disk (an
+ * off-the-record profile keeps no code cache at all), seven times; the last
+ * load is traced and each script's compile event tells whether a cache was
+ * consumed. Four ways of serving:
  * - `http`: no service worker, the HTTP cache;
  * - `sw cache.match`: a service worker answering from the Cache API
  *   (precached at install), as the app's fetch handler does;
@@ -21,7 +23,10 @@
  * Each with the server's responses fresh for an hour, and with `no-cache`. What
  * it showed on Chromium 156 is in README.md ("Fourth pass"): a module script
  * from the Cache API keeps its code cache only when its stored response has a
- * lifetime, which is why the precache now stores its copies with one.
+ * lifetime, which is why the precache now stores its copies with one; and a
+ * dedicated worker's script, module or classic, is compiled from source on
+ * every load whatever the way (so the agent worker's start is not helped by
+ * building it as a classic script).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -39,9 +44,13 @@ const CACHE_CONTROLS = ['max-age=3600', 'no-cache'] as const;
 
 /** A script large enough to be cached (V8 skips small ones): Dexie's build, which has no side effects but a global. */
 const SCRIPT = await readFile(new URL('../../node_modules/dexie/dist/dexie.js', import.meta.url), 'utf8');
+/** The four ways the page runs it, by the file it loads. */
+const SCRIPTS = { module: '/module.js', classic: '/classic.js', 'worker, module': '/worker-module.js', 'worker, classic': '/worker-classic.js' } as const;
+type Kind = keyof typeof SCRIPTS;
+const KINDS = Object.keys(SCRIPTS) as Kind[];
 
 function serviceWorker(mode: Mode): string {
-  const precache = `caches.open('probe').then((cache) => cache.addAll(['/module.js', '/classic.js']))`;
+  const precache = `caches.open('probe').then((cache) => cache.addAll(${JSON.stringify(Object.values(SCRIPTS))}))`;
   const routes =
     mode === 'sw static route'
       ? `e.addRoutes({ condition: { urlPattern: new URLPattern({ pathname: '/*.js' }) }, source: { cacheName: 'probe' } });`
@@ -58,7 +67,8 @@ self.addEventListener('fetch', (e) => { if (new URL(e.request.url).pathname === 
 
 function page(mode: Mode): string {
   const register = mode === 'http' ? '' : '<script src="/register.js"></script>';
-  return `<!doctype html><html><head><script type="module" src="/module.js"></script><script src="/classic.js"></script>${register}</head><body>probe</body></html>`;
+  const workers = `<script>new Worker('${SCRIPTS['worker, module']}', { type: 'module' }); new Worker('${SCRIPTS['worker, classic']}');</script>`;
+  return `<!doctype html><html><head><script type="module" src="/module.js"></script><script src="/classic.js"></script>${workers}${register}</head><body>probe</body></html>`;
 }
 
 async function serve(mode: Mode, cacheControl: string): Promise<{ server: Server; origin: string }> {
@@ -66,6 +76,8 @@ async function serve(mode: Mode, cacheControl: string): Promise<{ server: Server
     '/': ['text/html', page(mode)],
     '/module.js': ['text/javascript', `${SCRIPT}\nexport const probe = 1;`],
     '/classic.js': ['text/javascript', SCRIPT],
+    '/worker-module.js': ['text/javascript', `${SCRIPT}\nexport const probe = 1;`],
+    '/worker-classic.js': ['text/javascript', SCRIPT],
     '/register.js': ['text/javascript', `navigator.serviceWorker.register('/sw.js');`],
     '/sw.js': ['text/javascript', serviceWorker(mode)],
   };
@@ -83,7 +95,7 @@ interface CompileEvent {
   args?: { data?: { url?: string; consumedCacheSize?: number; cacheRejected?: boolean; notStreamedReason?: string } };
 }
 
-async function probe(mode: Mode, cacheControl: string): Promise<Record<'module' | 'classic', string>> {
+async function probe(mode: Mode, cacheControl: string): Promise<Record<Kind, string>> {
   const chromiumPath = findChromium()?.path;
   if (!chromiumPath) throw new Error('No Chromium found: set PAUSEPOINT_CHROMIUM, or run `node scripts/chromium.mjs --install`');
   const profile = await mkdtemp(join(tmpdir(), 'pausepoint-code-cache-'));
@@ -108,7 +120,7 @@ async function probe(mode: Mode, cacheControl: string): Promise<Record<'module' 
       if (data.consumedCacheSize) return `${data.cacheRejected ? 'cache REJECTED' : 'cache used'} (${(data.consumedCacheSize / 1024).toFixed(0)} KiB)`;
       return 'compiled from source';
     };
-    return { module: verdict('/module.js'), classic: verdict('/classic.js') };
+    return Object.fromEntries(KINDS.map((kind) => [kind, verdict(SCRIPTS[kind])])) as Record<Kind, string>;
   } finally {
     await context.close();
     server.close();
@@ -118,9 +130,9 @@ async function probe(mode: Mode, cacheControl: string): Promise<Record<'module' 
 
 console.log(`V8 code cache on the ${LOADS}th load of a page, Chromium on a profile kept on disk, by the server's Cache-Control:`);
 for (const cacheControl of CACHE_CONTROLS) {
-  console.log(`\nCache-Control: ${cacheControl}\n${'served by'.padEnd(18)}${'module script'.padEnd(26)}classic script`);
+  console.log(`\nCache-Control: ${cacheControl}\n${'served by'.padEnd(18)}${KINDS.map((kind) => kind.padEnd(24)).join('')}`);
   for (const mode of MODES) {
-    const { module, classic } = await probe(mode, cacheControl);
-    console.log(`${mode.padEnd(18)}${module.padEnd(26)}${classic}`);
+    const verdicts = await probe(mode, cacheControl);
+    console.log(`${mode.padEnd(18)}${KINDS.map((kind) => verdicts[kind].padEnd(24)).join('')}`.trimEnd());
   }
 }
