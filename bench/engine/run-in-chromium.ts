@@ -1,36 +1,16 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import type { BrowserContext } from '@playwright/test';
 import { launchChromium, launchChromiumOnDisk } from '../ui/browser.ts';
+import { bundlePage, serveBundle } from '../ui/bundled-page.ts';
 import { medianPerTurn, type TurnTimings } from './conversation-runner.ts';
 
-/**
- * A loopback origin that nothing listens on: Playwright answers its requests
- * from the bundle (`context.route`), and as loopback it is a secure context
- * with IndexedDB like the app's own.
- */
+/** A loopback origin that nothing listens on (serveBundle). */
 const ORIGIN = 'http://127.0.0.1:4189';
 const ENTRY = fileURLToPath(new URL('./chromium/engine-page.ts', import.meta.url));
 const PAGE = '<!doctype html><meta charset="utf-8"><title>bench:engine in Chromium</title><script type="module" src="/engine-page.js"></script>';
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.map': 'application/json' };
-
-/** Bundles chromium/engine-page.ts (and the engine, Dexie and zod with it) for the page, minified as the app's build is. */
-async function bundle(outDir: string): Promise<void> {
-  await build({
-    configFile: false,
-    logLevel: 'error',
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      sourcemap: false,
-      rollupOptions: { input: ENTRY, output: { format: 'es', entryFileNames: 'engine-page.js' } },
-    },
-  });
-}
 
 /** CPU time so far of each kind of Chromium process (browser, renderer, utility…), in ms; undefined without a Browser to ask. */
 async function chromiumCpu(context: BrowserContext): Promise<Map<string, number> | undefined> {
@@ -62,7 +42,8 @@ export async function pausepointInChromium(runs: number, settleMs: number, log: 
   const onDisk = process.env.BENCH_ENGINE_CHROMIUM_DISK === '1';
   let close: () => Promise<void> = async () => {};
   try {
-    await bundle(outDir);
+    // The engine, Dexie and zod with it, minified as the app's build is.
+    await bundlePage(ENTRY, outDir, 'engine-page.js');
     let context: BrowserContext;
     let version: string;
     if (onDisk) {
@@ -75,14 +56,7 @@ export async function pausepointInChromium(runs: number, settleMs: number, log: 
       context = await browser.newContext();
       version = browser.version();
     }
-    // tsx's keepNames wraps functions handed to evaluate in __name(), which the page lacks.
-    await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
-    await context.route(`${ORIGIN}/**`, async (route) => {
-      const path = new URL(route.request().url()).pathname;
-      if (path === '/') return route.fulfill({ contentType: 'text/html', body: PAGE });
-      const body = await readFile(join(outDir, path)).catch(() => undefined);
-      return body ? route.fulfill({ contentType: TYPES[extname(path)] ?? 'application/octet-stream', body }) : route.fulfill({ status: 404 });
-    });
+    await serveBundle(context, ORIGIN, outDir, PAGE);
     const page = await context.newPage();
     page.on('console', (message) => log(message.text()));
     page.on('pageerror', (error) => log(`page error: ${error.message}`));

@@ -9,9 +9,9 @@ function chromiumPath(): string {
   return found.path;
 }
 
-/** The same Chromium and flags as playwright.config.ts. */
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath(), args: ARGS });
+/** The same Chromium and flags as playwright.config.ts, plus `extraArgs` (bench:audit's heap probes). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), args: [...ARGS, ...extraArgs] });
 }
 
 /**

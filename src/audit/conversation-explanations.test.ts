@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
 import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { ConversationExplanations } from './conversation-explanations.ts';
@@ -12,6 +12,22 @@ beforeEach(async () => {
 });
 
 describe('ConversationExplanations', () => {
+  it('reads what a page needs in one transaction, all its conversations side by side, and nothing for what it has cached', async () => {
+    const explanations = new ConversationExplanations(db, { withLedger: true });
+    const pps = await db.pausePoints.toArray();
+    const conversations = new Set(pps.map((pp) => pp.conversationId));
+    expect(conversations.size).toBeGreaterThan(2);
+    const transactions = vi.spyOn(db.core, 'transaction');
+    const found = await explanations.explain(pps);
+    // One per conversation and table (ledger, conversation, messages) before: a round trip each, one after another.
+    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(new Set(found.keys())).toEqual(conversations);
+    expect(found.get('conv-trip')?.title).toBe('Trip to Lyon');
+    transactions.mockClear();
+    await explanations.explain(pps);
+    expect(transactions).not.toHaveBeenCalled();
+  });
+
   it('reads a conversation once and keeps only the messages that explain pause points', async () => {
     const explanations = new ConversationExplanations(db);
     const pps = await db.pausePoints.where('conversationId').equals('conv-trip').toArray();

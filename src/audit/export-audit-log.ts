@@ -81,6 +81,9 @@ interface JoinedPage {
   explanations: Map<string, Explanation>;
   unreadable: UnreadableRecord[];
   scanned: number;
+  /** The audit events after the previous page's, up to this page's last pause point. */
+  events: AuditEvent[];
+  eventsUnreadable: UnreadableRecord[];
 }
 
 /**
@@ -143,7 +146,7 @@ export async function exportAuditLog(
       }
       if (parts.length > 0) await write(parts.join(''));
     };
-    const pages = joinedPages(db, scan.pages);
+    const pages = joinedPages(db, scan.pages, events);
     let next = pages.next();
     try {
       for (;;) {
@@ -165,10 +168,8 @@ export async function exportAuditLog(
           }
           return textOf(pp.id, built.body, skipped);
         };
-        const last = page.rows.at(-1);
-        const taken = last ? await events.takeUpTo([last.createdAt, last.id]) : { events: [], unreadable: [] };
-        skipped.push(...taken.unreadable);
-        await chainItems(merge(page.rows, taken.events), prepare);
+        skipped.push(...page.eventsUnreadable);
+        await chainItems(merge(page.rows, page.events), prepare);
         processed += page.scanned;
         onProgress({ processed, total: Math.max(scan.total, processed), entries: entryCount });
         await yieldToEventLoop();
@@ -194,10 +195,16 @@ export async function exportAuditLog(
   }
 }
 
-/** Each page of pause points with their conversations' explanations, which carry their ledger entries. */
+/**
+ * Each page of pause points with their conversations' explanations, which
+ * carry their ledger entries, and the audit events that fall among them. The
+ * explanations and the events are read side by side, once the page's rows are
+ * known: each is a round trip to IndexedDB that would otherwise wait for the other.
+ */
 async function* joinedPages(
   db: PausepointDb,
   pages: AsyncGenerator<{ rows: PausePoint[]; unreadable: UnreadableRecord[]; scanned: number }, void, undefined>,
+  events: AuditEventCursor,
 ): AsyncGenerator<JoinedPage, void, undefined> {
   const explanations = new ConversationExplanations(db, { withLedger: true });
   try {
@@ -206,7 +213,12 @@ async function* joinedPages(
       const step = await pages.next();
       if (step.done) return;
       const { rows, unreadable, scanned } = step.value;
-      yield { rows, explanations: await explanations.explain(rows), unreadable, scanned };
+      const last = rows.at(-1);
+      const [explained, taken] = await Promise.all([
+        explanations.explain(rows),
+        last ? events.takeUpTo([last.createdAt, last.id]) : { events: [], unreadable: [] },
+      ]);
+      yield { rows, explanations: explained, unreadable, scanned, events: taken.events, eventsUnreadable: taken.unreadable };
     }
   } finally {
     await pages.return(undefined);

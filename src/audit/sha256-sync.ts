@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { utf8Scratch } from './utf8-scratch.ts';
 
 /**
  * SHA-256 of the text's UTF-8 bytes, as 64 lowercase hex digits, computed
@@ -10,7 +11,9 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
  * garbage. @noble/hashes is audited, has no dependencies, and hashed 100,000
  * half-kilobyte entries in about 0.8 s here, faster than a SHA-256 of our own
  * did. The verifier still uses WebCrypto (sha256.ts), and a test holds the two equal.
+ * The text is encoded into a reused buffer (utf8-scratch.ts), not with noble's
+ * utf8ToBytes, which allocates two buffers per entry.
  */
 export function sha256HexSync(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  return bytesToHex(sha256(utf8Scratch(text)));
 }
