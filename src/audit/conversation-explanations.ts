@@ -89,32 +89,33 @@ export class ConversationExplanations {
       if (list) list.push(pp);
       else needed.set(pp.conversationId, [pp]);
     }
-    const found = new Map<string, Explanation | (() => Promise<Explanation>)>();
-    let reads = 0;
+    const found = new Map<string, Explanation>();
+    /** The explanations to read, each as the reads it needs; made together below. */
+    const reads: [string, () => Promise<Explanation>][] = [];
     for (const [conversationId, pps] of needed) {
       const explanation = this.#take(conversationId);
       if (!explanation || (explanation.generation < this.#generation && pps.some((pp) => lacksSomething(explanation, pp)))) {
-        found.set(conversationId, () => this.#read(conversationId));
-        reads++;
+        reads.push([conversationId, () => this.#read(conversationId)]);
       } else if (this.#withLedger && explanation.ledgerGeneration < this.#generation && pps.some((pp) => ledgerMayBeBehind(explanation, pp))) {
         // A new object, not an update: a page read earlier may still be chaining with the old one.
-        found.set(conversationId, async () => {
-          const ledger = await this.#readLedger(conversationId);
-          return { ...explanation, ledger, ledgerGeneration: this.#generation, weight: explanation.weight - explanation.ledger.size + ledger.size };
-        });
-        reads++;
+        reads.push([
+          conversationId,
+          async () => {
+            const ledger = await this.#readLedger(conversationId);
+            return { ...explanation, ledger, ledgerGeneration: this.#generation, weight: explanation.weight - explanation.ledger.size + ledger.size };
+          },
+        ]);
       } else found.set(conversationId, explanation);
     }
-    if (reads > 0) {
+    if (reads.length > 0) {
       const { conversations, messages, ledger } = this.#db;
       await this.#db.transaction('r', this.#withLedger ? [conversations, messages, ledger] : [conversations, messages], () =>
-        Promise.all([...found].map(async ([conversationId, entry]) => found.set(conversationId, typeof entry === 'function' ? await entry() : entry))),
+        Promise.all(reads.map(async ([conversationId, read]) => found.set(conversationId, await read()))),
       );
     }
-    const explained = found as Map<string, Explanation>;
-    for (const [conversationId, explanation] of explained) this.#put(conversationId, explanation);
-    this.#evict(explained);
-    return explained;
+    for (const [conversationId, explanation] of found) this.#put(conversationId, explanation);
+    this.#evict(found);
+    return found;
   }
 
   #take(conversationId: string): Explanation | undefined {
