@@ -6,6 +6,7 @@ import type { BrowserContext } from '@playwright/test';
 import { launchChromium, launchChromiumOnDisk } from '../ui/browser.ts';
 import { bundlePage, serveBundle } from '../ui/bundled-page.ts';
 import { medianPerTurn, type TurnTimings } from './conversation-runner.ts';
+import { formatFloor, type FloorFigures } from './chromium/idb-floor.ts';
 
 /** A loopback origin that nothing listens on (serveBundle). */
 const ORIGIN = 'http://127.0.0.1:4189';
@@ -32,11 +33,12 @@ async function chromiumCpu(context: BrowserContext): Promise<Map<string, number>
  * a warm-up conversation, a second of rest, then `runs` timed conversations,
  * each on a fresh database, all played inside one page; each turn's median
  * over the runs, as in Node. BENCH_ENGINE_TRACE=1 adds a per-port-call and
- * per-transaction breakdown of turns 1–20 and 181–200 (chromium/port-trace.ts),
- * BENCH_ENGINE_FLOOR=1 the floor of the same IndexedDB requests made bare
- * (chromium/idb-floor.ts).
+ * per-transaction breakdown of turns 1–20 and 181–200 (chromium/port-trace.ts).
+ * Then the floor of the same IndexedDB requests made bare (chromium/idb-floor.ts),
+ * so the target is judged beside what the browser's IndexedDB alone costs in the
+ * same run; BENCH_ENGINE_FLOOR=0 leaves it out.
  */
-export async function pausepointInChromium(runs: number, settleMs: number, log: (line: string) => void): Promise<TurnTimings> {
+export async function pausepointInChromium(runs: number, settleMs: number, log: (line: string) => void): Promise<{ timings: TurnTimings; floor?: FloorFigures }> {
   const outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-engine-'));
   // BENCH_ENGINE_CHROMIUM_DISK=1: a profile on disk, so each commit is a write to LevelDB's files, as in a person's browser.
   const onDisk = process.env.BENCH_ENGINE_CHROMIUM_DISK === '1';
@@ -85,12 +87,14 @@ export async function pausepointInChromium(runs: number, settleMs: number, log: 
       log('Tracing one more conversation (storage port calls and IndexedDB transactions)…');
       for (const line of await page.evaluate(() => window.benchEngine!.traced('traced'))) log(line);
     }
-    // BENCH_ENGINE_FLOOR=1: the same turns' IndexedDB requests replayed with no engine and no Dexie (idb-floor.ts).
-    if (process.env.BENCH_ENGINE_FLOOR === '1') {
+    // The same turns' IndexedDB requests replayed with no engine and no Dexie (idb-floor.ts).
+    let floor: FloorFigures | undefined;
+    if (process.env.BENCH_ENGINE_FLOOR !== '0') {
       log('Recording one more conversation and replaying its IndexedDB requests bare…');
-      for (const line of await page.evaluate(() => window.benchEngine!.floor('floor', 3))) log(line);
+      floor = await page.evaluate(() => window.benchEngine!.floor('floor', 3));
+      for (const line of formatFloor(floor)) log(line);
     }
-    return medianPerTurn(timed);
+    return { timings: medianPerTurn(timed), ...(floor ? { floor } : {}) };
   } finally {
     await close();
     await rm(outDir, { recursive: true, force: true });

@@ -51,8 +51,8 @@ for (const factory of RUNNERS) {
   results.push(summarise(medianPerTurn(runs)));
 }
 // After the Node runners, so the browser's own threads do not run beside them; beside their rows in the table.
-const chromium =
-  process.env.BENCH_ENGINE_CHROMIUM === '0' ? undefined : summarise(await pausepointInChromium(RUNS, SETTLE_MS, (line) => process.stderr.write(`${line}\n`)));
+const inChromium = process.env.BENCH_ENGINE_CHROMIUM === '0' ? undefined : await pausepointInChromium(RUNS, SETTLE_MS, (line) => process.stderr.write(`${line}\n`));
+const chromium = inChromium && summarise(inChromium.timings);
 if (chromium) results.splice(1, 0, chromium);
 
 const [dexie] = results;
@@ -65,4 +65,4 @@ console.log(`${RUNS} timed runs per runner, each a new conversation on fresh sto
 if (chromium) console.log(`"${chromium.name}": the same runner in a page of Chromium (its own IndexedDB, the storage service's process behind it), bundled by vite; it has no process CPU clock.\n`);
 console.log(formatTable(results));
 if (dexie && dexie !== chromium) console.log(`\n${formatTargets(dexie)}`);
-if (chromium) console.log(`\n${formatChromiumTarget(chromium)}`);
+if (chromium) console.log(`\n${formatChromiumTarget(chromium, inChromium?.floor)}`);

@@ -10,7 +10,7 @@ import { DexieStorage } from '../../../src/storage/dexie-storage.ts';
 import { timeTurns, warmUp, type RunnerFactory, type TurnTimings } from '../conversation-runner.ts';
 import { pausepointOver } from '../pausepoint-runner.ts';
 import { EARLY, LATE, TURNS } from '../scripted-turns.ts';
-import { formatFloor, recordTransactions, recordTurns, replay } from './idb-floor.ts';
+import { floorFigures, recordTransactions, recordTurns, replay, type FloorFigures } from './idb-floor.ts';
 import { formatTrace, takeTrace, traceTransactions, traceTurn, tracedStorage } from './port-trace.ts';
 
 export const CHROMIUM_RUNNER_NAME = 'Pausepoint + Dexie, Chromium IDB';
@@ -28,8 +28,8 @@ export interface EngineBenchPage {
   timed(label: string): Promise<TurnTimings>;
   /** One untimed conversation with its early and late turns traced (port-trace.ts): the trace's lines. */
   traced(label: string): Promise<string[]>;
-  /** One untimed conversation recorded, its IndexedDB requests replayed bare `replays` times each way (idb-floor.ts): the floor's lines. */
-  floor(label: string, replays: number): Promise<string[]>;
+  /** One untimed conversation recorded, its IndexedDB requests replayed bare `replays` times each way (idb-floor.ts). */
+  floor(label: string, replays: number): Promise<FloorFigures>;
 }
 
 declare global {
@@ -78,6 +78,6 @@ window.benchEngine = {
         await fresh.delete();
       }
     }
-    return formatFloor(log, TURNS, runs);
+    return floorFigures(log, TURNS, runs);
   },
 };

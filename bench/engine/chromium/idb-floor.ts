@@ -142,17 +142,38 @@ export async function replay(db: IDBDatabase, log: readonly RecordedTransaction[
   return perTurn;
 }
 
-/** The floor's lines for the bench's output: per-turn means over turns 1–20 and 181–200 of each replay. */
-export function formatFloor(log: readonly RecordedTransaction[], turns: number, replays: { awaited: number[][]; atOnce: number[][] }): string[] {
+/** The floor's figures: per-turn means over turns 1–20 and 181–200, each the median over the replays of one way. */
+export interface FloorFigures {
+  transactionsPerTurn: number;
+  requestsPerTurn: number;
+  replays: number;
+  awaited: { early: number; late: number };
+  atOnce: { early: number; late: number };
+}
+
+export function floorFigures(log: readonly RecordedTransaction[], turns: number, replays: { awaited: number[][]; atOnce: number[][] }): FloorFigures {
   const requests = log.reduce((sum, entry) => sum + entry.requests.length, 0);
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const range = (runs: number[][], { from, to }: { from: number; to: number }) => median(runs.map((run) => mean(run.slice(from - 1, to)))).toFixed(2);
-  const row = (name: string, runs: number[][]) => `  ${name.padEnd(34)} ${`${range(runs, EARLY)} ms`.padStart(10)} ${`${range(runs, LATE)} ms`.padStart(13)}`;
+  const range = (runs: number[][], { from, to }: { from: number; to: number }) => median(runs.map((run) => mean(run.slice(from - 1, to))));
+  const both = (runs: number[][]) => ({ early: range(runs, EARLY), late: range(runs, LATE) });
+  return {
+    transactionsPerTurn: log.length / turns,
+    requestsPerTurn: requests / turns,
+    replays: replays.awaited.length,
+    awaited: both(replays.awaited),
+    atOnce: both(replays.atOnce),
+  };
+}
+
+/** The floor's lines for the bench's output. */
+export function formatFloor(floor: FloorFigures): string[] {
+  const row = (name: string, { early, late }: { early: number; late: number }) =>
+    `  ${name.padEnd(34)} ${`${early.toFixed(2)} ms`.padStart(10)} ${`${late.toFixed(2)} ms`.padStart(13)}`;
   return [
-    `IndexedDB floor: the turn's ${(log.length / turns).toFixed(2)} transactions and ${(requests / turns).toFixed(2)} requests replayed bare (no engine, no Dexie), median of ${replays.awaited.length} replays:`,
+    `IndexedDB floor: the turn's ${floor.transactionsPerTurn.toFixed(2)} transactions and ${floor.requestsPerTurn.toFixed(2)} requests replayed bare (no engine, no Dexie), median of ${floor.replays} replays:`,
     `  ${'replay'.padEnd(34)} ${'turns 1–20'.padStart(10)} ${'turns 181–200'.padStart(13)}`,
-    row('each request awaited', replays.awaited),
-    row("a transaction's requests at once", replays.atOnce),
+    row('each request awaited', floor.awaited),
+    row("a transaction's requests at once", floor.atOnce),
   ];
 }
