@@ -10,8 +10,7 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   // One retry in CI only: a test that passes on its retry is reported as flaky (Playwright's
-  // list and JSON reports say so), not hidden. Seen once in four full runs this session: the
-  // setup screen stayed after Save (tabs.spec.ts); under investigation, see the session notes.
+  // list and JSON reports say so), not hidden, and the closing notes name each one seen.
   retries: process.env.CI ? 1 : 0,
   timeout: 45_000,
   expect: { timeout: 10_000 },
