@@ -67,9 +67,9 @@ export function formatChromiumTarget(chromium: Summary, floor?: FloorFigures): s
     `Target for ${chromium.name}: ≤ ${CHROMIUM_TARGET_MS} ms per turn at turn 200, flat: turns ${LATE.from}–${LATE.to} ${ms(chromium.late)}, ` +
     `late/early ${times(chromium.late / chromium.early)} — ${met ? 'met' : 'MISSED'}`;
   if (!floor) return verdict;
-  const below = floor.atOnce.late > CHROMIUM_TARGET_MS ? ', above the target itself' : '';
+  const aboveTarget = floor.atOnce.late > CHROMIUM_TARGET_MS ? ', above the target itself' : '';
   return (
-    `${verdict}\n  the same turns' IndexedDB requests alone (idb-floor.ts), turns ${LATE.from}–${LATE.to}: ${ms(floor.atOnce.late)} with a transaction's requests at once${below}, ` +
+    `${verdict}\n  the same turns' IndexedDB requests alone (idb-floor.ts), turns ${LATE.from}–${LATE.to}: ${ms(floor.atOnce.late)} with a transaction's requests at once${aboveTarget}, ` +
     `${ms(floor.awaited.late)} with each awaited; the runner spends ${ms(chromium.late - floor.atOnce.late)} above the first`
   );
 }

@@ -142,13 +142,19 @@ export async function replay(db: IDBDatabase, log: readonly RecordedTransaction[
   return perTurn;
 }
 
-/** The floor's figures: per-turn means over turns 1–20 and 181–200, each the median over the replays of one way. */
+/** Per-turn means over turns 1–20 and 181–200, in ms. */
+interface EarlyLate {
+  early: number;
+  late: number;
+}
+
+/** The floor's figures: each the median over the replays of one way. */
 export interface FloorFigures {
   transactionsPerTurn: number;
   requestsPerTurn: number;
   replays: number;
-  awaited: { early: number; late: number };
-  atOnce: { early: number; late: number };
+  awaited: EarlyLate;
+  atOnce: EarlyLate;
 }
 
 export function floorFigures(log: readonly RecordedTransaction[], turns: number, replays: { awaited: number[][]; atOnce: number[][] }): FloorFigures {
@@ -156,7 +162,7 @@ export function floorFigures(log: readonly RecordedTransaction[], turns: number,
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const range = (runs: number[][], { from, to }: { from: number; to: number }) => median(runs.map((run) => mean(run.slice(from - 1, to))));
-  const both = (runs: number[][]) => ({ early: range(runs, EARLY), late: range(runs, LATE) });
+  const both = (runs: number[][]): EarlyLate => ({ early: range(runs, EARLY), late: range(runs, LATE) });
   return {
     transactionsPerTurn: log.length / turns,
     requestsPerTurn: requests / turns,
@@ -168,7 +174,7 @@ export function floorFigures(log: readonly RecordedTransaction[], turns: number,
 
 /** The floor's lines for the bench's output. */
 export function formatFloor(floor: FloorFigures): string[] {
-  const row = (name: string, { early, late }: { early: number; late: number }) =>
+  const row = (name: string, { early, late }: EarlyLate) =>
     `  ${name.padEnd(34)} ${`${early.toFixed(2)} ms`.padStart(10)} ${`${late.toFixed(2)} ms`.padStart(13)}`;
   return [
     `IndexedDB floor: the turn's ${floor.transactionsPerTurn.toFixed(2)} transactions and ${floor.requestsPerTurn.toFixed(2)} requests replayed bare (no engine, no Dexie), median of ${floor.replays} replays:`,
