@@ -1,14 +1,15 @@
 import Dexie from 'dexie';
 import type { CallRecords, CallsOf, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../engine/storage-port.ts';
 import { checkedSetAside } from '../engine/set-aside.ts';
-import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
+import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { beginExecution } from './begin-execution.ts';
 import type { PausepointDb } from './db.ts';
 import { conversationMessages } from './messages-repo.ts';
 import { numberDrafts } from './number-drafts.ts';
-import { byCreation, pausePointsOf, pendingPausePointsOf } from './pause-points-repo.ts';
+import { pausePointsOf, pendingOf, pendingPausePointsOf } from './pause-points-repo.ts';
 import { readOnly, type Collect, type ReadAlongside } from './read-only.ts';
 import { checkedUpdate, SETTLE_STORES, settleInTransaction } from './settle-in-transaction.ts';
+import { callsAfterWrites, callsRequest, pendingRequest } from './step-requests.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -196,16 +197,8 @@ export class DexieStorage implements StoragePort {
         const extra = alongside?.issue(transaction);
         let calls: Collect<CallRecords> | undefined;
         if (callsOf) {
-          tail.addEventListener('success', () => {
-            // Kept, not thrown: an exception in an IndexedDB event handler would abort the transaction and lose the error.
-            try {
-              calls = callsRequest(transaction, conversationId, callsOf(tail.result));
-            } catch (error) {
-              calls = () => {
-                throw error;
-              };
-            }
-          });
+          // An error of callsOf is kept, not thrown: an exception in an IndexedDB event handler would abort the transaction and lose it.
+          tail.addEventListener('success', () => (calls = callsAfterWrites(transaction, conversationId, callsOf, tail.result)));
         }
         return () => ({
           conversation: conversation.result,
@@ -377,38 +370,4 @@ export class DexieStorage implements StoragePort {
       throw toStorageError(error);
     }
   }
-}
-
-/** One exact-key read per call on the `toolCallId` index, and one `get` per ledger entry, in the given transaction. */
-function callsRequest(transaction: IDBTransaction, conversationId: string, toolCallIds: readonly string[]): Collect<CallRecords> {
-  if (toolCallIds.length === 0) return () => ({ pausePoints: [], ledger: [] });
-  const byCall = transaction.objectStore('pausePoints').index('toolCallId');
-  const ledger = transaction.objectStore('ledger');
-  const pauses = toolCallIds.map((id) => byCall.getAll(id) as IDBRequest<PausePoint[]>);
-  const entries = toolCallIds.map((id) => ledger.get(ledgerId(conversationId, id)) as IDBRequest<LedgerEntry | undefined>);
-  return () => ({
-    pausePoints: pauses.flatMap((request) => request.result.filter((p) => p.conversationId === conversationId)).sort(byCreation),
-    ledger: entries.map((request) => request.result).filter((entry) => entry !== undefined),
-  });
-}
-
-/** `callsRequest` for the calls `callsOf` picks; an error of `callsOf` is deferred to the collection, after the transaction's writes commit. */
-function callsAfterWrites(transaction: IDBTransaction, conversationId: string, callsOf: CallsOf, tail: readonly Message[]): Collect<CallRecords> {
-  try {
-    return callsRequest(transaction, conversationId, callsOf(tail));
-  } catch (error) {
-    return () => {
-      throw error;
-    };
-  }
-}
-
-/** Every pending pause point, through the `status` index: pending ones are few, however many were decided. */
-function pendingRequest(transaction: IDBTransaction): IDBRequest<PausePoint[]> {
-  return transaction.objectStore('pausePoints').index('status').getAll('pending') as IDBRequest<PausePoint[]>;
-}
-
-/** A conversation's share of them, oldest first. */
-function pendingOf(pending: readonly PausePoint[], conversationId: string): PausePoint[] {
-  return pending.filter((p) => p.conversationId === conversationId).sort(byCreation);
 }

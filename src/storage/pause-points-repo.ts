@@ -23,8 +23,12 @@ export async function pausePointsOf(db: PausepointDb, conversationId: string): P
  */
 export async function pendingPausePointsOf(db: PausepointDb, conversationId: string): Promise<PausePoint[]> {
   // Filtered after reading rather than with a Dexie filter, which would walk a cursor instead of one getAll.
-  const found = await db.pausePoints.where('status').equals('pending').toArray();
-  return found.filter((p) => p.conversationId === conversationId).sort(byCreation);
+  return pendingOf(await db.pausePoints.where('status').equals('pending').toArray(), conversationId);
+}
+
+/** A conversation's share of the pending pause points, oldest first. */
+export function pendingOf(pending: readonly PausePoint[], conversationId: string): PausePoint[] {
+  return pending.filter((p) => p.conversationId === conversationId).sort(byCreation);
 }
 
 /** Every pending pause point across conversations, oldest first: the approvals inbox. */
