@@ -35,6 +35,15 @@ export function isActive(state: ConversationState): boolean {
   return (ACTIVE_STATES as readonly string[]).includes(state.kind);
 }
 
+/**
+ * Where a conversation runs: the device that started it, which holds the API
+ * key (src/sync). Other devices show it, decide its cards and may stop it; only
+ * its owner runs its loop. Absent on a conversation made before sync was on,
+ * which runs where it is.
+ */
+export const OwnerDevice = z.object({ id: z.string(), name: z.string() });
+export type OwnerDevice = z.infer<typeof OwnerDevice>;
+
 export const Conversation = z.object({
   v: z.literal(1),
   id: z.string(),
@@ -48,5 +57,6 @@ export const Conversation = z.object({
   nextSeq: z.number().int().nonnegative(),
   /** Tokens used so far, per model (see usage.ts); absent before the first reported call. */
   usage: z.array(ModelTotals).optional(),
+  ownerDevice: OwnerDevice.optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;

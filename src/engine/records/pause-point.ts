@@ -8,8 +8,12 @@ export type PauseKind = z.infer<typeof PauseKind>;
 export const PauseStatus = z.enum(['pending', 'resolved', 'expired']);
 export type PauseStatus = z.infer<typeof PauseStatus>;
 
-/** Who decided: the tab (a per-tab id) and the device (a per-browser id and a readable label). */
-export const DecidedBy = z.object({ tabId: z.string(), deviceId: z.string(), label: z.string() });
+/**
+ * Who decided: the tab (a per-tab id) and the device (a per-browser id and a
+ * readable label). `via: 'sync'` when the decision reached the conversation's
+ * owner from another device through the sync server (src/sync).
+ */
+export const DecidedBy = z.object({ tabId: z.string(), deviceId: z.string(), label: z.string(), via: z.literal('sync').optional() });
 export type DecidedBy = z.infer<typeof DecidedBy>;
 
 /** The rule behind a pause point, as it was when it applied. */

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { Decision } from '../../engine/decision.ts';
+import { DecidedBy } from '../../engine/records/index.ts';
+
+/**
+ * What this device stores about sync, beside the records it syncs. None of it
+ * is in backups or exports: the server's password and the data key never leave
+ * the device except inside a pairing link, encrypted under its pairing code.
+ */
+
+/** The settings row `sync`: where to sync, as whom, and whether it is on. */
+export const SyncConfig = z.object({
+  v: z.literal(1),
+  on: z.boolean(),
+  serverUrl: z.url({ protocol: /^https?$/ }),
+  database: z.string().min(1).max(238),
+  username: z.string().max(200),
+  password: z.string().max(1000),
+});
+export type SyncConfig = z.infer<typeof SyncConfig>;
+
+/**
+ * The settings row `syncStatus`, written by the worker, read by the page: one
+ * line that says what is true. `at` is this device's clock, for display only.
+ */
+export const SyncStatusKind = z.enum([
+  'off',
+  'connecting',
+  'syncing',
+  'up_to_date',
+  'unreachable',
+  'unauthorized',
+  'forbidden',
+  'wrong_passphrase',
+  'no_database',
+  'cors',
+  'error',
+]);
+export type SyncStatusKind = z.infer<typeof SyncStatusKind>;
+export const SyncStatus = z.object({
+  v: z.literal(1),
+  kind: SyncStatusKind,
+  at: z.number(),
+  message: z.string().optional(),
+  /** A first sync of a long history: documents read so far of about how many. */
+  progress: z.object({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }).optional(),
+  /** Documents that failed to decrypt or to validate: skipped, never applied. */
+  skipped: z.number().int().nonnegative(),
+});
+export type SyncStatus = z.infer<typeof SyncStatus>;
+
+/** A paired device as the others see it (table `syncDevices`). `lastSeenAt` is that device's own clock. */
+export const SyncDevice = z.object({
+  v: z.literal(1),
+  id: z.string(),
+  name: z.string().max(200),
+  lastSeenAt: z.number(),
+  removed: z.boolean().optional(),
+});
+export type SyncDevice = z.infer<typeof SyncDevice>;
+
+/**
+ * A decision as this device claimed it on the server (table `remoteDecisions`,
+ * key `pausePointId`): `queued` until the server answers, `won` when its create
+ * got 201, `lost` on a 409 (the winner's decision and device are then kept).
+ * The card reads it to say `Waiting for the sync server` or `Decided on … first`.
+ */
+export const RemoteDecision = z.object({
+  v: z.literal(1),
+  pausePointId: z.string(),
+  conversationId: z.string(),
+  state: z.enum(['queued', 'won', 'lost']),
+  decision: Decision,
+  decidedBy: DecidedBy,
+  /** When this device decided, by its own clock (display and ordering of the queue only). */
+  at: z.number(),
+  winner: z.object({ decision: Decision, decidedBy: DecidedBy }).optional(),
+});
+export type RemoteDecision = z.infer<typeof RemoteDecision>;
