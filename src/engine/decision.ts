@@ -23,6 +23,13 @@ export const DecideResult = z.discriminatedUnion('outcome', [
     status: PausePoint.shape.status,
     decidedBy: DecidedBy.optional(),
   }),
+  /**
+   * Claimed on the sync server for a conversation another device runs: the
+   * first claim the server took, which that device applies when it reads it.
+   */
+  z.object({ outcome: z.literal('sent'), owner: z.string() }),
+  /** The sync server could not be reached: the decision is kept and sent, create-if-absent, when it can be. */
+  z.object({ outcome: z.literal('queued') }),
   /** The card's time was up when the decision arrived: it is expired now, and what it guarded does not run. */
   z.object({ outcome: z.literal('expired') }),
   z.object({ outcome: z.literal('invalid'), message: z.string() }),

@@ -1,4 +1,5 @@
 import type { ClockPort } from './clock-port.ts';
+import type { DevicesPort } from './devices-port.ts';
 import type { IdPort } from './id-port.ts';
 import type { LockPort } from './lock-port.ts';
 import type { ModelPort } from './model-port.ts';
@@ -44,6 +45,11 @@ export interface EngineOptions {
   maxSteps?: number;
   /** The user's settings, read when needed; without it pause points never expire. */
   settings?: SettingsPort;
+  /**
+   * The person's other devices (src/sync): which conversations run here, and
+   * the sync server's claim on every decision. None: this browser only.
+   */
+  devices?: DevicesPort;
   /** Told about every new pause point (notifications, badge). */
   onPause?: (pausePoint: PausePoint) => void;
   /** Told about every failure of a background run: an `UnrecordedFailure` when not even its error state could be stored. */

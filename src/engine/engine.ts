@@ -1,6 +1,7 @@
 import { AskWaiters, settleExpired } from './ask-while-running.ts';
 import type { DecideResult, Decision } from './decision.ts';
 import { decisionSettlement } from './decision-settlement.ts';
+import { THIS_BROWSER_ONLY, type DevicesPort } from './devices-port.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
@@ -32,6 +33,7 @@ import { settleOpenCalls } from './settle-open-calls.ts';
 import { spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
+import { validateDecision } from './validate-decision.ts';
 import { waitForApproval } from './wait-for-approval.ts';
 import { writeUnderLock } from './write-under-lock.ts';
 
@@ -50,11 +52,13 @@ export class Engine {
   readonly #runs = new Map<string, Promise<void>>();
   readonly #history: HistoryCache;
   readonly #pausedHere = new PausedHere();
+  readonly #devices: DevicesPort;
 
   constructor(options: EngineOptions) {
     this.#options = options;
     this.#maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.#history = new HistoryCache(options.storage);
+    this.#devices = options.devices ?? THIS_BROWSER_ONLY;
     this.#ctx = {
       storage: options.storage,
       rules: options.rules ?? NO_RULES,
@@ -74,7 +78,9 @@ export class Engine {
   /* ── intents ───────────────────────────────────────────────────────────── */
 
   async createConversation(title = NEW_TITLE): Promise<string> {
-    const conversation = newConversation({ id: this.#ctx.ids.uuid(), title, now: this.#ctx.clock.now() });
+    const created = newConversation({ id: this.#ctx.ids.uuid(), title, now: this.#ctx.clock.now() });
+    const ownerDevice = this.#devices.ownerForNew();
+    const conversation = ownerDevice ? { ...created, ownerDevice } : created;
     await this.#ctx.storage.putConversation(conversation);
     return conversation.id;
   }
@@ -109,7 +115,7 @@ export class Engine {
     const { storage, clock, ids } = this.#ctx;
     const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text };
     const running = (c: Conversation): Conversation => ({
-      ...c,
+      ...this.#runnableHere(c),
       title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
       state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
     });
@@ -128,7 +134,7 @@ export class Engine {
    * transaction, as it is at that moment, so an invalid one resolves nothing.
    */
   decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
-    return this.#decide(pausePointId, decision, decidedBy);
+    return this.#claimAndDecide(pausePointId, decision, decidedBy);
   }
 
   /**
@@ -141,7 +147,55 @@ export class Engine {
    */
   async approveWithRule(pausePointId: string, decision: Decision, draft: ApprovalRuleDraft, decidedBy: DecidedBy): Promise<DecideResult> {
     const rule = await newRule(this.#ctx, draft);
-    return this.#decide(pausePointId, decision, decidedBy, rule);
+    return this.#claimAndDecide(pausePointId, decision, decidedBy, rule);
+  }
+
+  /**
+   * A decision another device claimed first on the sync server, for a card
+   * of a conversation this device runs: applied through the same
+   * compare-and-set as one made here, so whichever arrives first of it and a
+   * press here is the one that continues, once.
+   */
+  applyClaimed(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
+    return this.#decide(pausePointId, decision, decidedBy);
+  }
+
+  /**
+   * With sync on, a decision is claimed on the server before anything is
+   * applied: the device whose create the server took first decides, whichever
+   * devices press what and when. The owner applies the winner (its own or
+   * another's); another device only claims, and the owner applies it when it
+   * reads it. An owner that cannot reach the server decides here, as without
+   * sync, and its claim follows when it can (see `ClaimOutcome`).
+   */
+  async #claimAndDecide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
+    // Without sync the press path stays one transaction (settleAndLoadStep): no read before it.
+    if (this.#devices === THIS_BROWSER_ONLY) return this.#decide(pausePointId, decision, decidedBy, rule);
+    const { storage, tools } = this.#ctx;
+    const pending = await storage.getPausePoint(pausePointId);
+    if (!pending) return { outcome: 'not_found' };
+    if (pending.status !== 'pending') return { outcome: 'already_decided', status: pending.status, decidedBy: pending.decidedBy };
+    // Checked before it is claimed: a claim cannot be taken back, and the owner would refuse it.
+    const checked = validateDecision(pending, decision, tools);
+    if (!checked.ok) return { outcome: 'invalid', message: checked.message };
+    const conversation = await storage.getConversation(pending.conversationId);
+    if (!conversation) return { outcome: 'not_found' };
+    const here = this.#devices.runsHere(conversation.ownerDevice);
+    const claim = await this.#devices.claim(pending, decision, decidedBy);
+    switch (claim.outcome) {
+      case 'local':
+        return this.#decide(pausePointId, decision, decidedBy, rule);
+      case 'queued':
+        return here ? this.#decide(pausePointId, decision, decidedBy, rule) : { outcome: 'queued' };
+      case 'won':
+        if (here) return this.#decide(pausePointId, decision, decidedBy, rule);
+        // The rule goes where rules go (they sync): the owner's next call reads it.
+        if (rule) await this.#ctx.rules.put(rule, decidedBy);
+        return { outcome: 'sent', owner: conversation.ownerDevice?.name ?? 'another device' };
+      case 'lost':
+        if (here) await this.#decide(pausePointId, claim.decision, claim.decidedBy);
+        return { outcome: 'already_decided', status: 'resolved', decidedBy: claim.decidedBy };
+    }
   }
 
   async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
@@ -252,7 +306,7 @@ export class Engine {
   /** Retry after an error, or Continue after the step limit or an interruption. */
   async retry(conversationId: string): Promise<void> {
     await this.#ctx.storage.updateConversation(conversationId, (c) =>
-      c.state.kind === 'error' ? { ...c, state: { kind: 'idle' } } : c,
+      c.state.kind === 'error' ? { ...this.#runnableHere(c), state: { kind: 'idle' } } : this.#runnableHere(c),
     );
     this.#kick(conversationId);
   }
@@ -264,7 +318,7 @@ export class Engine {
   async recover(conversationId: string): Promise<boolean> {
     const attempt = await this.#options.locks.ifAvailable(lockName(conversationId), async () => {
       const conversation = await this.#ctx.storage.getConversation(conversationId);
-      if (!conversation || !isActive(conversation.state)) return false;
+      if (!this.#mayTakeOver(conversation)) return false;
       await this.#advance(conversationId);
       return true;
     });
@@ -278,7 +332,7 @@ export class Engine {
   async watch(conversationId: string): Promise<boolean> {
     return this.#options.locks.withLock(lockName(conversationId), async () => {
       const conversation = await this.#ctx.storage.getConversation(conversationId);
-      if (!conversation || !isActive(conversation.state)) return false;
+      if (!this.#mayTakeOver(conversation)) return false;
       await this.#advance(conversationId);
       return true;
     });
@@ -331,6 +385,8 @@ export class Engine {
       const step = carried ?? (await this.#read(conversationId));
       carried = undefined;
       if (!step) return;
+      // Another device's conversation is run by that device: this one only shows it and decides its cards.
+      if (!this.#devices.runsHere(step.ownerDevice)) return;
       const { pending, history } = step;
       const expired = pending.filter((pause) => isDue(pause, clock.now()));
       if (expired.length > 0) {
@@ -428,6 +484,17 @@ export class Engine {
    */
   async #read(conversationId: string): Promise<Step | undefined> {
     return stepOf(await this.#history.load(conversationId, openCallsToRead));
+  }
+
+  /** Whether a run left active may be taken over here: it is, and this device is the one that runs it. */
+  #mayTakeOver(conversation: Conversation | undefined): conversation is Conversation {
+    return conversation !== undefined && isActive(conversation.state) && this.#devices.runsHere(conversation.ownerDevice);
+  }
+
+  /** The conversation, if this device runs it; a `CallerError` (inside the caller's transaction) if another does. */
+  #runnableHere(conversation: Conversation): Conversation {
+    if (this.#devices.runsHere(conversation.ownerDevice)) return conversation;
+    throw new CallerError('elsewhere', `This conversation runs on ${conversation.ownerDevice?.name ?? 'another device'}: continue it there.`);
   }
 
   /**

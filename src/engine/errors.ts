@@ -29,7 +29,7 @@ export class ModelError extends Error {
 export class CallerError extends Error {
   override readonly name = 'CallerError';
   constructor(
-    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'invalid_rule' | 'busy',
+    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'invalid_rule' | 'busy' | 'elsewhere',
     message: string,
   ) {
     super(message);

@@ -3,7 +3,7 @@ import type { LoadedStep } from './history-cache.ts';
 import { lastAssistant, openCalls } from './read-history.ts';
 import { callsToRead } from './settle-open-calls.ts';
 import type { CallRecords } from './storage-port.ts';
-import type { ConversationState, Message, PausePoint } from './records/index.ts';
+import type { ConversationState, Message, OwnerDevice, PausePoint } from './records/index.ts';
 
 /** What one step of the loop decides from. */
 export interface Step {
@@ -18,6 +18,8 @@ export interface Step {
   calls?: CallRecords;
   /** What storage read with this step for its model call; absent on a carried step, which read nothing. */
   alongside?: unknown;
+  /** The device the conversation runs on, when it records one (see `DevicesPort`). */
+  ownerDevice?: OwnerDevice;
   /** The last answer when it is not stored yet (the step carried on from the model call): the last message of `history`. */
   held?: HeldAnswer;
 }
@@ -34,6 +36,7 @@ export function stepOf({ conversation, pending, history, alongside, calls }: Loa
       history,
       ...(alongside === undefined ? {} : { alongside }),
       ...(calls ? { calls } : {}),
+      ...(conversation.ownerDevice ? { ownerDevice: conversation.ownerDevice } : {}),
     }
   );
 }

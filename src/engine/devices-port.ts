@@ -1,0 +1,39 @@
+import type { Decision } from './decision.ts';
+import type { DecidedBy, OwnerDevice, PausePoint } from './records/index.ts';
+
+/**
+ * What a claim on the sync server came to (src/sync/decision-claims.ts):
+ * `won`, this decision was the first the server took for the card; `lost`,
+ * another device's was, and here it is; `queued`, the server could not be
+ * reached, so the claim is kept and sent when it can be; `local`, the card is
+ * not synced (sync is off), so it is decided here as a card of this browser.
+ */
+export type ClaimOutcome =
+  | { outcome: 'won' }
+  | { outcome: 'lost'; decision: Decision; decidedBy: DecidedBy }
+  | { outcome: 'queued' }
+  | { outcome: 'local' };
+
+/**
+ * The person's other devices, as the engine needs them. A conversation runs
+ * on the device that started it (its owner, which holds the API key); every
+ * paired device may decide its cards. A decision is first claimed on the
+ * user's sync server, whose create-if-absent picks one winner across devices;
+ * the owner then applies the winner through the same compare-and-set as a
+ * card of this browser. None: a browser of its own, as before sync.
+ */
+export interface DevicesPort {
+  /** The owner a conversation started here records; undefined while sync is off (it runs where it is). */
+  ownerForNew(): OwnerDevice | undefined;
+  /** Whether this device runs a conversation with this owner: none, or this device. */
+  runsHere(owner: OwnerDevice | undefined): boolean;
+  /** Claims the decision of a pending card before anything is applied. */
+  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+}
+
+/** Without sync: every conversation runs here and every card is decided here. */
+export const THIS_BROWSER_ONLY: DevicesPort = {
+  ownerForNew: () => undefined,
+  runsHere: (owner) => owner === undefined,
+  claim: async () => ({ outcome: 'local' }),
+};
