@@ -3,6 +3,7 @@ import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import type { McpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
+import type { RemoteDecision, SyncDevice, SyncDocState } from '../sync/records/sync-records.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 
 /**
@@ -33,6 +34,13 @@ export class PausepointDb extends Dexie {
   mcpOAuth!: EntityTable<McpOAuthRecord, 'serverId'>;
   /** What the audit log records besides pause points: rule changes, changed MCP tools (append-only). */
   auditEvents!: EntityTable<AuditEvent, 'id'>;
+
+  /** The person's paired devices, as their own documents on the sync server say (src/sync). */
+  syncDevices!: EntityTable<SyncDevice, 'id'>;
+  /** The decisions this device claimed on the sync server, and what each claim came to. */
+  remoteDecisions!: EntityTable<RemoteDecision, 'pausePointId'>;
+  /** Per synced record: its document on the server, the revision and version counter last seen, and what was pushed. */
+  syncDocs!: EntityTable<SyncDocState, 'key'>;
 
   /** The same database over a second connection whose writes are `strict`; opened on first use (see `strict`). */
   #strict: PausepointDb | undefined;
@@ -79,6 +87,8 @@ export class PausepointDb extends Dexie {
     this.version(7).stores({ mcpOAuth: 'serverId' });
     // Additive: audit events (src/engine/records/audit-event.ts), read by the export in (at, id) order.
     this.version(9).stores({ auditEvents: 'id, [at+id]' });
+    // Additive: sync across the person's devices (src/sync/records/sync-records.ts).
+    this.version(10).stores({ syncDevices: 'id', remoteDecisions: 'pausePointId, conversationId, state', syncDocs: 'key' });
   }
 
   /**

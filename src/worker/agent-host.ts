@@ -13,6 +13,7 @@ import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
+import { SyncHost } from './sync-host.ts';
 import { modelFor, modelFromSettings, preloadModel } from './model-from-settings.ts';
 import type { IntentHandlers, IntentKind, IntentOf, IntentResults, WorkerEvent } from './protocol.ts';
 import { warmUp } from './warm-up.ts';
@@ -28,6 +29,7 @@ const EXPIRY_SWEEP_MS = 15_000;
 export class AgentHost {
   readonly engine: Engine;
   readonly #mcp: McpHost;
+  readonly #sync: SyncHost;
   readonly #watching = new Set<string>();
   readonly #decidedBy: Promise<DecidedBy>;
   readonly #stops = new BroadcastChannel('pausepoint:stop');
@@ -41,6 +43,11 @@ export class AgentHost {
     // The demo's requests land in its sink inside this thread (demo-sink.ts); every other one goes out.
     const tools = [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })];
     this.#mcp = new McpHost(db, new Set(['wait_for_approval', ...tools.map((tool) => tool.name)]));
+    const device = deviceId(db);
+    // Cards of another device's conversations, arrived by sync, notify as this device's own do.
+    this.#sync = new SyncHost(db, device, (cards) => {
+      for (const p of cards) this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title });
+    });
     this.#handlers = this.#makeHandlers();
     this.engine = new Engine({
       // Each step's read takes the settings along, so the model call it makes needs no read of its own.
@@ -56,13 +63,15 @@ export class AgentHost {
       locks: new WebLocks(),
       tabs: { requestStop: (conversationId) => this.#stops.postMessage(conversationId) },
       owner: tabId,
+      devices: this.#sync.devices,
       onPause: (p) => this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title }),
       onError: (error, conversationId) => {
         console.error('Pausepoint: a background run failed', error);
         if (error instanceof UnrecordedFailure) this.emit({ type: 'run_failed', conversationId, message: error.message });
       },
     });
-    this.#decidedBy = deviceId(db).then((id) => ({ tabId, deviceId: id, label: deviceLabel(navigator.userAgent) }));
+    this.#sync.attach(this.engine);
+    this.#decidedBy = device.then((id) => ({ tabId, deviceId: id, label: deviceLabel(navigator.userAgent) }));
     this.#stops.onmessage = (event: MessageEvent<unknown>) => {
       if (typeof event.data === 'string') this.engine.stop(event.data);
     };
@@ -91,6 +100,13 @@ export class AgentHost {
       .catch((error: unknown) => console.warn('Pausepoint: warming up failed', error));
   }
 
+  /** Who decides from this tab: under this device's sync name while it syncs, so other devices can say who was first. */
+  async #by(): Promise<DecidedBy> {
+    const by = await this.#decidedBy;
+    const name = this.#sync.deviceName();
+    return name ? { ...by, label: name } : by;
+  }
+
   /** Runs one intent with its handler; the result is the one `IntentResults` declares for its kind. */
   async handle<K extends IntentKind>(intent: IntentOf<K>): Promise<IntentResults[K]> {
     // The model code loads while the intent's transactions run, not after them.
@@ -105,19 +121,20 @@ export class AgentHost {
   #makeHandlers(): IntentHandlers {
     return {
       ...this.#mcp.handlers,
+      ...this.#sync.handlers,
       send: ({ conversationId, text }) => this.engine.send(conversationId, text),
-      decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#decidedBy),
+      decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#by()),
       stop: async ({ conversationId }) => this.engine.stopEverywhere(conversationId),
       retry: ({ conversationId }) => this.engine.retry(conversationId),
       createConversation: async ({ title }) => ({ conversationId: await this.engine.createConversation(title) }),
       renameConversation: ({ conversationId, title }) => this.engine.renameConversation(conversationId, title),
       deleteConversation: ({ conversationId }) => this.engine.deleteConversation(conversationId),
-      addRule: async ({ draft }) => ({ ruleId: (await this.engine.addRule(draft, await this.#decidedBy)).id }),
+      addRule: async ({ draft }) => ({ ruleId: (await this.engine.addRule(draft, await this.#by())).id }),
       approveWithRule: async ({ pausePointId, decision, draft }) =>
-        this.engine.approveWithRule(pausePointId, decision, draft, await this.#decidedBy),
-      removeRule: async ({ ruleId }) => this.engine.removeRule(ruleId, await this.#decidedBy),
-      enableRule: async ({ ruleId }) => void (await setRuleEnabled(this.db, ruleId, true, { by: await this.#decidedBy })),
-      disableRule: async ({ ruleId }) => void (await setRuleEnabled(this.db, ruleId, false, { by: await this.#decidedBy })),
+        this.engine.approveWithRule(pausePointId, decision, draft, await this.#by()),
+      removeRule: async ({ ruleId }) => this.engine.removeRule(ruleId, await this.#by()),
+      enableRule: async ({ ruleId }) => void (await setRuleEnabled(this.db, ruleId, true, { by: await this.#by() })),
+      disableRule: async ({ ruleId }) => void (await setRuleEnabled(this.db, ruleId, false, { by: await this.#by() })),
       setAlwaysAllowIrreversible: ({ on }) => setAlwaysAllowIrreversible(this.db, on),
       setAskForEverything: ({ on }) => setAskForEverything(this.db, on),
       listModels: async (endpoint) => (await modelFor(endpoint)).listModels(),
@@ -127,7 +144,8 @@ export class AgentHost {
   async #sweep(): Promise<void> {
     const conversations = await this.db.conversations.where('state.kind').anyOf([...ACTIVE_STATES]).toArray();
     for (const conversation of conversations) {
-      if (this.#watching.has(conversation.id)) continue;
+      // Another device's conversation is run there: this device only shows it.
+      if (this.#watching.has(conversation.id) || !this.#sync.devices.runsHere(conversation.ownerDevice)) continue;
       this.#watching.add(conversation.id);
       this.engine
         .watch(conversation.id)

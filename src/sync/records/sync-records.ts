@@ -16,6 +16,10 @@ export const SyncConfig = z.object({
   database: z.string().min(1).max(238),
   username: z.string().max(200),
   password: z.string().max(1000),
+  /** `This device's name`, as the other devices show it. */
+  deviceName: z.string().min(1).max(200),
+  /** When sync was turned on here (this device's clock): decisions made here before it are not claimed. */
+  since: z.number(),
 });
 export type SyncConfig = z.infer<typeof SyncConfig>;
 
@@ -77,3 +81,26 @@ export const RemoteDecision = z.object({
   winner: z.object({ decision: Decision, decidedBy: DecidedBy }).optional(),
 });
 export type RemoteDecision = z.infer<typeof RemoteDecision>;
+
+/**
+ * Per synced record (table `syncDocs`, key `<kind>:<local id>`): its
+ * document's id on the server, the `_rev` last written or read, `n` the
+ * record's version counter (its writer adds one per change; a document whose
+ * counter is not above the one seen is an old revision replayed, and is not
+ * applied), and `hash` what this device last pushed (unchanged records are not
+ * pushed again).
+ */
+export const SyncDocState = z.object({
+  key: z.string(),
+  docId: z.string(),
+  rev: z.string().optional(),
+  n: z.number().int().nonnegative(),
+  hash: z.string().optional(),
+  /**
+   * On a conversation's row: the messages below this `seq` are pushed and
+   * final (messages are append-only, and only a streaming one changes), so
+   * the next push reads the conversation's messages from here.
+   */
+  from: z.number().int().nonnegative().optional(),
+});
+export type SyncDocState = z.infer<typeof SyncDocState>;

@@ -1,0 +1,146 @@
+import type { Conversation, PausePoint } from '../engine/records/index.ts';
+import type { SyncDocState } from './records/sync-records.ts';
+import { recordHash } from './record-hash.ts';
+import type { SyncContext } from './sync-context.ts';
+import { syncKey, type DecisionClaim, type SyncDocument } from './sync-document.ts';
+
+/** A document read from the server and opened, with where it was found. */
+export interface Incoming {
+  doc: SyncDocument;
+  docId: string;
+  rev: string;
+}
+
+export interface Applied {
+  applied: number;
+  /** Old revisions (a counter not above the one seen), echoes of this device's own, records this device writes. */
+  ignored: number;
+  /** Documents that break the rules of who writes what: counted with the unreadable ones, never applied. */
+  refused: number;
+  /** Decisions other devices claimed first for cards of conversations this device runs: the owner applies them. */
+  claims: DecisionClaim[];
+  /** Cards of other devices' conversations that arrived pending: notified like cards of this device. */
+  newCards: PausePoint[];
+}
+
+const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions'] as const;
+
+/**
+ * Writes what other devices pushed into this device's database, in one
+ * transaction per page of the changes feed, so a page is applied whole or not
+ * at all and applying it twice changes nothing. Each record has one writer:
+ * a conversation's records are written by its owner and only applied here
+ * when this device does not run it; a device document only by that device.
+ * What breaks that is refused. A document whose version counter is not
+ * above the one last seen is an old revision (a server replaying history)
+ * or this device's own, and is ignored.
+ */
+export async function applyDocuments(ctx: SyncContext, incoming: readonly Incoming[]): Promise<Applied> {
+  const { db } = ctx;
+  const me = ctx.device.id;
+  const out: Applied = { applied: 0, ignored: 0, refused: 0, claims: [], newCards: [] };
+  if (incoming.length === 0) return out;
+  await db.transaction('rw', TABLES.map((t) => db[t]), async () => {
+    const states = await db.syncDocs.bulkGet(incoming.map(({ doc }) => syncKey(doc.kind, doc.id)));
+    const conversationIds = [...new Set(incoming.map(({ doc }) => conversationIdOf(doc)).filter((id): id is string => id !== undefined))];
+    const conversations = new Map<string, Conversation>();
+    for (const c of await db.conversations.bulkGet(conversationIds)) if (c) conversations.set(c.id, c);
+    const runsHere = (conversationId: string) => {
+      const c = conversations.get(conversationId);
+      return c !== undefined && (c.ownerDevice === undefined || c.ownerDevice.id === me);
+    };
+    /** A conversation's records come from its owner; before its record arrives, from whoever sent them. */
+    const fromOwner = (conversationId: string, from: string) => {
+      const owner = conversations.get(conversationId)?.ownerDevice?.id;
+      return owner === undefined || owner === from;
+    };
+    const seen: SyncDocState[] = [];
+
+    for (const [i, { doc, docId, rev }] of incoming.entries()) {
+      const state = states[i];
+      const mark = () => seen.push({ key: syncKey(doc.kind, doc.id), docId, rev, n: doc.n, hash: recordHash(doc.record) });
+      if (doc.from === me || (state && doc.n <= state.n)) {
+        out.ignored++;
+        continue;
+      }
+      const verdict = await applyOne(doc);
+      if (verdict === 'applied') out.applied++;
+      else if (verdict === 'ignored') out.ignored++;
+      else out.refused++;
+      if (verdict !== 'refused') mark();
+    }
+    await db.syncDocs.bulkPut(seen);
+
+    async function applyOne(doc: SyncDocument): Promise<'applied' | 'ignored' | 'refused'> {
+      switch (doc.kind) {
+        case 'conversation': {
+          const record = doc.record;
+          if (record.id !== doc.id || record.ownerDevice?.id !== doc.from) return 'refused';
+          if (runsHere(record.id)) return 'ignored';
+          conversations.set(record.id, record);
+          await db.conversations.put(record);
+          return 'applied';
+        }
+        case 'message':
+        case 'ledger': {
+          const record = doc.record;
+          if (record.id !== doc.id) return 'refused';
+          if (runsHere(record.conversationId)) return 'ignored';
+          if (!fromOwner(record.conversationId, doc.from)) return 'refused';
+          await (doc.kind === 'message' ? db.messages.put(doc.record) : db.ledger.put(doc.record));
+          return 'applied';
+        }
+        case 'pausePoint': {
+          const record = doc.record;
+          if (record.id !== doc.id) return 'refused';
+          if (runsHere(record.conversationId)) return 'ignored';
+          if (!fromOwner(record.conversationId, doc.from)) return 'refused';
+          const before = await db.pausePoints.get(record.id);
+          await db.pausePoints.put(record);
+          if (record.status === 'pending' && before?.status !== 'pending') out.newCards.push(record);
+          return 'applied';
+        }
+        case 'rule':
+          if (doc.record.id !== doc.id) return 'refused';
+          await db.approvalRules.put(doc.record);
+          return 'applied';
+        case 'auditEvent':
+          if (doc.record.id !== doc.id) return 'refused';
+          if (await db.auditEvents.get(doc.id)) return 'ignored';
+          await db.auditEvents.add(doc.record);
+          return 'applied';
+        case 'device':
+          // A device writes its own document only.
+          if (doc.record.id !== doc.id || doc.id !== doc.from) return 'refused';
+          await db.syncDevices.put(doc.record);
+          return 'applied';
+        case 'decision': {
+          const claim = doc.record;
+          if (claim.pausePointId !== doc.id || claim.decidedBy.deviceId !== doc.from) return 'refused';
+          const mine = await db.remoteDecisions.get(claim.pausePointId);
+          // A claim of this device's still waiting to be sent has lost: another device's was created first.
+          if (mine && mine.state === 'queued') await db.remoteDecisions.put({ ...mine, state: 'lost', winner: { decision: claim.decision, decidedBy: claim.decidedBy } });
+          if (runsHere(claim.conversationId)) out.claims.push(claim);
+          return 'applied';
+        }
+        case 'pairingUsed':
+          return 'ignored';
+      }
+    }
+  });
+  return out;
+}
+
+function conversationIdOf(doc: SyncDocument): string | undefined {
+  switch (doc.kind) {
+    case 'conversation':
+      return doc.record.id;
+    case 'message':
+    case 'pausePoint':
+    case 'ledger':
+    case 'decision':
+      return doc.record.conversationId;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,95 @@
+import type { Decision } from '../engine/decision.ts';
+import type { ClaimOutcome } from '../engine/devices-port.ts';
+import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
+import { CouchError } from './couch/couch-error.ts';
+import { decisionOf } from './decision-of.ts';
+import type { RemoteDecision } from './records/sync-records.ts';
+import { recordHash } from './record-hash.ts';
+import type { SyncContext } from './sync-context.ts';
+import { syncKey, type DecisionClaim, type SyncDocument } from './sync-document.ts';
+
+type Sent = { outcome: 'won' } | { outcome: 'lost'; decision: Decision; decidedBy: DecidedBy } | { outcome: 'queued'; error: CouchError };
+
+/**
+ * Claims a decision on the server: a document created once per card,
+ * without a `_rev`, so the server takes exactly one. 201: this decision is
+ * the one; 409: another device was first, and its claim is read back. A 202
+ * (accepted, not yet on a quorum) or a stored conflict (a multi-node cluster)
+ * is not a win by itself: the document is read back with its conflicts, and
+ * the revision the server returns, the same on every node once they agree, is
+ * the winner. A server that cannot be reached keeps the claim queued here.
+ * Every claim is recorded (`remoteDecisions`), for the card to say what it came to.
+ */
+export async function claimDecision(ctx: SyncContext, pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome> {
+  const claim: DecisionClaim = { pausePointId: pausePoint.id, conversationId: pausePoint.conversationId, decision, decidedBy };
+  const record: RemoteDecision = { v: 1, pausePointId: pausePoint.id, conversationId: pausePoint.conversationId, state: 'queued', decision, decidedBy, at: ctx.now() };
+  const sent = await sendClaim(ctx, claim);
+  await ctx.db.remoteDecisions.put(recorded(record, sent));
+  return sent.outcome === 'queued' ? { outcome: 'queued' } : sent;
+}
+
+/**
+ * Sends the claims still queued here (made while the server was out of
+ * reach), and queues claims for decisions made here without one: a card of a
+ * conversation this device runs that was decided from a notification. A
+ * claim that loses now changes nothing where it was applied already (the
+ * owner acted on it), and the other device's card says so.
+ */
+export async function flushClaims(ctx: SyncContext): Promise<{ sent: number; error?: CouchError }> {
+  await queueUnclaimed(ctx);
+  let sent = 0;
+  for (const queued of await ctx.db.remoteDecisions.where('state').equals('queued').toArray()) {
+    const result = await sendClaim(ctx, queued);
+    if (result.outcome === 'queued') return { sent, error: result.error };
+    await ctx.db.remoteDecisions.put(recorded(queued, result));
+    sent++;
+  }
+  return { sent };
+}
+
+function recorded(record: RemoteDecision, sent: Sent): RemoteDecision {
+  if (sent.outcome === 'won') return { ...record, state: 'won' };
+  if (sent.outcome === 'lost') return { ...record, state: 'lost', winner: { decision: sent.decision, decidedBy: sent.decidedBy } };
+  return { ...record, state: 'queued' };
+}
+
+async function sendClaim(ctx: SyncContext, claim: DecisionClaim): Promise<Sent> {
+  const { pausePointId, conversationId, decision, decidedBy } = claim;
+  const doc: SyncDocument = { v: 1, kind: 'decision', id: pausePointId, n: 1, from: ctx.device.id, record: { pausePointId, conversationId, decision, decidedBy } };
+  try {
+    const sealed = await ctx.sealed.seal(doc);
+    const created = await ctx.client.createDocument(sealed._id, { e: sealed.e });
+    if (created.outcome === 'created') {
+      await ctx.db.syncDocs.put({ key: syncKey('decision', pausePointId), docId: sealed._id, rev: created.rev, n: 1, hash: recordHash(doc.record) });
+      if (!created.accepted) return { outcome: 'won' };
+    }
+    // 409, or a create not yet on a quorum: whatever the server now returns for the id is the winner.
+    const current = await ctx.client.getDocument(sealed._id, { conflicts: true });
+    if (!current) throw new CouchError('bad_response', 'The sync server lost a decision it had just taken.');
+    const winner = await ctx.sealed.open(current);
+    if (winner.kind !== 'decision') throw new CouchError('bad_response', 'The sync server holds something else under a decision’s id.');
+    if (winner.from === ctx.device.id && winner.record.decidedBy.tabId === decidedBy.tabId && (current._conflicts ?? []).length === 0) return { outcome: 'won' };
+    return { outcome: 'lost', decision: winner.record.decision, decidedBy: winner.record.decidedBy };
+  } catch (error) {
+    if (error instanceof CouchError && error.kind !== 'bad_response') return { outcome: 'queued', error };
+    throw error;
+  }
+}
+
+/** Cards of conversations this device runs that a person here decided with no claim made (see `flushClaims`). */
+async function queueUnclaimed(ctx: SyncContext): Promise<void> {
+  const me = ctx.device.id;
+  const resolved = await ctx.db.pausePoints.where('status').equals('resolved').filter((p) => p.decidedBy?.deviceId === me && !p.restored && (p.resolvedAt ?? 0) >= ctx.since).toArray();
+  if (resolved.length === 0) return;
+  const claimed = await ctx.db.remoteDecisions.bulkGet(resolved.map((p) => p.id));
+  const unclaimed = resolved.filter((_, i) => claimed[i] === undefined);
+  const conversations = await ctx.db.conversations.bulkGet([...new Set(unclaimed.map((p) => p.conversationId))]);
+  const ours = new Set(conversations.filter((c) => c && (c.ownerDevice === undefined || c.ownerDevice.id === me)).map((c) => c!.id));
+  const rows: RemoteDecision[] = [];
+  for (const pause of unclaimed) {
+    const decision = decisionOf(pause);
+    if (!decision || !pause.decidedBy || !ours.has(pause.conversationId)) continue;
+    rows.push({ v: 1, pausePointId: pause.id, conversationId: pause.conversationId, state: 'queued', decision, decidedBy: pause.decidedBy, at: pause.resolvedAt ?? ctx.now() });
+  }
+  await ctx.db.remoteDecisions.bulkPut(rows);
+}

@@ -1,0 +1,145 @@
+import type { PausePoint } from '../engine/records/index.ts';
+import type { SyncStatusKind } from './records/sync-records.ts';
+import { CouchError } from './couch/couch-error.ts';
+import { flushClaims } from './decision-claims.ts';
+import { backoff, PAGE, readPage } from './follow-changes.ts';
+import { pushChanges } from './push-changes.ts';
+import type { SyncContext } from './sync-context.ts';
+import type { DecisionClaim } from './sync-document.ts';
+import { readCheckpoint, writeCheckpoint, writeSyncStatus } from './sync-store.ts';
+
+export interface ReplicatorHooks {
+  /** A decision another device won for a card of a conversation this device runs: apply it (the engine's compare-and-set). */
+  applyClaim(claim: DecisionClaim): Promise<void>;
+  /** Cards of other devices' conversations that arrived pending. */
+  newCards(cards: readonly PausePoint[]): void;
+}
+
+const STATUS_OF: Record<CouchError['kind'], SyncStatusKind> = {
+  unreachable: 'unreachable',
+  timeout: 'unreachable',
+  cors: 'cors',
+  unauthorized: 'unauthorized',
+  forbidden: 'forbidden',
+  no_database: 'no_database',
+  conflict: 'error',
+  server: 'error',
+  bad_response: 'error',
+  aborted: 'error',
+};
+
+/**
+ * Sync's two loops, run by one worker of this browser at a time (the one
+ * holding the sync lock): following the server's changes, and pushing this
+ * device's. Each failure is written to the status line and retried with
+ * backoff; nothing is lost meanwhile, since both loops start again from
+ * stored records (the checkpoint, and what was last pushed).
+ */
+export class Replicator {
+  #poked: (() => void) | null = null;
+  #pokedEarly = true;
+  #wake: (() => void) | null = null;
+
+  constructor(
+    private readonly ctx: SyncContext,
+    private readonly hooks: ReplicatorHooks,
+  ) {}
+
+  /** Something changed here: push it soon. */
+  poke(): void {
+    this.#pokedEarly = true;
+    this.#poked?.();
+  }
+
+  /** `Try again`: cuts a backoff short. */
+  retryNow(): void {
+    this.#wake?.();
+    this.poke();
+  }
+
+  /** Runs both loops until `signal` aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    await Promise.all([this.#follow(signal), this.#push(signal)]);
+  }
+
+  async #follow(signal: AbortSignal): Promise<void> {
+    const { db } = this.ctx;
+    let since = (await readCheckpoint(db)) ?? '0';
+    let attempt = 0;
+    let catchingUp = true;
+    let done = 0;
+    let total = 0;
+    while (!signal.aborted) {
+      try {
+        if (catchingUp && done === 0) {
+          await writeSyncStatus(db, 'syncing');
+          total = (await this.ctx.client.databaseInfo(signal)).docCount;
+        }
+        const page = await readPage(this.ctx, since, catchingUp ? 'normal' : 'longpoll', signal);
+        for (const claim of page.applied.claims) await this.hooks.applyClaim(claim);
+        if (page.applied.newCards.length > 0) this.hooks.newCards(page.applied.newCards);
+        since = page.lastSeq;
+        await writeCheckpoint(db, since);
+        attempt = 0;
+        done += page.count;
+        const skipped = page.unreadable + page.applied.refused;
+        const more = page.count >= PAGE || (page.pending ?? 0) > 0;
+        if (catchingUp && more) {
+          await writeSyncStatus(db, 'syncing', { progress: { done, total: Math.max(total, done) }, skipped });
+          continue;
+        }
+        if (catchingUp || skipped > 0 || page.count > 0) await writeSyncStatus(db, 'up_to_date', { skipped });
+        catchingUp = false;
+      } catch (error) {
+        if (signal.aborted) return;
+        attempt++;
+        catchingUp = true;
+        done = 0;
+        await this.#failed(error);
+        await this.#backoff(attempt, signal);
+      }
+    }
+  }
+
+  async #push(signal: AbortSignal): Promise<void> {
+    let attempt = 0;
+    while (!signal.aborted) {
+      if (!this.#pokedEarly) await new Promise<void>((resolve) => {
+        this.#poked = resolve;
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      this.#poked = null;
+      this.#pokedEarly = false;
+      if (signal.aborted) return;
+      try {
+        const claims = await flushClaims(this.ctx);
+        if (claims.error) throw claims.error;
+        const { conflicts } = await pushChanges(this.ctx);
+        // A conflict took the server's revision: the record goes again at once, over it.
+        if (conflicts > 0) this.#pokedEarly = true;
+        if (attempt > 0) await writeSyncStatus(this.ctx.db, 'up_to_date');
+        attempt = 0;
+      } catch (error) {
+        if (signal.aborted) return;
+        attempt++;
+        this.#pokedEarly = true;
+        await this.#failed(error);
+        await this.#backoff(attempt, signal);
+      }
+    }
+  }
+
+  async #failed(error: unknown): Promise<void> {
+    if (!(error instanceof CouchError)) console.error('Pausepoint: sync failed', error);
+    const kind = error instanceof CouchError ? STATUS_OF[error.kind] : 'error';
+    const message = error instanceof Error ? error.message : String(error);
+    await writeSyncStatus(this.ctx.db, kind, { message }).catch((failure: unknown) => console.error('Pausepoint: the sync status could not be stored', failure));
+  }
+
+  #backoff(attempt: number, signal: AbortSignal): Promise<void> {
+    const cut = new AbortController();
+    this.#wake = () => cut.abort();
+    signal.addEventListener('abort', () => cut.abort(), { once: true });
+    return backoff(attempt, cut.signal).finally(() => (this.#wake = null));
+  }
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { Decision } from '../engine/decision.ts';
+import { ApprovalRule, AuditEvent, Conversation, DecidedBy, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { SyncDevice } from './records/sync-records.ts';
+
+/**
+ * What one encrypted document on the sync server says, once opened: which
+ * record (its kind and local id, which its document id is the HMAC of), the
+ * writer's version counter `n`, the device that wrote it, and the record as
+ * that device stores it. The server sees none of it (envelope.ts).
+ */
+export const RECORD_KINDS = ['conversation', 'message', 'pausePoint', 'ledger', 'rule', 'auditEvent', 'device'] as const;
+
+/** A decision claimed on the server: created once, by the device whose create got 201. */
+export const DecisionClaim = z.object({
+  pausePointId: z.string(),
+  conversationId: z.string(),
+  decision: Decision,
+  decidedBy: DecidedBy,
+});
+export type DecisionClaim = z.infer<typeof DecisionClaim>;
+
+const header = { v: z.literal(1), id: z.string().min(1).max(400), n: z.number().int().positive(), from: z.string().min(1).max(200) };
+
+export const SyncDocument = z.discriminatedUnion('kind', [
+  z.object({ ...header, kind: z.literal('conversation'), record: Conversation }),
+  z.object({ ...header, kind: z.literal('message'), record: Message }),
+  z.object({ ...header, kind: z.literal('pausePoint'), record: PausePoint }),
+  z.object({ ...header, kind: z.literal('ledger'), record: LedgerEntry }),
+  z.object({ ...header, kind: z.literal('rule'), record: ApprovalRule }),
+  z.object({ ...header, kind: z.literal('auditEvent'), record: AuditEvent }),
+  z.object({ ...header, kind: z.literal('device'), record: SyncDevice }),
+  z.object({ ...header, kind: z.literal('decision'), record: DecisionClaim }),
+  /** A pairing link's one use: whoever creates it first joined with that link. */
+  z.object({ ...header, kind: z.literal('pairingUsed'), record: z.object({ deviceId: z.string() }) }),
+]);
+export type SyncDocument = z.infer<typeof SyncDocument>;
+export type SyncKind = SyncDocument['kind'];
+export type RecordOf<K extends SyncKind> = Extract<SyncDocument, { kind: K }>['record'];
+
+/** The key of a record's row in `syncDocs`: kinds share no id space. */
+export function syncKey(kind: SyncKind, id: string): string {
+  return `${kind}:${id}`;
+}

@@ -1,0 +1,200 @@
+import Dexie from 'dexie';
+import type { Decision } from '../engine/decision.ts';
+import type { ClaimOutcome } from '../engine/devices-port.ts';
+import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import { deriveSyncKeys } from './crypto/data-key.ts';
+import { openForDevice } from './crypto/device-vault.ts';
+import { CouchClient } from './couch/couch-client.ts';
+import { claimDecision } from './decision-claims.ts';
+import type { SyncConfig } from './records/sync-records.ts';
+import { Replicator, type ReplicatorHooks } from './replicator.ts';
+import { SealedDocuments } from './sealed-documents.ts';
+import type { SyncContext } from './sync-context.ts';
+import type { JoinWithPairing, PairingInvite, SyncResult, TurnOnSync } from './sync-control.ts';
+import { invite, joinWithPairing, SetupRefused, setUpWithPassphrase, type SyncSetup } from './sync-setup.ts';
+import { forgetSync, readSyncConfig, readVault, storeSyncSetup, SYNC_CONFIG_KEY, writeSyncStatus, type Vault } from './sync-store.ts';
+
+/** Everything the worker's sync host asks of sync (src/worker/sync-host.ts). */
+export interface SyncService {
+  /** Starts syncing if it is on here (stored); call again after it was turned on or off in another tab. */
+  start(): Promise<void>;
+  stop(): void;
+  /** Whether this device syncs now: its decisions are claimed on the server. */
+  readonly on: boolean;
+  /** `This device's name` while it syncs. */
+  readonly deviceName: string;
+  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+  turnOn(input: TurnOnSync): Promise<SyncResult>;
+  turnOff(): Promise<void>;
+  addDevice(): Promise<PairingInvite>;
+  join(input: JoinWithPairing): Promise<SyncResult>;
+  removeDevice(deviceId: string): Promise<void>;
+  renameDevice(name: string): Promise<void>;
+  retryNow(): Promise<void>;
+}
+
+export interface SyncServiceOptions {
+  deviceId: string;
+  /** The app's origin, for pairing links. */
+  origin: string;
+  hooks: ReplicatorHooks;
+  /**
+   * Runs `work` while this browser's sync lock is held (one worker of the
+   * browser follows and pushes; every worker may claim), until `signal` aborts.
+   */
+  lead(work: (signal: AbortSignal) => Promise<void>, signal: AbortSignal): Promise<void>;
+  now?: () => number;
+}
+
+/** Tables whose changes another device shows: a change to one of them is pushed. */
+const WATCHED = /\/(conversations|pausePoints|approvalRules|auditEvents|remoteDecisions)\//;
+
+interface Active {
+  config: SyncConfig;
+  vault: Vault;
+  ctx: SyncContext;
+  replicator: Replicator;
+  stop: AbortController;
+}
+
+export function createSyncService(db: PausepointDb, options: SyncServiceOptions): SyncService {
+  return new SyncSession(db, options);
+}
+
+class SyncSession implements SyncService {
+  #active: Active | undefined;
+  #starting: Promise<void> | null = null;
+  readonly #now: () => number;
+
+  constructor(
+    private readonly db: PausepointDb,
+    private readonly options: SyncServiceOptions,
+  ) {
+    this.#now = options.now ?? Date.now;
+    Dexie.on('storagemutated', (parts) => {
+      if (this.#active && Object.keys(parts).some((key) => key === 'all' || WATCHED.test(key))) this.#active.replicator.poke();
+    });
+  }
+
+  get on(): boolean {
+    return this.#active !== undefined;
+  }
+
+  get deviceName(): string {
+    return this.#active?.config.deviceName ?? '';
+  }
+
+  start(): Promise<void> {
+    this.#starting ??= this.#start().finally(() => (this.#starting = null));
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
+    const config = await readSyncConfig(this.db);
+    const vault = config?.on ? await readVault(this.db) : undefined;
+    if (!config?.on || !vault) return this.stop();
+    if (this.#active && sameServer(this.#active.config, config)) {
+      this.#active.config = config;
+      this.#active.ctx.device.name = config.deviceName;
+      return;
+    }
+    this.stop();
+    const raw = await openForDevice(vault.vaultKey, vault.sealed);
+    const keys = await deriveSyncKeys(raw);
+    raw.fill(0);
+    this.#activate({ config, vault, keys, client: new CouchClient(config) });
+  }
+
+  #activate({ config, vault, keys, client }: SyncSetup): void {
+    const ctx: SyncContext = {
+      db: this.db,
+      client,
+      sealed: new SealedDocuments(keys, config.database),
+      device: { id: this.options.deviceId, name: config.deviceName },
+      since: config.since,
+      now: this.#now,
+    };
+    const replicator = new Replicator(ctx, this.options.hooks);
+    const stop = new AbortController();
+    this.#active = { config, vault, ctx, replicator, stop };
+    void this.options
+      .lead((signal) => replicator.run(signal), stop.signal)
+      .catch((error: unknown) => console.error('Pausepoint: sync stopped', error));
+  }
+
+  stop(): void {
+    this.#active?.stop.abort();
+    this.#active = undefined;
+  }
+
+  async claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome> {
+    const active = this.#active;
+    if (!active) return { outcome: 'local' };
+    const outcome = await claimDecision(active.ctx, pausePoint, decision, decidedBy);
+    // Queued: the leader sends it when the server answers again.
+    if (outcome.outcome === 'queued') active.replicator.poke();
+    return outcome;
+  }
+
+  async turnOn(input: TurnOnSync): Promise<SyncResult> {
+    return this.#setUp(() => setUpWithPassphrase(input, this.#now()));
+  }
+
+  async join(input: JoinWithPairing): Promise<SyncResult> {
+    return this.#setUp(() => joinWithPairing(input, this.options.deviceId, this.#now()));
+  }
+
+  async #setUp(make: () => Promise<SyncSetup>): Promise<SyncResult> {
+    let setup: SyncSetup;
+    try {
+      setup = await make();
+    } catch (error) {
+      if (error instanceof SetupRefused) return { ok: false, refusal: error.refusal };
+      throw error;
+    }
+    this.stop();
+    await storeSyncSetup(this.db, setup.config, setup.vault);
+    this.#activate(setup);
+    return { ok: true };
+  }
+
+  async turnOff(): Promise<void> {
+    this.stop();
+    await forgetSync(this.db);
+  }
+
+  async addDevice(): Promise<PairingInvite> {
+    const active = this.#active;
+    if (!active) throw new Error('Turn on sync before adding a device.');
+    return invite(active.config, active.vault, { deviceId: this.options.deviceId, name: active.config.deviceName }, this.options.origin, this.#now());
+  }
+
+  async removeDevice(deviceId: string): Promise<void> {
+    // Work in progress: the device is hidden here; rotating the data key follows.
+    const device = await this.db.syncDevices.get(deviceId);
+    if (device) await this.db.syncDevices.put({ ...device, removed: true });
+  }
+
+  async renameDevice(name: string): Promise<void> {
+    await this.db.transaction('rw', this.db.settings, async () => {
+      const config = await readSyncConfig(this.db);
+      if (config) await this.db.settings.put({ key: SYNC_CONFIG_KEY, value: { ...config, deviceName: name } satisfies SyncConfig });
+    });
+    if (this.#active) {
+      this.#active.config = { ...this.#active.config, deviceName: name };
+      this.#active.ctx.device.name = name;
+      this.#active.replicator.poke();
+    }
+  }
+
+  async retryNow(): Promise<void> {
+    if (!this.#active) return;
+    await writeSyncStatus(this.db, 'connecting');
+    this.#active.replicator.retryNow();
+  }
+}
+
+function sameServer(a: SyncConfig, b: SyncConfig): boolean {
+  return a.serverUrl === b.serverUrl && a.database === b.database && a.username === b.username && a.password === b.password && a.since === b.since;
+}

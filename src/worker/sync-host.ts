@@ -1,0 +1,105 @@
+import { liveQuery } from 'dexie';
+import type { DecideResult } from '../engine/decision.ts';
+import type { DevicesPort } from '../engine/devices-port.ts';
+import type { DecidedBy, OwnerDevice, PausePoint } from '../engine/records/index.ts';
+import type { Decision } from '../engine/decision.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import type { SyncService } from '../sync/sync-service.ts';
+import type { DecisionClaim } from '../sync/sync-document.ts';
+import type { IntentHandlers, SyncIntent } from './protocol.ts';
+
+/** What the sync host needs of the engine: applying a decision another device won. */
+export interface ClaimTarget {
+  applyClaimed(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult>;
+}
+
+/**
+ * The worker's sync side. src/sync comes in with a dynamic import only when
+ * sync is on (stored, or turned on or joined here), so a browser that never
+ * syncs never loads it. Every worker of the browser follows the stored sync
+ * settings (turned on or off in another tab, it starts or stops here too) and
+ * claims its own tab's decisions; one of them at a time, the holder of the
+ * sync lock, follows the server and pushes (sync-service.ts).
+ */
+export class SyncHost {
+  #service: Promise<SyncService> | null = null;
+  #loaded: SyncService | null = null;
+  #deviceId: string | undefined;
+  #target: ClaimTarget | undefined;
+
+  constructor(
+    private readonly db: PausepointDb,
+    private readonly deviceId: Promise<string>,
+    private readonly onCards: (cards: readonly PausePoint[]) => void,
+  ) {
+    void deviceId.then((id) => {
+      this.#deviceId = id;
+      // Sync turned on or off here or in another tab: this worker follows.
+      liveQuery(() => db.settings.get('sync')).subscribe({
+        next: (row) => void (row ? this.service().then((s) => s.start()) : this.#loaded?.stop()),
+        error: (error: unknown) => console.error('Pausepoint: watching the sync settings failed', error),
+      });
+    });
+  }
+
+  /** Where decisions of synced conversations go once the engine exists (the engine takes `devices` first). */
+  attach(target: ClaimTarget): void {
+    this.#target = target;
+  }
+
+  /** `This device's name` while it syncs; undefined otherwise. */
+  deviceName(): string | undefined {
+    return this.#loaded?.on ? this.#loaded.deviceName : undefined;
+  }
+
+  /** The person's devices as the engine sees them (see `DevicesPort`). */
+  readonly devices: DevicesPort = {
+    ownerForNew: (): OwnerDevice | undefined => {
+      const service = this.#loaded;
+      return service?.on && this.#deviceId ? { id: this.#deviceId, name: service.deviceName } : undefined;
+    },
+    runsHere: (owner) => owner === undefined || owner.id === this.#deviceId,
+    claim: async (pausePoint, decision, decidedBy) => (this.#loaded?.on ? this.#loaded.claim(pausePoint, decision, decidedBy) : { outcome: 'local' }),
+  };
+
+  service(): Promise<SyncService> {
+    this.#service ??= this.#load().catch((error: unknown) => {
+      this.#service = null;
+      throw error;
+    });
+    return this.#service;
+  }
+
+  async #load(): Promise<SyncService> {
+    const [{ createSyncService }, deviceId] = await Promise.all([import('../sync/sync-service.ts'), this.deviceId]);
+    const service = createSyncService(this.db, {
+      deviceId,
+      origin: self.location.origin,
+      hooks: {
+        applyClaim: (claim) => this.#apply(claim),
+        newCards: (cards) => this.onCards(cards),
+      },
+      lead: (work, signal) => navigator.locks.request('pausepoint:sync', { signal }, () => work(signal)).catch((error: unknown) => {
+        if (!(error instanceof DOMException && error.name === 'AbortError')) throw error;
+      }),
+    });
+    this.#loaded = service;
+    return service;
+  }
+
+  async #apply(claim: DecisionClaim): Promise<void> {
+    if (!this.#target) return;
+    await this.#target.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' });
+  }
+
+  /** The sync intents' handlers; each loads the service first. */
+  readonly handlers: Pick<IntentHandlers, SyncIntent['type']> = {
+    syncTurnOn: async ({ type: _, ...input }) => (await this.service()).turnOn(input),
+    syncTurnOff: async () => (await this.service()).turnOff(),
+    syncAddDevice: async () => (await this.service()).addDevice(),
+    syncJoin: async ({ type: _, ...input }) => (await this.service()).join(input),
+    syncRemoveDevice: async ({ deviceId }) => (await this.service()).removeDevice(deviceId),
+    syncRenameDevice: async ({ name }) => (await this.service()).renameDevice(name),
+    syncRetry: async () => (await this.service()).retryNow(),
+  };
+}
