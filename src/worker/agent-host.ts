@@ -13,6 +13,7 @@ import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
+import { SyncHost } from './sync-host.ts';
 import { modelFor, modelFromSettings, preloadModel } from './model-from-settings.ts';
 import type { IntentHandlers, IntentKind, IntentOf, IntentResults, WorkerEvent } from './protocol.ts';
 import { warmUp } from './warm-up.ts';
@@ -28,6 +29,7 @@ const EXPIRY_SWEEP_MS = 15_000;
 export class AgentHost {
   readonly engine: Engine;
   readonly #mcp: McpHost;
+  readonly #sync: SyncHost;
   readonly #watching = new Set<string>();
   readonly #decidedBy: Promise<DecidedBy>;
   readonly #stops = new BroadcastChannel('pausepoint:stop');
@@ -41,6 +43,7 @@ export class AgentHost {
     // The demo's requests land in its sink inside this thread (demo-sink.ts); every other one goes out.
     const tools = [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })];
     this.#mcp = new McpHost(db, new Set(['wait_for_approval', ...tools.map((tool) => tool.name)]));
+    this.#sync = new SyncHost(db);
     this.#handlers = this.#makeHandlers();
     this.engine = new Engine({
       // Each step's read takes the settings along, so the model call it makes needs no read of its own.
@@ -105,6 +108,7 @@ export class AgentHost {
   #makeHandlers(): IntentHandlers {
     return {
       ...this.#mcp.handlers,
+      ...this.#sync.handlers,
       send: ({ conversationId, text }) => this.engine.send(conversationId, text),
       decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#decidedBy),
       stop: async ({ conversationId }) => this.engine.stopEverywhere(conversationId),

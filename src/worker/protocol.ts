@@ -3,6 +3,7 @@ import { Decision, type DecideResult } from '../engine/decision.ts';
 import { ApprovalRuleDraft } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
+import { JoinWithPairing, TurnOnSync, type PairingInvite, type SyncResult } from '../sync/sync-control.ts';
 
 /**
  * The page ↔ worker protocol. The page sends intents; everything the user sees
@@ -25,8 +26,25 @@ export const McpIntent = z.discriminatedUnion('type', [
 ]);
 export type McpIntent = z.infer<typeof McpIntent>;
 
+/** What Settings › Devices and the Join dialog ask of the worker (src/worker/sync-host.ts). */
+export const SyncIntent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('syncTurnOn'), ...TurnOnSync.shape }),
+  /** Keeps everything local: stops following the server and forgets its address, password and key. */
+  z.object({ type: z.literal('syncTurnOff') }),
+  /** `Add a device`: a fresh pairing link and code, good for 15 minutes and one use. */
+  z.object({ type: z.literal('syncAddDevice') }),
+  z.object({ type: z.literal('syncJoin'), ...JoinWithPairing.shape }),
+  /** `Remove`: the device can no longer read what is written after (the data key is rotated). */
+  z.object({ type: z.literal('syncRemoveDevice'), deviceId: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('syncRenameDevice'), name: TurnOnSync.shape.deviceName }),
+  /** Try the server again now instead of at the next backoff. */
+  z.object({ type: z.literal('syncRetry') }),
+]);
+export type SyncIntent = z.infer<typeof SyncIntent>;
+
 export const Intent = z.discriminatedUnion('type', [
   ...McpIntent.options,
+  ...SyncIntent.options,
   /** Sends a user message; with `conversationId: null` starts a new conversation. */
   z.object({ type: z.literal('send'), conversationId: z.string().nullable(), text: z.string().min(1).max(100_000) }),
   z.object({ type: z.literal('decide'), pausePointId: z.string(), decision: Decision }),
@@ -92,6 +110,13 @@ export type IntentResults = PerIntent<{
   mcpBeginSignIn: SignInStart;
   mcpFinishSignIn: void;
   mcpSignOut: SignOutResult;
+  syncTurnOn: SyncResult;
+  syncTurnOff: void;
+  syncAddDevice: PairingInvite;
+  syncJoin: SyncResult;
+  syncRemoveDevice: void;
+  syncRenameDevice: void;
+  syncRetry: void;
   send: { conversationId: string };
   decide: DecideResult;
   stop: void;
