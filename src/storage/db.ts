@@ -3,6 +3,7 @@ import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import type { McpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
+import type { RemoteDecision, SyncDevice } from '../sync/records/sync-records.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 
 /**
@@ -33,6 +34,10 @@ export class PausepointDb extends Dexie {
   mcpOAuth!: EntityTable<McpOAuthRecord, 'serverId'>;
   /** What the audit log records besides pause points: rule changes, changed MCP tools (append-only). */
   auditEvents!: EntityTable<AuditEvent, 'id'>;
+  /** The devices paired through sync, this one included (src/sync): written by the worker, listed in Settings › Devices. */
+  syncDevices!: EntityTable<SyncDevice, 'id'>;
+  /** The decisions this device claimed on the sync server, by pause point: what its cards say about them. */
+  remoteDecisions!: EntityTable<RemoteDecision, 'pausePointId'>;
 
   /** The same database over a second connection whose writes are `strict`; opened on first use (see `strict`). */
   #strict: PausepointDb | undefined;
@@ -79,6 +84,8 @@ export class PausepointDb extends Dexie {
     this.version(7).stores({ mcpOAuth: 'serverId' });
     // Additive: audit events (src/engine/records/audit-event.ts), read by the export in (at, id) order.
     this.version(9).stores({ auditEvents: 'id, [at+id]' });
+    // Additive: sync's paired devices and claimed decisions (src/sync/records/sync-records.ts).
+    this.version(10).stores({ syncDevices: 'id', remoteDecisions: 'pausePointId, conversationId' });
   }
 
   /**
