@@ -51,4 +51,6 @@ export const SyncRefusal = z.object({
 });
 export type SyncRefusal = z.infer<typeof SyncRefusal>;
 
-export type SyncResult = { ok: true } | { ok: false; refusal: SyncRefusal };
+/** What turning sync on or joining came to; the page reads it with this schema (src/worker/worker-client.ts). */
+export const SyncResult = z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), refusal: SyncRefusal })]);
+export type SyncResult = z.infer<typeof SyncResult>;

@@ -1,4 +1,4 @@
-import type { IntentInput, IntentKind, IntentResults, McpIntent, WorkerEvent } from './protocol.ts';
+import type { IntentInput, IntentKind, IntentResults, McpIntent, SyncIntent, WorkerEvent } from './protocol.ts';
 
 /**
  * The order in which the page's call for each intent takes that intent's
@@ -15,6 +15,13 @@ type CallArguments = EveryIntent<{
   mcpBeginSignIn: ['serverId', 'redirectUrl'];
   mcpFinishSignIn: ['serverId', 'code', 'state'];
   mcpSignOut: ['serverId'];
+  syncTurnOn: 'fields';
+  syncTurnOff: [];
+  syncAddDevice: [];
+  syncJoin: 'fields';
+  syncRemoveDevice: ['deviceId'];
+  syncRenameDevice: ['name'];
+  syncRetry: [];
   send: ['conversationId', 'text'];
   decide: ['pausePointId', 'decision'];
   stop: ['conversationId'];
@@ -59,14 +66,21 @@ type McpMethod<K extends McpKind> = K extends `mcp${infer Rest}` ? Uncapitalize<
 /** What Settings › MCP servers asks of the agent; the servers themselves are read from IndexedDB. */
 export type McpControl = { readonly [K in McpKind as McpMethod<K>]: IntentCall<K> };
 
+type SyncKind = SyncIntent['type'];
+/** `syncTurnOn` → `turnOn`. */
+type SyncMethod<K extends SyncKind> = K extends `sync${infer Rest}` ? Uncapitalize<Rest> : never;
+
+/** What Settings › Devices and the Join dialog ask of the agent; the status and the devices are read from IndexedDB. */
+export type SyncControl = { readonly [K in SyncKind as SyncMethod<K>]: IntentCall<K> };
+
 /**
  * What the UI can ask of the agent: one call per intent (`listModels` reaches
- * the UI as `testConnection` instead, and the MCP intents as `mcp`). Every
+ * the UI as `testConnection` instead, the MCP intents as `mcp`, the sync ones as `sync`). Every
  * change to agent state goes through here as an intent; what the user sees
  * comes back through live queries on IndexedDB, never through these return
  * values (so other tabs see the same).
  */
-export type AgentClient = Calls<Exclude<IntentKind, McpKind | 'listModels'>> & {
+export type AgentClient = Calls<Exclude<IntentKind, McpKind | SyncKind | 'listModels'>> & {
   /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides and as `owner` of the loops it runs. */
   readonly tabId: string;
   /**
@@ -76,4 +90,6 @@ export type AgentClient = Calls<Exclude<IntentKind, McpKind | 'listModels'>> & {
   onEvent?(listener: (event: WorkerEvent) => void): () => void;
   /** MCP servers (Settings › MCP servers). Optional: a client without it shows no MCP section. */
   readonly mcp?: McpControl;
+  /** Sync across devices (Settings › Devices, the Join dialog). Optional: a client without it shows no Devices section. */
+  readonly sync?: SyncControl;
 };

@@ -138,3 +138,53 @@ describe('WorkerClient calls', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('WorkerClient sync calls', () => {
+  const turnOn = { deviceName: 'Laptop', serverUrl: 'https://couch.example.com', database: 'pausepoint', username: '', password: '', passphrase: 'p' };
+
+  test('each sync call posts its intent with its fields', async () => {
+    const { worker, client } = connect();
+    const calls = [
+      client.sync.turnOn(turnOn),
+      client.sync.turnOff(),
+      client.sync.addDevice(),
+      client.sync.join({ blob: 'b', code: 'ABCD', deviceName: 'Phone' }),
+      client.sync.removeDevice('d2'),
+      client.sync.renameDevice('Desk'),
+      client.sync.retry(),
+    ];
+    expect(worker.posted.map((p) => p.intent)).toEqual([
+      { type: 'syncTurnOn', ...turnOn },
+      { type: 'syncTurnOff' },
+      { type: 'syncAddDevice' },
+      { type: 'syncJoin', blob: 'b', code: 'ABCD', deviceName: 'Phone' },
+      { type: 'syncRemoveDevice', deviceId: 'd2' },
+      { type: 'syncRenameDevice', name: 'Desk' },
+      { type: 'syncRetry' },
+    ]);
+    const answers = [{ ok: true }, null, { link: 'https://app/#pair=x', code: 'C', expiresAt: 5 }, { ok: false, refusal: { kind: 'wrong_code', message: 'Wrong code.' } }, null, null, null];
+    answers.forEach((value, index) => worker.answer({ id: index + 1, ok: true, value }));
+    await expect(Promise.all(calls)).resolves.toEqual([
+      { ok: true },
+      undefined,
+      { link: 'https://app/#pair=x', code: 'C', expiresAt: 5 },
+      { ok: false, refusal: { kind: 'wrong_code', message: 'Wrong code.' } },
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  test('an unreadable sync result or pairing invite rejects with a ProtocolError', async () => {
+    const { worker, client } = connect();
+    const joined = client.sync.join({ blob: 'b', code: 'C', deviceName: 'Phone' });
+    const invited = client.sync.addDevice();
+    const turnedOn = client.sync.turnOn(turnOn);
+    worker.answer({ id: 1, ok: true, value: { ok: false, refusal: { kind: 'nonsense', message: 'm' } } });
+    worker.answer({ id: 2, ok: true, value: { link: 'l' } });
+    worker.answer({ id: 3, ok: true, value: { ok: 'yes' } });
+    await expect(joined).rejects.toMatchObject({ name: 'ProtocolError' });
+    await expect(invited).rejects.toMatchObject({ name: 'ProtocolError' });
+    await expect(turnedOn).rejects.toMatchObject({ name: 'ProtocolError' });
+  });
+});

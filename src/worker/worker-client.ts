@@ -1,5 +1,6 @@
-import type { AgentClient, IntentCall, McpControl } from './agent-client.ts';
+import type { AgentClient, IntentCall, McpControl, SyncControl } from './agent-client.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
+import type { PairingInvite, SyncResult } from '../sync/sync-control.ts';
 import type { DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
@@ -92,6 +93,16 @@ export class WorkerClient implements AgentClient {
     beginSignIn: (serverId, redirectUrl, signal) => this.#call({ type: 'mcpBeginSignIn', serverId, redirectUrl }, readSignInStart, signal),
     finishSignIn: (serverId, code, state, signal) => this.#call({ type: 'mcpFinishSignIn', serverId, code, state }, ignore, signal),
     signOut: (serverId, signal) => this.#call({ type: 'mcpSignOut', serverId }, readSignOut, signal),
+  };
+
+  readonly sync: SyncControl = {
+    turnOn: (input, signal) => this.#call({ type: 'syncTurnOn', ...input }, same, signal).then(readSyncResult),
+    turnOff: (signal) => this.#call({ type: 'syncTurnOff' }, ignore, signal),
+    addDevice: (signal) => this.#call({ type: 'syncAddDevice' }, same, signal).then(readPairingInvite),
+    join: (input, signal) => this.#call({ type: 'syncJoin', ...input }, same, signal).then(readSyncResult),
+    removeDevice: (deviceId, signal) => this.#call({ type: 'syncRemoveDevice', deviceId }, ignore, signal),
+    renameDevice: (name, signal) => this.#call({ type: 'syncRenameDevice', name }, ignore, signal),
+    retry: (signal) => this.#call({ type: 'syncRetry' }, ignore, signal),
   };
 
   readonly addRule: IntentCall<'addRule'> = (draft, signal) => this.#call({ type: 'addRule', draft }, readRuleId, signal);
@@ -250,7 +261,29 @@ function readSignOut(value: unknown): SignOutResult {
   throw new AgentError('ProtocolError', 'The agent worker did not say what Sign out did.');
 }
 
+/*
+ * Sync's answers are read with their zod schemas (src/sync/sync-control.ts),
+ * loaded with zod on the first sync call: only a page that opens Settings ›
+ * Devices or a pairing link pays for them, never the start-up.
+ */
+async function readSyncResult(value: unknown): Promise<SyncResult> {
+  const { SyncResult } = await import('../sync/sync-control.ts');
+  const parsed = SyncResult.safeParse(value);
+  if (!parsed.success) throw new AgentError('ProtocolError', 'The agent worker answered sync with something unreadable.');
+  return parsed.data;
+}
+
+async function readPairingInvite(value: unknown): Promise<PairingInvite> {
+  const { PairingInvite } = await import('../sync/sync-control.ts');
+  const parsed = PairingInvite.safeParse(value);
+  if (!parsed.success) throw new AgentError('ProtocolError', 'The agent worker did not give a readable pairing link.');
+  return parsed.data;
+}
+
 const readModels = (value: unknown): string[] => (Array.isArray(value) ? value.filter(isString) : []);
 
 /** For intents that answer nothing (`null` on the wire). */
 const ignore = (): void => undefined;
+
+/** For answers read afterwards, asynchronously (the sync ones). */
+const same = (value: unknown): unknown => value;

@@ -3,7 +3,8 @@ import type { Decision } from '../../engine/decision.ts';
 import type { ApprovalRuleDraft, PausePoint } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import type { DecideResult, WorkerEvent } from '../../worker/protocol.ts';
-import type { AgentClient } from '../../worker/agent-client.ts';
+import type { AgentClient, SyncControl } from '../../worker/agent-client.ts';
+import type { JoinWithPairing, PairingInvite, SyncResult, TurnOnSync } from '../../sync/sync-control.ts';
 import { APP_CONTEXT, type AppContext } from '../app-context.ts';
 import { Announcer } from '../state/announcer.svelte.ts';
 import { Router } from '../state/router.svelte.ts';
@@ -31,6 +32,7 @@ export function fakeClient(tabId = 'tab-1') {
     disableRule: vi.fn(async (_id: string) => {}),
     setAskForEverything: vi.fn(async (_on: boolean) => {}),
     setAlwaysAllowIrreversible: vi.fn(async (_on: boolean) => {}),
+    sync: fakeSync(),
     onEvent: vi.fn((listener: (event: WorkerEvent) => void) => {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -38,6 +40,21 @@ export function fakeClient(tabId = 'tab-1') {
     emit: (event: WorkerEvent) => listeners.forEach((listener) => listener(event)),
   } satisfies AgentClient & { emit: (event: WorkerEvent) => void };
   return client;
+}
+
+/** Spies for Settings › Devices and the Join dialog: sync turns on and joins, and a device gets a fixed invite. */
+export function fakeSync() {
+  return {
+    turnOn: vi.fn(async (_input: TurnOnSync): Promise<SyncResult> => ({ ok: true })),
+    turnOff: vi.fn(async () => {}),
+    addDevice: vi.fn(
+      async (): Promise<PairingInvite> => ({ link: 'http://localhost/#pair=BLOB', code: 'K7QM-3XPA-9RTW', expiresAt: 1_700_000_900_000 }),
+    ),
+    join: vi.fn(async (_input: JoinWithPairing): Promise<SyncResult> => ({ ok: true })),
+    removeDevice: vi.fn(async (_deviceId: string) => {}),
+    renameDevice: vi.fn(async (_name: string) => {}),
+    retry: vi.fn(async () => {}),
+  } satisfies SyncControl;
 }
 
 /** A context for rendering one component: `render(C, { props, context: fakeContext().context })`. */
