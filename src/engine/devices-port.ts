@@ -37,3 +37,32 @@ export const THIS_BROWSER_ONLY: DevicesPort = {
   runsHere: (owner) => owner === undefined,
   claim: async () => ({ outcome: 'local' }),
 };
+
+/** What the devices port needs of sync (src/sync/sync-service.ts), while it is loaded. */
+export interface DeviceSync {
+  /** Whether this device syncs now. */
+  readonly on: boolean;
+  /** `This device's name` while it syncs. */
+  readonly deviceName: string;
+  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+}
+
+/**
+ * The devices port of a browser whose sync may be off, loading, or on:
+ * conversations with no owner, or this device as owner, run here; decisions
+ * are claimed while sync is on and decided here otherwise.
+ */
+export function devicesPort(deviceId: () => string | undefined, sync: () => DeviceSync | null | undefined): DevicesPort {
+  return {
+    ownerForNew: () => {
+      const on = sync();
+      const id = deviceId();
+      return on?.on && id !== undefined ? { id, name: on.deviceName } : undefined;
+    },
+    runsHere: (owner) => owner === undefined || owner.id === deviceId(),
+    claim: async (pausePoint, decision, decidedBy) => {
+      const on = sync();
+      return on?.on ? on.claim(pausePoint, decision, decidedBy) : { outcome: 'local' };
+    },
+  };
+}

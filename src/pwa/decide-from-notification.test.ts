@@ -57,4 +57,19 @@ describe('decideFromNotification', () => {
     expect(await decideFromNotification(db, 'p4', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'expired' });
     expect(await db.pausePoints.get('p4')).toMatchObject({ status: 'expired', resolution: null });
   });
+
+  it('never decides a card of a conversation another device runs: the app decides it through the sync server', async () => {
+    await db.settings.put({ key: 'deviceId', value: 'device-1' });
+    await db.conversations.update('c1', { ownerDevice: { id: 'laptop', name: 'Laptop' } });
+    const result = await decideFromNotification(db, 'p1', 'approve', BY_NOTIFICATION, fixed);
+    expect(result.outcome).toBe('refused');
+    expect(await db.pausePoints.get('p1')).toMatchObject({ status: 'pending' });
+    expect(await db.messages.count()).toBe(0);
+  });
+
+  it('decides a card of a conversation this device runs, sync or not', async () => {
+    await db.settings.put({ key: 'deviceId', value: 'device-1' });
+    await db.conversations.update('c1', { ownerDevice: { id: 'device-1', name: 'Phone' } });
+    expect((await decideFromNotification(db, 'p1', 'approve', BY_NOTIFICATION, fixed)).outcome).toBe('decided');
+  });
 });

@@ -35,6 +35,8 @@ export async function decideFromNotification(
   { now = Date.now, uuid = () => crypto.randomUUID() }: { now?: () => number; uuid?: () => string } = {},
 ): Promise<NotificationDecision> {
   const decision: Decision = action === 'approve' ? { type: 'approve' } : { type: 'decline' };
+  // A card of a conversation another device runs is decided through the sync server, by the app: not here.
+  if (await runsElsewhere(db, pausePointId)) return { outcome: 'refused', message: 'This card is decided in the app: its conversation runs on another device.' };
   const ctx = { clock: { now, sleep: () => Promise.resolve() }, ids: { uuid }, tools: NO_TOOLS, owner: SERVICE_WORKER_OWNER };
   const at = now();
   const settled = await new DexieStorage(db).settlePausePoint(pausePointId, (pending) =>
@@ -55,4 +57,12 @@ export async function decideFromNotification(
     case 'refused':
       return { outcome: 'refused', message: settled.message };
   }
+}
+
+/** Whether the card's conversation runs on another of the person's devices (src/sync), which only the app can decide for. */
+async function runsElsewhere(db: PausepointDb, pausePointId: string): Promise<boolean> {
+  const pause = await db.pausePoints.get(pausePointId);
+  const owner = pause && (await db.conversations.get(pause.conversationId))?.ownerDevice;
+  if (!owner) return false;
+  return owner.id !== (await db.settings.get('deviceId'))?.value;
 }

@@ -45,6 +45,8 @@ export interface SyncServiceOptions {
    */
   lead(work: (signal: AbortSignal) => Promise<void>, signal: AbortSignal): Promise<void>;
   now?: () => number;
+  /** The requests to the sync server (tests: a network that can go away). */
+  fetch?: typeof fetch;
 }
 
 /** Tables whose changes another device shows: a change to one of them is pushed. */
@@ -103,7 +105,7 @@ class SyncSession implements SyncService {
     const raw = await openForDevice(vault.vaultKey, vault.sealed);
     const keys = await deriveSyncKeys(raw);
     raw.fill(0);
-    this.#activate({ config, vault, keys, client: new CouchClient(config) });
+    this.#activate({ config, vault, keys, client: this.#client(config) });
   }
 
   #activate({ config, vault, keys, client }: SyncSetup): void {
@@ -123,6 +125,10 @@ class SyncSession implements SyncService {
       .catch((error: unknown) => console.error('Pausepoint: sync stopped', error));
   }
 
+  #client(config: Pick<SyncConfig, 'serverUrl' | 'database' | 'username' | 'password'>): CouchClient {
+    return new CouchClient({ ...config, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
+  }
+
   stop(): void {
     this.#active?.stop.abort();
     this.#active = undefined;
@@ -138,11 +144,11 @@ class SyncSession implements SyncService {
   }
 
   async turnOn(input: TurnOnSync): Promise<SyncResult> {
-    return this.#setUp(() => setUpWithPassphrase(input, this.#now()));
+    return this.#setUp(() => setUpWithPassphrase(input, this.#now(), (c) => this.#client(c)));
   }
 
   async join(input: JoinWithPairing): Promise<SyncResult> {
-    return this.#setUp(() => joinWithPairing(input, this.options.deviceId, this.#now()));
+    return this.#setUp(() => joinWithPairing(input, this.options.deviceId, this.#now(), (c) => this.#client(c)));
   }
 
   async #setUp(make: () => Promise<SyncSetup>): Promise<SyncResult> {

@@ -1,4 +1,4 @@
-import { CouchClient } from './couch/couch-client.ts';
+import type { CouchClient } from './couch/couch-client.ts';
 import { CouchError } from './couch/couch-error.ts';
 import { fromBase64Url, toBase64Url } from './crypto/base64url.ts';
 import { WrappedKeyError, WrongPassphraseError, PairingError } from './crypto/crypto-errors.ts';
@@ -38,6 +38,9 @@ export interface SyncSetup {
   keys: SyncKeys;
   client: CouchClient;
 }
+
+/** Makes the client for a server and database (the service's, with its fetch). */
+export type ClientFor = (where: Pick<SyncConfig, 'serverUrl' | 'database' | 'username' | 'password'>) => CouchClient;
 
 function refused(kind: SyncRefusal['kind'], message: string): never {
   throw new SetupRefused({ kind, message });
@@ -82,9 +85,9 @@ async function vaultFor(raw: Uint8Array): Promise<Vault> {
  * key and the parameters document; on a later one it unwraps the key from it
  * (a wrong passphrase writes nothing, here or there).
  */
-export async function setUpWithPassphrase(input: TurnOnSync, now: number): Promise<SyncSetup> {
+export async function setUpWithPassphrase(input: TurnOnSync, now: number, clientFor: ClientFor): Promise<SyncSetup> {
   const { serverUrl, database, username, password, passphrase, deviceName } = input;
-  const client = new CouchClient({ serverUrl, database, username, password });
+  const client = clientFor({ serverUrl, database, username, password });
   try {
     await client.databaseInfo();
   } catch (error) {
@@ -127,7 +130,7 @@ function configOf(where: Pick<SyncConfig, 'serverUrl' | 'database' | 'username' 
  * first device to create its `pairingUsed` document joined with it) and for
  * 15 minutes by the inviting device's clock.
  */
-export async function joinWithPairing(input: JoinWithPairing, deviceId: string, now: number): Promise<SyncSetup> {
+export async function joinWithPairing(input: JoinWithPairing, deviceId: string, now: number, clientFor: ClientFor): Promise<SyncSetup> {
   const payload = await openPairing(input.blob, input.code).catch((error: unknown) => {
     if (error instanceof PairingError) {
       if (error.kind === 'wrong_code') refused('wrong_code', 'That pairing code does not open this link: check it on the other device.');
@@ -137,7 +140,7 @@ export async function joinWithPairing(input: JoinWithPairing, deviceId: string, 
   });
   if (now > payload.expiresAt) refused('link_expired', 'This pairing link has expired: on the other device, press Add a device for a new one.');
   const { serverUrl, database, username, password } = payload;
-  const client = new CouchClient({ serverUrl, database, username, password });
+  const client = clientFor({ serverUrl, database, username, password });
   await client.databaseInfo().catch(asRefusal);
   const raw = fromBase64Url(payload.dataKey);
   const keys = await deriveSyncKeys(raw);

@@ -1,7 +1,7 @@
 import { liveQuery } from 'dexie';
 import type { DecideResult } from '../engine/decision.ts';
-import type { DevicesPort } from '../engine/devices-port.ts';
-import type { DecidedBy, OwnerDevice, PausePoint } from '../engine/records/index.ts';
+import { devicesPort, type DevicesPort } from '../engine/devices-port.ts';
+import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
 import type { Decision } from '../engine/decision.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import type { SyncService } from '../sync/sync-service.ts';
@@ -53,14 +53,10 @@ export class SyncHost {
   }
 
   /** The person's devices as the engine sees them (see `DevicesPort`). */
-  readonly devices: DevicesPort = {
-    ownerForNew: (): OwnerDevice | undefined => {
-      const service = this.#loaded;
-      return service?.on && this.#deviceId ? { id: this.#deviceId, name: service.deviceName } : undefined;
-    },
-    runsHere: (owner) => owner === undefined || owner.id === this.#deviceId,
-    claim: async (pausePoint, decision, decidedBy) => (this.#loaded?.on ? this.#loaded.claim(pausePoint, decision, decidedBy) : { outcome: 'local' }),
-  };
+  readonly devices: DevicesPort = devicesPort(
+    () => this.#deviceId,
+    () => this.#loaded,
+  );
 
   service(): Promise<SyncService> {
     this.#service ??= this.#load().catch((error: unknown) => {

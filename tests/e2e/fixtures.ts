@@ -2,6 +2,17 @@ import { test as base, expect } from '@playwright/test';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/index.ts';
 import { startEverything, type EverythingServer } from './mcp-everything.ts';
 import { startOAuthServer, type OAuthServer } from './mcp-oauth.ts';
+import { startPouchdbServer, type PouchdbServer } from '../couch/pouchdb-server.ts';
+
+/** A CouchDB-protocol sync server (pouchdb-server on loopback) with a user; each test makes its own databases. */
+export interface SyncServer {
+  url: string;
+  user: { username: string; password: string };
+  /** A fresh database this user may use (its `_security` names them). */
+  database(): Promise<string>;
+  /** Everything the server stores of a database, as the server holds it (`_all_docs?include_docs=true`). */
+  allDocs(database: string): Promise<string>;
+}
 
 /**
  * A port for this test's MCP servers: ten per worker, one per test at a time,
@@ -21,7 +32,39 @@ export function mcpPort(workerIndex: number, slot: number): number {
  * tests that ask for it, `everythingSse` its legacy SSE mode, and
  * `oauthServer` an MCP server behind the SDK's own OAuth authorization server.
  */
-export const test = base.extend<{ llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer; oauthServer: OAuthServer }>({
+const SYNC_USER = { username: 'ada', password: 'sync-test-password' };
+
+export const test = base.extend<
+  { llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer; oauthServer: OAuthServer; couch: SyncServer },
+  { pouchdb: PouchdbServer }
+>({
+  // One server per Playwright worker (it starts in about a second); each test gets databases of its own.
+  pouchdb: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+    async ({}, use, workerInfo) => {
+      const server = await startPouchdbServer({ port: mcpPort(workerInfo.workerIndex, 5) });
+      await use(server);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  couch: async ({ pouchdb }, use, testInfo) => {
+    let count = 0;
+    const prefix = `t${testInfo.testId.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}`;
+    await use({
+      url: pouchdb.url,
+      user: SYNC_USER,
+      database: async () => {
+        const name = `${prefix}-${++count}`;
+        await pouchdb.createDatabase(name, SYNC_USER);
+        return name;
+      },
+      allDocs: async (database) => {
+        const auth = `Basic ${Buffer.from(`${SYNC_USER.username}:${SYNC_USER.password}`).toString('base64')}`;
+        return (await fetch(`${pouchdb.url}/${database}/_all_docs?include_docs=true&conflicts=true`, { headers: { authorization: auth } })).text();
+      },
+    });
+  },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
   everything: async ({}, use, testInfo) => {
     const server = await startEverything(mcpPort(testInfo.workerIndex, 0), 'streamableHttp');

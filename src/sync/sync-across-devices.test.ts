@@ -1,0 +1,182 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startPouchdbServer, type PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
+import { pairingBlobFrom } from './crypto/pairing-link.ts';
+import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-device.ts';
+
+/**
+ * Two of the person's devices, each with its own database, engine and sync
+ * service, syncing through a real CouchDB-protocol server (pouchdb-server,
+ * in memory, with a user and the database's `_security`, so every request is
+ * authenticated as in production).
+ */
+let server: PouchdbServer;
+const USER = { username: 'ada', password: 'correct horse' };
+const PASSPHRASE = 'a long passphrase for the tests';
+let dbCount = 0;
+const open: SyncedDevice[] = [];
+
+beforeAll(async () => {
+  server = await startPouchdbServer();
+}, 30_000);
+afterAll(() => server?.close());
+afterEach(async () => {
+  for (const device of open.splice(0)) await device.close();
+});
+
+const bigTransfer = { calls: [{ name: 'transfer', args: { amount: 500, to: 'Ada Lovelace' } }] };
+
+async function database(): Promise<string> {
+  const name = `pausepoint-${++dbCount}`;
+  await server.createDatabase(name, USER);
+  return name;
+}
+
+async function device(name: string, turns: Parameters<typeof syncedDevice>[1] = []) {
+  const made = await syncedDevice(name, turns);
+  open.push(made);
+  return made;
+}
+
+/** The laptop turns sync on and pauses on a transfer; the phone joins with the laptop's pairing link. */
+async function laptopAndPhone() {
+  const db = await database();
+  const laptop = await device('Laptop', [bigTransfer, { text: 'Sent.' }]);
+  const on = await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: server.url, database: db, ...USER, passphrase: PASSPHRASE });
+  expect(on).toEqual({ ok: true });
+  const { conversationId } = await laptop.engine.send(null, 'pay Ada');
+  await laptop.engine.whenIdle();
+  const [card] = await laptop.db.pausePoints.where('status').equals('pending').toArray();
+  expect(card?.title).toContain('500');
+
+  const phone = await device('Phone');
+  const invite = await laptop.sync.addDevice();
+  const joined = await phone.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Phone' });
+  expect(joined).toEqual({ ok: true });
+  await eventually('the card reaches the phone', async () => (await phone.db.pausePoints.get(card!.id))?.status === 'pending');
+  return { db, laptop, phone, conversationId, card: card! };
+}
+
+describe('sync across devices', () => {
+  it('shows the laptop’s conversation and card on the phone, owned by the laptop', async () => {
+    const { laptop, phone, conversationId } = await laptopAndPhone();
+    const mirrored = await phone.db.conversations.get(conversationId);
+    expect(mirrored?.ownerDevice).toEqual({ id: laptop.id, name: 'Laptop' });
+    expect(await phone.db.messages.where('conversationId').equals(conversationId).count()).toBe(await laptop.db.messages.where('conversationId').equals(conversationId).count());
+    await eventually('the phone lists the laptop as a device', async () => (await phone.db.syncDevices.get(laptop.id))?.name === 'Laptop');
+    expect(phone.model.requests).toHaveLength(0);
+  });
+
+  it('approves on the phone: exactly one continuation on the laptop, and every device shows who decided', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    expect(await phone.engine.decide(card.id, { type: 'approve' }, phone.by())).toEqual({ outcome: 'sent', owner: 'Laptop' });
+    await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
+    await laptop.engine.whenIdle();
+    expect(laptop.executions).toEqual([{ amount: 500, to: 'Ada Lovelace' }]);
+    expect(await laptop.db.pausePoints.get(card.id)).toMatchObject({ status: 'resolved', resolution: 'approve', decidedBy: { ...phone.by(), via: 'sync' } });
+    await eventually('the phone shows the decision', async () => (await phone.db.pausePoints.get(card.id))?.status === 'resolved');
+    expect((await phone.db.remoteDecisions.get(card.id))?.state).toBe('won');
+    expect(phone.model.requests).toHaveLength(0);
+    expect(phone.executions).toEqual([]);
+  });
+
+  it('both press at once: one continuation, and the second device is told who was first', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    const [onLaptop, onPhone] = await Promise.all([
+      laptop.engine.decide(card.id, { type: 'approve' }, laptop.by()),
+      phone.engine.decide(card.id, { type: 'decline', reason: 'not now' }, phone.by()),
+    ]);
+    await eventually('the laptop settles', async () => (await laptop.db.pausePoints.get(card.id))?.status === 'resolved');
+    await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
+    await laptop.engine.whenIdle();
+    const decided = (await laptop.db.pausePoints.get(card.id))!;
+    const laptopWon = decided.decidedBy?.deviceId === laptop.id;
+    expect(laptop.executions).toHaveLength(laptopWon ? 1 : 0);
+    expect(onLaptop.outcome).toBe(laptopWon ? 'decided' : 'already_decided');
+    expect(onPhone).toEqual(laptopWon ? { outcome: 'already_decided', status: 'resolved', decidedBy: laptop.by() } : { outcome: 'sent', owner: 'Laptop' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(laptop.model.requests).toHaveLength(2);
+  });
+
+  it('a decision made while the laptop is closed waits on the server and resumes once when it opens', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    laptop.sync.stop();
+    expect(await phone.engine.decide(card.id, { type: 'approve' }, phone.by())).toEqual({ outcome: 'sent', owner: 'Laptop' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(laptop.model.requests).toHaveLength(1);
+    await laptop.sync.start();
+    await eventually('the laptop resumes', async () => laptop.model.requests.length === 2);
+    await laptop.engine.whenIdle();
+    expect(laptop.executions).toHaveLength(1);
+  });
+
+  it('the laptop decides offline while the phone decides: one side effect, and both end showing the laptop’s decision', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    laptop.offline.on = true;
+    expect(await laptop.engine.decide(card.id, { type: 'approve' }, laptop.by())).toEqual({ outcome: 'decided' });
+    await laptop.engine.whenIdle();
+    expect(laptop.executions).toHaveLength(1);
+    expect(await phone.engine.decide(card.id, { type: 'decline' }, phone.by())).toEqual({ outcome: 'sent', owner: 'Laptop' });
+    laptop.offline.on = false;
+    laptop.sync.retryNow();
+    await eventually('the laptop’s own claim comes back lost', async () => (await laptop.db.remoteDecisions.get(card.id))?.state === 'lost');
+    await eventually('the phone shows the laptop’s decision', async () => (await phone.db.pausePoints.get(card.id))?.decidedBy?.deviceId === laptop.id);
+    expect((await phone.db.pausePoints.get(card.id))?.resolution).toBe('approve');
+    expect((await phone.db.remoteDecisions.get(card.id))?.state).toBe('won');
+    expect(laptop.executions).toHaveLength(1);
+    expect(laptop.model.requests).toHaveLength(2);
+  });
+
+  it('the server never sees a title, a message, a card, an argument or a device name', async () => {
+    const { db, laptop, phone, card } = await laptopAndPhone();
+    await phone.engine.decide(card.id, { type: 'decline', reason: 'the secret reason' }, phone.by());
+    await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
+    await laptop.engine.whenIdle();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stored = await (await fetch(`${server.url}/${db}/_all_docs?include_docs=true`, { headers: { authorization: `Basic ${btoa(`${USER.username}:${USER.password}`)}` } })).text();
+    expect(stored.length).toBeGreaterThan(1000);
+    for (const plain of ['pay Ada', 'Ada Lovelace', '500', card.title, 'Laptop', 'Phone', 'the secret reason', 'transfer', 'Sent.']) {
+      expect(stored, plain).not.toContain(plain);
+    }
+  });
+
+  it('a wrong passphrase on another device is refused and writes nothing', async () => {
+    const { db } = await laptopAndPhone();
+    const tablet = await device('Tablet');
+    const result = await tablet.sync.turnOn({ deviceName: 'Tablet', serverUrl: server.url, database: db, ...USER, passphrase: 'not the passphrase' });
+    expect(result).toMatchObject({ ok: false, refusal: { kind: 'wrong_passphrase' } });
+    expect(await tablet.db.settings.get('sync')).toBeUndefined();
+    expect(tablet.sync.on).toBe(false);
+  });
+
+  it('the right passphrase on another device joins without a link', async () => {
+    const { db, conversationId } = await laptopAndPhone();
+    const tablet = await device('Tablet');
+    expect(await tablet.sync.turnOn({ deviceName: 'Tablet', serverUrl: server.url, database: db, ...USER, passphrase: PASSPHRASE })).toEqual({ ok: true });
+    await eventually('the conversation reaches the tablet', async () => (await tablet.db.conversations.get(conversationId)) !== undefined);
+  });
+
+  it('a pairing link works once', async () => {
+    const { laptop } = await laptopAndPhone();
+    const invite = await laptop.sync.addDevice();
+    const blob = pairingBlobFrom(new URL(invite.link).hash)!;
+    const tablet = await device('Tablet');
+    expect(await tablet.sync.join({ blob, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
+    const other = await device('Other');
+    expect(await other.sync.join({ blob, code: invite.code, deviceName: 'Other' })).toMatchObject({ ok: false, refusal: { kind: 'link_used' } });
+    expect(await other.sync.join({ blob, code: 'AAAA-AAAA-AAAA', deviceName: 'Other' })).toMatchObject({ ok: false, refusal: { kind: 'wrong_code' } });
+  });
+
+  it('wrong credentials and a missing database are refused with what to do', async () => {
+    const laptop = await device('Laptop');
+    const db = await database();
+    expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: server.url, database: db, username: 'ada', password: 'wrong', passphrase: PASSPHRASE })).toMatchObject({
+      ok: false,
+      refusal: { kind: 'unauthorized' },
+    });
+    const missing = { deviceName: 'Laptop', serverUrl: server.url, database: 'not-there', ...server.admin, passphrase: PASSPHRASE };
+    expect(await laptop.sync.turnOn(missing)).toMatchObject({ ok: false, refusal: { kind: 'no_database' } });
+    expect(await laptop.sync.turnOn({ ...missing, createDatabase: true })).toEqual({ ok: true });
+    expect(await laptop.sync.turnOn({ ...missing, serverUrl: 'http://127.0.0.1:9' })).toMatchObject({ ok: false, refusal: { kind: 'unreachable' } });
+  });
+});

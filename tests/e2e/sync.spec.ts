@@ -1,0 +1,138 @@
+import type { Browser, Page } from '@playwright/test';
+import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { expect, test, type SyncServer } from './fixtures.ts';
+
+/**
+ * Two browser contexts are two devices, each with its own storage, syncing
+ * through a real CouchDB-protocol server (pouchdb-server on loopback, with a
+ * user and the database's `_security`). The laptop runs the conversation and
+ * holds the API key; the phone joins with the pairing link and code only.
+ */
+const PASSPHRASE = 'correct horse battery staple';
+
+async function openDevices(page: Page) {
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const devices = page.getByRole('region', { name: 'Devices' });
+  await expect(devices).toBeVisible();
+  return devices;
+}
+
+async function turnOnSync(page: Page, couch: SyncServer, database: string, name: string, passphrase = PASSPHRASE) {
+  const devices = await openDevices(page);
+  await devices.getByLabel("This device's name").fill(name);
+  await devices.getByLabel('Sync server URL').fill(couch.url);
+  await devices.getByLabel('Database').fill(database);
+  await devices.getByLabel('User name').fill(couch.user.username);
+  await devices.getByLabel('Password', { exact: true }).fill(couch.user.password);
+  await devices.getByLabel('Encryption passphrase').fill(passphrase);
+  await devices.getByLabel('Repeat passphrase').fill(passphrase);
+  await devices.getByRole('button', { name: 'Turn on sync' }).click();
+  return devices;
+}
+
+/** The laptop turns sync on; the phone, a fresh context with no model set up, joins with the link and code. */
+async function pairLaptopAndPhone(browser: Browser, laptop: Page, couch: SyncServer, database: string) {
+  const devices = await turnOnSync(laptop, couch, database, 'Laptop');
+  await expect(devices.getByRole('status')).toContainText(/Up to date/i, { timeout: 20_000 });
+  await devices.getByRole('button', { name: 'Add a device' }).click();
+  const link = await devices.getByLabel('Pairing link').inputValue();
+  const code = await devices.getByLabel('Pairing code').inputValue();
+  await expect(devices.getByRole('img', { name: 'Pairing QR code' })).toBeVisible();
+
+  const phoneContext = await browser.newContext();
+  const phone = await phoneContext.newPage();
+  await phone.goto(link);
+  const join = phone.getByRole('dialog', { name: 'Join' });
+  await join.getByLabel('Pairing code').fill(code);
+  await join.getByLabel("This device's name").fill('Phone');
+  await join.getByRole('button', { name: 'Join' }).click();
+  await expect(join).toBeHidden({ timeout: 20_000 });
+  expect(new URL(phone.url()).hash).not.toContain('pair=');
+  return { phone, phoneContext };
+}
+
+test('pair, see the laptop’s card on the phone, approve there: one continuation on the laptop, and both say who decided', async ({ browser, page, llm, couch }) => {
+  test.setTimeout(90_000);
+  const database = await couch.database();
+  await setUpEndpoint(page, llm);
+  const { phone, phoneContext } = await pairLaptopAndPhone(browser, page, couch, database);
+
+  llm.enqueue(waitCall({ title: 'Send the Q3 report', description: 'Email the report to **12** recipients.' }), { content: 'Sent to all 12.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'send the q3 report');
+  await expect(card(page, 'Send the Q3 report')).toBeVisible();
+
+  await phone.getByRole('button', { name: 'Next pending approval' }).click();
+  const onPhone = card(phone, 'Send the Q3 report');
+  await expect(onPhone).toBeVisible({ timeout: 20_000 });
+  await expect(phone.getByText('Runs on Laptop')).toBeVisible();
+  await onPhone.getByRole('button', { name: 'Approve' }).click();
+
+  await expect(page.getByText('Sent to all 12.')).toBeVisible({ timeout: 20_000 });
+  await expect(card(page, 'Send the Q3 report')).toContainText('Phone');
+  await expect(phone.getByText('Sent to all 12.')).toBeVisible({ timeout: 20_000 });
+  expect(llm.chatRequests()).toHaveLength(2);
+  await phoneContext.close();
+});
+
+test('the phone decides while the laptop is closed: the laptop opens and resumes once', async ({ browser, page, llm, couch, context }) => {
+  test.setTimeout(90_000);
+  const database = await couch.database();
+  await setUpEndpoint(page, llm);
+  const { phone, phoneContext } = await pairLaptopAndPhone(browser, page, couch, database);
+  llm.enqueue(waitCall({ title: 'Archive the old invoices', description: 'Moves **340** invoices to the archive.' }), { content: 'Archived.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'archive the invoices');
+  await expect(card(page, 'Archive the old invoices')).toBeVisible();
+  const url = page.url();
+  await page.close();
+
+  await phone.getByRole('button', { name: 'Next pending approval' }).click();
+  await card(phone, 'Archive the old invoices').getByRole('button', { name: 'Approve' }).click();
+  await expect(card(phone, 'Archive the old invoices')).toContainText(/Sent to Laptop|Laptop/);
+  expect(llm.chatRequests()).toHaveLength(1);
+
+  const reopened = await context.newPage();
+  await reopened.goto(url);
+  await expect(reopened.getByText('Archived.')).toBeVisible({ timeout: 20_000 });
+  await expect(phone.getByText('Archived.')).toBeVisible({ timeout: 20_000 });
+  expect(llm.chatRequests()).toHaveLength(2);
+  await phoneContext.close();
+});
+
+test('a wrong passphrase on a second device is refused and changes nothing', async ({ browser, page, llm, couch }) => {
+  const database = await couch.database();
+  await setUpEndpoint(page, llm);
+  const devices = await turnOnSync(page, couch, database, 'Laptop');
+  await expect(devices.getByRole('status')).toContainText(/Up to date/i, { timeout: 20_000 });
+
+  const otherContext = await browser.newContext();
+  const other = await otherContext.newPage();
+  await setUpEndpoint(other, llm);
+  const refused = await turnOnSync(other, couch, database, 'Tablet', 'not the passphrase');
+  await expect(refused.getByRole('alert')).toContainText(/passphrase/i);
+  await expect(refused.getByRole('button', { name: 'Turn on sync' })).toBeVisible();
+  await otherContext.close();
+});
+
+test('the server stores none of what a card or a conversation says', async ({ browser, page, llm, couch }) => {
+  test.setTimeout(90_000);
+  const database = await couch.database();
+  await setUpEndpoint(page, llm);
+  const { phone, phoneContext } = await pairLaptopAndPhone(browser, page, couch, database);
+  llm.enqueue(waitCall({ title: 'Wire 4,200 EUR to Globex', description: 'IBAN DE89 3704 0044 0532 0130 00, **cannot be undone**.', payload: { iban: 'DE89370400440532013000' } }), { content: 'Wired the money.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'pay the Globex invoice');
+  await expect(card(page, 'Wire 4,200 EUR to Globex')).toBeVisible();
+  await phone.getByRole('button', { name: 'Next pending approval' }).click();
+  await card(phone, 'Wire 4,200 EUR to Globex').getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('Wired the money.')).toBeVisible({ timeout: 20_000 });
+  await expect(phone.getByText('Wired the money.')).toBeVisible({ timeout: 20_000 });
+
+  const stored = await couch.allDocs(database);
+  expect(stored).toContain('"e"');
+  for (const plain of ['Globex', '4,200', 'DE89', 'pay the Globex invoice', 'Wired the money', 'Laptop', 'Phone', 'wait_for_approval']) {
+    expect(stored, plain).not.toContain(plain);
+  }
+  await phoneContext.close();
+});
