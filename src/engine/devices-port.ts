@@ -29,6 +29,8 @@ export interface DevicesPort {
   runsHere(owner: OwnerDevice | undefined): boolean;
   /** Claims the decision of a pending card before anything is applied. */
   claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+  /** Asks the device that runs a conversation to stop it (a person pressed Stop on another device). */
+  requestStop(conversationId: string): Promise<void>;
 }
 
 /** Without sync: every conversation runs here and every card is decided here. */
@@ -36,6 +38,7 @@ export const THIS_BROWSER_ONLY: DevicesPort = {
   ownerForNew: () => undefined,
   runsHere: (owner) => owner === undefined,
   claim: async () => ({ outcome: 'local' }),
+  requestStop: async () => {},
 };
 
 /** What the devices port needs of sync (src/sync/sync-service.ts), while it is loaded. */
@@ -45,6 +48,7 @@ export interface DeviceSync {
   /** `This device's name` while it syncs. */
   readonly deviceName: string;
   claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+  requestStop(conversationId: string): Promise<void>;
 }
 
 /**
@@ -63,6 +67,10 @@ export function devicesPort(deviceId: () => string | undefined, sync: () => Devi
     claim: async (pausePoint, decision, decidedBy) => {
       const on = sync();
       return on?.on ? on.claim(pausePoint, decision, decidedBy) : { outcome: 'local' };
+    },
+    requestStop: async (conversationId) => {
+      const on = sync();
+      if (on?.on) await on.requestStop(conversationId);
     },
   };
 }

@@ -76,12 +76,12 @@ describe('renaming and deleting a conversation', () => {
     const h = harness([untilStopped], { tabs: { requestStop } });
     const { conversationId: id } = await h.engine.send(null, 'hello');
     await aMoment();
-    h.engine.stopEverywhere(id);
+    await h.engine.stopEverywhere(id);
     await h.engine.whenIdle();
     expect(h.model.requests[0]!.signal.aborted).toBe(true);
     expect(requestStop).not.toHaveBeenCalled();
 
-    h.engine.stopEverywhere(id);
+    await h.engine.stopEverywhere(id);
     expect(requestStop).toHaveBeenCalledWith(id);
   });
 });

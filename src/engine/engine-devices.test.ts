@@ -128,6 +128,13 @@ describe('decisions across devices', () => {
     expect((await mirror.storage.getPausePoint(card.id))?.status).toBe('pending');
   });
 
+  it('asks the device that runs a conversation to stop it', async () => {
+    const { server, id, card } = await pausedOnLaptop();
+    const mirror = await phoneMirror(server, id, card.id);
+    await mirror.h.engine.stopEverywhere(id);
+    expect(mirror.devices.stopsRequested).toEqual([id]);
+  });
+
   it('claims nothing for a decision that does not fit the card', async () => {
     const { h, server, card } = await pausedOnLaptop();
     const result = await h.engine.decide(card.id, { type: 'choose', option: 'maybe' }, on(laptop));

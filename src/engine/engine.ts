@@ -287,13 +287,21 @@ export class Engine {
   /** Deletes a conversation with everything of it (its audit trail too), stopping its run wherever it runs. */
   async deleteConversation(conversationId: string): Promise<void> {
     // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
-    this.stopEverywhere(conversationId);
+    // A copy of another device's conversation goes from this device only: that device's run goes on.
+    if (!this.stop(conversationId)) this.#options.tabs?.requestStop(conversationId);
     await this.#ctx.storage.deleteConversation(conversationId);
   }
 
-  /** Stops the conversation's run in this tab, or asks the other tabs to (only one runs it). */
-  stopEverywhere(conversationId: string): void {
-    if (!this.stop(conversationId)) this.#options.tabs?.requestStop(conversationId);
+  /**
+   * Stops the conversation's run in this tab, or asks the other tabs to (only
+   * one runs it); a conversation another device runs is asked of that device.
+   */
+  async stopEverywhere(conversationId: string): Promise<void> {
+    if (this.stop(conversationId)) return;
+    this.#options.tabs?.requestStop(conversationId);
+    if (this.#devices === THIS_BROWSER_ONLY) return;
+    const conversation = await this.#ctx.storage.getConversation(conversationId);
+    if (conversation && !this.#devices.runsHere(conversation.ownerDevice)) await this.#devices.requestStop(conversationId);
   }
 
   /** Aborts this tab's run of the conversation. Returns false when this tab is not running it. */

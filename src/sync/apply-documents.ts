@@ -21,6 +21,8 @@ export interface Applied {
   claims: DecisionClaim[];
   /** Cards of other devices' conversations that arrived pending: notified like cards of this device. */
   newCards: PausePoint[];
+  /** Conversations this device runs that another device asked to stop. */
+  stops: string[];
 }
 
 const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions'] as const;
@@ -38,7 +40,7 @@ const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalR
 export async function applyDocuments(ctx: SyncContext, incoming: readonly Incoming[]): Promise<Applied> {
   const { db } = ctx;
   const me = ctx.device.id;
-  const out: Applied = { applied: 0, ignored: 0, refused: 0, claims: [], newCards: [] };
+  const out: Applied = { applied: 0, ignored: 0, refused: 0, claims: [], newCards: [], stops: [] };
   if (incoming.length === 0) return out;
   await db.transaction('rw', TABLES.map((t) => db[t]), async () => {
     const states = await db.syncDocs.bulkGet(incoming.map(({ doc }) => syncKey(doc.kind, doc.id)));
@@ -123,6 +125,10 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (runsHere(claim.conversationId)) out.claims.push(claim);
           return 'applied';
         }
+        case 'stop':
+          // Seen once only (its counter), so a stop pressed long ago does not stop a later run.
+          if (runsHere(doc.record.conversationId)) out.stops.push(doc.record.conversationId);
+          return 'applied';
         case 'pairingUsed':
           return 'ignored';
       }
@@ -139,6 +145,7 @@ function conversationIdOf(doc: SyncDocument): string | undefined {
     case 'pausePoint':
     case 'ledger':
     case 'decision':
+    case 'stop':
       return doc.record.conversationId;
     default:
       return undefined;

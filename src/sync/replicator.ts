@@ -3,7 +3,7 @@ import type { SyncStatusKind } from './records/sync-records.ts';
 import { CouchError } from './couch/couch-error.ts';
 import { flushClaims } from './decision-claims.ts';
 import { backoff, PAGE, readPage } from './follow-changes.ts';
-import { pushChanges } from './push-changes.ts';
+import { HEARTBEAT_MS, pushChanges } from './push-changes.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { DecisionClaim } from './sync-document.ts';
 import { readCheckpoint, writeCheckpoint, writeSyncStatus } from './sync-store.ts';
@@ -13,6 +13,8 @@ export interface ReplicatorHooks {
   applyClaim(claim: DecisionClaim): Promise<void>;
   /** Cards of other devices' conversations that arrived pending. */
   newCards(cards: readonly PausePoint[]): void;
+  /** Another device pressed Stop on a conversation this device runs. */
+  stop(conversationId: string): Promise<void>;
 }
 
 const STATUS_OF: Record<CouchError['kind'], SyncStatusKind> = {
@@ -59,7 +61,13 @@ export class Replicator {
 
   /** Runs both loops until `signal` aborts. */
   async run(signal: AbortSignal): Promise<void> {
-    await Promise.all([this.#follow(signal), this.#push(signal)]);
+    // The device's own document is its heartbeat: pushed when due even if nothing else changed.
+    const heartbeat = setInterval(() => this.poke(), HEARTBEAT_MS);
+    try {
+      await Promise.all([this.#follow(signal), this.#push(signal)]);
+    } finally {
+      clearInterval(heartbeat);
+    }
   }
 
   async #follow(signal: AbortSignal): Promise<void> {
@@ -77,6 +85,7 @@ export class Replicator {
         }
         const page = await readPage(this.ctx, since, catchingUp ? 'normal' : 'longpoll', signal);
         for (const claim of page.applied.claims) await this.hooks.applyClaim(claim);
+        for (const conversationId of page.applied.stops) await this.hooks.stop(conversationId);
         if (page.applied.newCards.length > 0) this.hooks.newCards(page.applied.newCards);
         since = page.lastSeq;
         await writeCheckpoint(db, since);

@@ -25,6 +25,8 @@ export interface SyncService {
   /** `This device's name` while it syncs. */
   readonly deviceName: string;
   claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+  /** Stop on a conversation another device runs: a document that device reads and obeys. */
+  requestStop(conversationId: string): Promise<void>;
   turnOn(input: TurnOnSync): Promise<SyncResult>;
   turnOff(): Promise<void>;
   addDevice(): Promise<PairingInvite>;
@@ -141,6 +143,13 @@ class SyncSession implements SyncService {
     // Queued: the leader sends it when the server answers again.
     if (outcome.outcome === 'queued') active.replicator.poke();
     return outcome;
+  }
+
+  async requestStop(conversationId: string): Promise<void> {
+    const active = this.#active;
+    if (!active) return;
+    const sealed = await active.ctx.sealed.seal({ v: 1, kind: 'stop', id: crypto.randomUUID(), n: 1, from: this.options.deviceId, record: { conversationId, requestedBy: this.options.deviceId } });
+    await active.ctx.client.createDocument(sealed._id, { e: sealed.e });
   }
 
   async turnOn(input: TurnOnSync): Promise<SyncResult> {

@@ -11,6 +11,7 @@ import type { IntentHandlers, SyncIntent } from './protocol.ts';
 /** What the sync host needs of the engine: applying a decision another device won. */
 export interface ClaimTarget {
   applyClaimed(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult>;
+  stopEverywhere(conversationId: string): Promise<void>;
 }
 
 /**
@@ -74,6 +75,7 @@ export class SyncHost {
       hooks: {
         applyClaim: (claim) => this.#apply(claim),
         newCards: (cards) => this.onCards(cards),
+        stop: async (conversationId) => this.#target?.stopEverywhere(conversationId),
       },
       lead: (work, signal) => navigator.locks.request('pausepoint:sync', { signal }, () => work(signal)).catch((error: unknown) => {
         if (!(error instanceof DOMException && error.name === 'AbortError')) throw error;

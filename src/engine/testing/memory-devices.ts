@@ -11,6 +11,7 @@ export class MemoryClaimServer {
 /** A device paired through a `MemoryClaimServer`, for engine tests; `queued` keeps what it could not send. */
 export class MemoryDevices implements DevicesPort {
   readonly queued: { pausePointId: string; decision: Decision; decidedBy: DecidedBy }[] = [];
+  readonly stopsRequested: string[] = [];
 
   constructor(
     readonly server: MemoryClaimServer,
@@ -34,5 +35,9 @@ export class MemoryDevices implements DevicesPort {
     if (first) return { outcome: 'lost', ...first };
     this.server.claims.set(pausePoint.id, { decision, decidedBy });
     return { outcome: 'won' };
+  }
+
+  async requestStop(conversationId: string): Promise<void> {
+    this.stopsRequested.push(conversationId);
   }
 }

@@ -51,6 +51,7 @@ export async function syncedDevice(name: string, turns: ScriptedTurn[] = []): Pr
     hooks: {
       applyClaim: async (claim) => void (await engine.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' })),
       newCards: () => {},
+      stop: (conversationId) => engine.stopEverywhere(conversationId),
     },
     lead: (work, signal) => work(AbortSignal.any([signal, stop.signal])),
   });
