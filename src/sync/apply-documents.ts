@@ -23,6 +23,8 @@ export interface Applied {
   newCards: PausePoint[];
   /** Conversations this device runs that another device asked to stop. */
   stops: string[];
+  /** Another device removed this one from sync. */
+  removedHere: boolean;
 }
 
 const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions'] as const;
@@ -40,7 +42,7 @@ const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalR
 export async function applyDocuments(ctx: SyncContext, incoming: readonly Incoming[]): Promise<Applied> {
   const { db } = ctx;
   const me = ctx.device.id;
-  const out: Applied = { applied: 0, ignored: 0, refused: 0, claims: [], newCards: [], stops: [] };
+  const out: Applied = { applied: 0, ignored: 0, refused: 0, claims: [], newCards: [], stops: [], removedHere: false };
   if (incoming.length === 0) return out;
   await db.transaction('rw', TABLES.map((t) => db[t]), async () => {
     const states = await db.syncDocs.bulkGet(incoming.map(({ doc }) => syncKey(doc.kind, doc.id)));
@@ -57,12 +59,18 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
       return owner === undefined || owner === from;
     };
     const seen: SyncDocState[] = [];
+    // A removed device's documents are not taken any more, whatever they say.
+    const removed = new Set((await db.syncDevices.toArray()).filter((d) => d.removed).map((d) => d.id));
 
     for (const [i, { doc, docId, rev }] of incoming.entries()) {
       const state = states[i];
       const mark = () => seen.push({ key: syncKey(doc.kind, doc.id), docId, rev, n: doc.n, hash: recordHash(doc.record) });
       if (doc.from === me || (state && doc.n <= state.n)) {
         out.ignored++;
+        continue;
+      }
+      if (removed.has(doc.from)) {
+        out.refused++;
         continue;
       }
       const verdict = await applyOne(doc);
@@ -129,6 +137,14 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           // Seen once only (its counter), so a stop pressed long ago does not stop a later run.
           if (runsHere(doc.record.conversationId)) out.stops.push(doc.record.conversationId);
           return 'applied';
+        case 'removal': {
+          if (doc.record.deviceId !== doc.id) return 'refused';
+          removed.add(doc.id);
+          const device = await db.syncDevices.get(doc.id);
+          await db.syncDevices.put({ v: 1, id: doc.id, name: device?.name ?? doc.id, lastSeenAt: device?.lastSeenAt ?? 0, removed: true });
+          if (doc.id === me) out.removedHere = true;
+          return 'applied';
+        }
         case 'pairingUsed':
           return 'ignored';
       }

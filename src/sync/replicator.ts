@@ -45,6 +45,8 @@ export class Replicator {
   constructor(
     private readonly ctx: SyncContext,
     private readonly hooks: ReplicatorHooks,
+    /** Another device removed this one: sync ends here (the caller forgets the server and the key). */
+    private readonly onRemoved: () => Promise<void>,
   ) {}
 
   /** Something changed here: push it soon. */
@@ -86,6 +88,7 @@ export class Replicator {
         const page = await readPage(this.ctx, since, catchingUp ? 'normal' : 'longpoll', signal);
         for (const claim of page.applied.claims) await this.hooks.applyClaim(claim);
         for (const conversationId of page.applied.stops) await this.hooks.stop(conversationId);
+        if (page.applied.removedHere) return await this.onRemoved();
         if (page.applied.newCards.length > 0) this.hooks.newCards(page.applied.newCards);
         since = page.lastSeq;
         await writeCheckpoint(db, since);

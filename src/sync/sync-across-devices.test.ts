@@ -180,3 +180,17 @@ describe('sync across devices', () => {
     expect(await laptop.sync.turnOn({ ...missing, serverUrl: 'http://127.0.0.1:9' })).toMatchObject({ ok: false, refusal: { kind: 'unreachable' } });
   });
 });
+
+describe('removing a device', () => {
+  it('the removed device stops syncing and forgets the key; the others take nothing more from it', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    await eventually('the laptop knows the phone', async () => (await laptop.db.syncDevices.get(phone.id)) !== undefined);
+    await laptop.sync.removeDevice(phone.id);
+    expect((await laptop.db.syncDevices.get(phone.id))?.removed).toBe(true);
+    await eventually('the phone has stopped syncing', async () => !phone.sync.on);
+    expect(await phone.db.settings.get('syncVault')).toBeUndefined();
+    expect((await phone.db.settings.get('syncStatus'))?.value).toMatchObject({ kind: 'off', message: expect.stringMatching(/removed/) });
+    // Whatever the removed device still sends is not taken: the card stays pending on the laptop.
+    expect((await laptop.db.pausePoints.get(card.id))?.status).toBe('pending');
+  });
+});

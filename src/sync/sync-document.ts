@@ -33,6 +33,8 @@ export const SyncDocument = z.discriminatedUnion('kind', [
   z.object({ ...header, kind: z.literal('decision'), record: DecisionClaim }),
   /** Stop, pressed on another device: the owner stops the conversation's run (created once per press). */
   z.object({ ...header, kind: z.literal('stop'), record: z.object({ conversationId: z.string(), requestedBy: z.string() }) }),
+  /** `Remove` pressed for a device (the document's id is that device's): the others stop taking its documents. */
+  z.object({ ...header, kind: z.literal('removal'), record: z.object({ deviceId: z.string(), removedBy: z.string() }) }),
   /** A pairing link's one use: whoever creates it first joined with that link. */
   z.object({ ...header, kind: z.literal('pairingUsed'), record: z.object({ deviceId: z.string() }) }),
 ]);

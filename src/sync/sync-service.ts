@@ -119,7 +119,10 @@ class SyncSession implements SyncService {
       since: config.since,
       now: this.#now,
     };
-    const replicator = new Replicator(ctx, this.options.hooks);
+    const replicator = new Replicator(ctx, this.options.hooks, async () => {
+      this.stop();
+      await forgetSync(this.db, 'Another device removed this one from sync: everything stays here, and nothing syncs.');
+    });
     const stop = new AbortController();
     this.#active = { config, vault, ctx, replicator, stop };
     void this.options
@@ -185,8 +188,19 @@ class SyncSession implements SyncService {
     return invite(active.config, active.vault, { deviceId: this.options.deviceId, name: active.config.deviceName }, this.options.origin, this.#now());
   }
 
+  /**
+   * `Remove`: every device stops taking the removed one's documents, and the
+   * removed device, when it reads this, forgets the server and the key. The
+   * data key itself is not rotated yet: a removed device that ignores its
+   * removal could still open what is written after.
+   */
   async removeDevice(deviceId: string): Promise<void> {
-    // Work in progress: the device is hidden here; rotating the data key follows.
+    const active = this.#active;
+    if (!active) throw new Error('Turn on sync before removing a device.');
+    if (deviceId === this.options.deviceId) throw new Error('This device cannot remove itself: use Turn off sync.');
+    const sealed = await active.ctx.sealed.seal({ v: 1, kind: 'removal', id: deviceId, n: 1, from: this.options.deviceId, record: { deviceId, removedBy: this.options.deviceId } });
+    // Created once: a second Remove of the same device (409) changes nothing.
+    await active.ctx.client.createDocument(sealed._id, { e: sealed.e });
     const device = await this.db.syncDevices.get(deviceId);
     if (device) await this.db.syncDevices.put({ ...device, removed: true });
   }

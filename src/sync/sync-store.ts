@@ -50,10 +50,11 @@ export async function storeSyncSetup(db: PausepointDb, config: SyncConfig, vault
 }
 
 /** `Turn off sync`: forgets the server, its password and the key; every record stays here. */
-export async function forgetSync(db: PausepointDb): Promise<void> {
+export async function forgetSync(db: PausepointDb, why?: string): Promise<void> {
   await db.transaction('rw', db.settings, async () => {
     await db.settings.bulkDelete([VAULT_KEY, CHECKPOINT_KEY]);
-    await db.settings.put({ key: SYNC_STATUS_KEY, value: { v: 1, kind: 'off', at: Date.now(), skipped: 0 } satisfies SyncStatus });
+    const status: SyncStatus = { v: 1, kind: 'off', at: Date.now(), skipped: 0, ...(why ? { message: why } : {}) };
+    await db.settings.put({ key: SYNC_STATUS_KEY, value: status });
     await db.settings.delete(SYNC_CONFIG_KEY);
   });
 }
