@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { EnvelopeError } from './crypto-errors.ts';
 import { deriveSyncKeys, SEAL_INFO } from './data-key.ts';
-import { Envelope, openDocument, sealDocument } from './envelope.ts';
+import type { Envelope } from './envelope.ts';
+import { openDocument, sealDocument } from './envelope.ts';
 import { flipped, KNOWN_DATA_KEY, KNOWN_IV, nodeHkdf } from './testing/known-answer.ts';
 
 const HERE = { database: 'pausepoint', docId: 'abc' };
