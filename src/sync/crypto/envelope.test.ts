@@ -71,6 +71,12 @@ describe('openDocument', () => {
     expect(await openDocument(k, HERE, nodeSeal('{"hello":"wörld"}', 'pausepoint\nabc'))).toEqual({ hello: 'wörld' });
   });
 
+  it('opens the envelope as the server returns it, inside a CouchDB document', async () => {
+    const k = await keys();
+    const envelope = await sealDocument(k, HERE, { secret: 1 });
+    expect(await openDocument(k, HERE, { _id: HERE.docId, _rev: '1-967a00dff5e02add41819138abb3284d', ...envelope })).toEqual({ secret: 1 });
+  });
+
   it('refuses a ciphertext moved to another document id or database', async () => {
     const k = await keys();
     const envelope = await sealDocument(k, HERE, { secret: 1 });
