@@ -13,8 +13,8 @@ import { utf8 } from './utf8.ts';
  * non-extractability). What this keeps the data key from is a stored row read
  * as data — a backup, an export, a bug that leaks a record — which holds the
  * sealed bytes but no key bytes. It does not keep it from script running in
- * this origin, nor from someone with this browser profile's files (Chromium
- * writes the key's bytes into its IndexedDB files): see the README's security model.
+ * this origin, nor from someone with this browser profile's files (the
+ * browser keeps the key's bytes in its own storage): see the README's security model.
  *
  * Checked 2026-12-02: on Node 20 (20.20.2) `structuredClone` and a
  * fake-indexeddb 6.2.8 put/get (device-vault.test.ts), and Dexie 4 over it,
