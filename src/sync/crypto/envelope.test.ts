@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { EnvelopeError } from './crypto-errors.ts';
 import { deriveSyncKeys, SEAL_INFO } from './data-key.ts';
-import { Envelope, openDocument, sealDocument } from './envelope.ts';
+import type { Envelope } from './envelope.ts';
+import { openDocument, sealDocument } from './envelope.ts';
 import { flipped, KNOWN_DATA_KEY, KNOWN_IV, nodeHkdf } from './testing/known-answer.ts';
 
 const HERE = { database: 'pausepoint', docId: 'abc' };
@@ -68,6 +69,12 @@ describe('openDocument', () => {
     expect(await openDocument(k, HERE, await sealDocument(k, HERE, record))).toEqual(record);
     expect(await openDocument(k, HERE, await sealDocument(k, HERE, null))).toBeNull();
     expect(await openDocument(k, HERE, nodeSeal('{"hello":"wörld"}', 'pausepoint\nabc'))).toEqual({ hello: 'wörld' });
+  });
+
+  it('opens the envelope as the server returns it, inside a CouchDB document', async () => {
+    const k = await keys();
+    const envelope = await sealDocument(k, HERE, { secret: 1 });
+    expect(await openDocument(k, HERE, { _id: HERE.docId, _rev: '1-967a00dff5e02add41819138abb3284d', ...envelope })).toEqual({ secret: 1 });
   });
 
   it('refuses a ciphertext moved to another document id or database', async () => {

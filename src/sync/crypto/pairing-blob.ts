@@ -64,7 +64,7 @@ export async function sealPairing(payload: PairingPayload, code: string, options
   const iterations = options.iterations ?? PBKDF2_ITERATIONS;
   const salt = options.salt ?? crypto.getRandomValues(new Uint8Array(PBKDF2_SALT_BYTES));
   const iv = options.iv ?? newIv();
-  if (salt.length !== PBKDF2_SALT_BYTES) throw new RangeError(`A pairing salt is ${PBKDF2_SALT_BYTES} bytes.`);
+  if (salt.length !== PBKDF2_SALT_BYTES || iv.length !== IV_BYTES) throw new RangeError(`A pairing salt is ${PBKDF2_SALT_BYTES} bytes, its IV ${IV_BYTES}.`);
   if (!Number.isInteger(iterations) || iterations < 1 || iterations > 0xffff_ffff) throw new RangeError('The iteration count must fit the link header.');
   const header = headerBytes(iterations, salt, iv);
   const key = await pbkdf2AesKey(normalisePairingCode(code), salt, iterations);
