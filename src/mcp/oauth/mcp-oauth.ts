@@ -97,7 +97,8 @@ export class McpOAuth {
     const info = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch, ...(resourceMetadataUrl ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}) });
     const discovery = pinAuthorizationServer(info, resourceMetadataUrl ?? null, this.#now());
     const clientId = clientIdOf(server);
-    const clientMetadataUrl = !clientId && discovery.metadata.client_id_metadata_document_supported === true ? await this.#shippedDocument(redirectUrl) : null;
+    // This app's Client ID Metadata Document, where the authorization server takes one and the host serves the one built for this address.
+    const clientMetadataUrl = !clientId && discovery.metadata.client_id_metadata_document_supported === true ? (await shippedClientDocument(redirectUrl, this.#fetch)).url : null;
     if (!clientId && !clientMetadataUrl && discovery.metadata.registration_endpoint === undefined && !(await this.store.get(server.id))?.clientInformation) {
       throw new AuthorizationServerRefused(
         `The authorization server ${discovery.authorizationServerUrl} registers no clients by itself: remove this server and add it again with the Client ID that authorization server gave you for Pausepoint.`,
@@ -123,14 +124,14 @@ export class McpOAuth {
    * tokens at that authorization server.
    */
   async finish(server: ServerRef, code: string, state: string, iss: string | null = null): Promise<void> {
-    let started: { verifier: string; redirectUrl: string; discovery: AuthorizationServerPin | null } | null = null;
+    const started: { verifier?: string; redirectUrl?: string; discovery?: AuthorizationServerPin | null } = {};
     // Consumed atomically: a replayed or foreign answer finds no pending sign-in with its state.
     await this.store.update(server.id, (row) => {
       if (!row?.pending?.codeVerifier || !sameString(row.pending.state, state)) return row ?? null;
-      started = { verifier: row.pending.codeVerifier, redirectUrl: row.redirectUrl, discovery: row.pending.authorizationServer };
+      Object.assign(started, { verifier: row.pending.codeVerifier, redirectUrl: row.redirectUrl, discovery: row.pending.authorizationServer });
       return { ...row, pending: null, updatedAt: this.#now() };
     });
-    const { verifier, redirectUrl, discovery } = started ?? ({ verifier: null, redirectUrl: '', discovery: null } as { verifier: string | null; redirectUrl: string; discovery: AuthorizationServerPin | null });
+    const { verifier, redirectUrl = '', discovery } = started;
     if (!verifier) throw new SignInRefused('This sign-in answer does not match a sign-in started in this browser (its state differs). Press Sign in again.');
     if (!discovery) throw new SignInRefused('This sign-in was started by an older version of Pausepoint. Press Sign in again.');
     // Checked before the code goes anywhere: an answer from another authorization server is a mix-up attack.
@@ -208,11 +209,6 @@ export class McpOAuth {
       throw new SignInNeeded(`its authorization server's metadata changed since you signed in (${pin.authorizationServerUrl}); sign in again to accept the new one`);
     }
     return discoveryStateOf(pin);
-  }
-
-  /** This app's Client ID Metadata Document, if the host serves one built for this address. */
-  async #shippedDocument(redirectUrl: string): Promise<string | null> {
-    return (await shippedClientDocument(redirectUrl, this.#fetch)).url;
   }
 }
 
