@@ -4,6 +4,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, DEV_CONTENT_SECURITY_POLICY } from './src/pwa/content-security-policy.ts';
 import { manifest } from './src/pwa/manifest.ts';
+import { CLIENT_DOCUMENT_PATH, clientDocument } from './src/mcp/oauth/client-metadata-document.ts';
 
 /**
  * The MCP SDK's client imports its Ajv validator even when handed another; Ajv
@@ -34,9 +35,29 @@ function devContentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * The OAuth Client ID Metadata Document (src/mcp/oauth/client-metadata-document.ts) is named by its own URL,
+ * which only whoever deploys the app knows: `PAUSEPOINT_PUBLIC_URL=https://host/path/ npm run build` ships
+ * `oauth-client.json` for that address. Without it nothing is shipped, and Sign in registers dynamically.
+ */
+function oauthClientDocument(): Plugin {
+  const publicUrl = process.env.PAUSEPOINT_PUBLIC_URL?.trim();
+  return {
+    name: 'pausepoint:oauth-client-document',
+    apply: 'build',
+    generateBundle() {
+      if (!publicUrl) return;
+      const appUrl = URL.canParse(publicUrl) ? new URL(publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`) : null;
+      if (appUrl?.protocol !== 'https:') this.error(`PAUSEPOINT_PUBLIC_URL must be the https:// address index.html is served at, not ${publicUrl}`);
+      this.emitFile({ type: 'asset', fileName: CLIENT_DOCUMENT_PATH, source: `${JSON.stringify(clientDocument(appUrl.href), null, 2)}\n` });
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     devContentSecurityPolicy(),
+    oauthClientDocument(),
     svelte(),
     VitePWA({
       // Our own service worker (src/pwa/sw/sw.ts): the precache, plus notifications that can decide a card.

@@ -64,7 +64,8 @@ describe('createBackup', () => {
       clientInformation: { client_id: 'oauth-client-id-secretish', redirect_uris: ['https://app.example/mcp-oauth-callback'] },
       tokens: { access_token: 'oauth-access-token', refresh_token: 'oauth-refresh-token', token_type: 'bearer' },
       tokensSavedAt: NOW,
-      pending: { state: 'oauth-state-0123456789', codeVerifier: 'oauth-code-verifier', startedAt: NOW },
+      authorizationServer: null,
+      pending: { state: 'oauth-state-0123456789', codeVerifier: 'oauth-code-verifier', startedAt: NOW, authorizationServer: null },
       updatedAt: NOW,
     });
     const text = await (await createBackup(db)).blob.text();

@@ -10,7 +10,7 @@ export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Pr
 /** OAuth sign-in for the servers that need it (McpOAuth in the app). */
 export interface HubOAuth {
   begin(server: McpServerRecord, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart>;
-  finish(server: McpServerRecord, code: string, state: string): Promise<void>;
+  finish(server: McpServerRecord, code: string, state: string, iss: string | null): Promise<void>;
   signOut(server: McpServerRecord): Promise<SignOutResult>;
   forget(serverId: string): Promise<void>;
 }

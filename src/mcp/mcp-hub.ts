@@ -102,9 +102,9 @@ export class McpHub {
     return start;
   }
 
-  /** Sign in's second half: the callback's code and state, exchanged for tokens; then the server connects with them. */
-  async finishSignIn(id: string, code: string, state: string): Promise<void> {
-    await this.#oauth().finish(this.#server(id), code, state);
+  /** Sign in's second half: the callback's code, state and `iss` (RFC 9207), exchanged for tokens; then the server connects with them. */
+  async finishSignIn(id: string, code: string, state: string, iss: string | null = null): Promise<void> {
+    await this.#oauth().finish(this.#server(id), code, state, iss);
     await this.#signedIn(id, true);
   }
 

@@ -90,6 +90,8 @@ export const McpServerRecord = z.object({
     headers: McpHeaders,
     /** Signed in with OAuth: the tokens themselves are in the `mcpOAuth` table (src/mcp/oauth/), never here. */
     oauth: z.boolean().optional(),
+    /** The OAuth client id the authorization server gave the user for Pausepoint (pre-registered): Sign in uses it instead of registering. */
+    clientId: z.string().max(1_000).optional(),
   }),
   status: McpServerStatus,
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
@@ -111,6 +113,7 @@ export const McpServerDraft = z.object({
   name: z.string().trim().max(80).optional(),
   bearerToken: z.string().trim().max(8_000).optional(),
   headers: McpHeaders.optional(),
+  clientId: z.string().trim().max(1_000).optional(),
 });
 export type McpServerDraft = z.infer<typeof McpServerDraft>;
 
@@ -125,7 +128,7 @@ export function newServerRecord(draft: McpServerDraft, { id, prefix, now }: { id
     createdAt: now,
     enabled: true,
     trusted: false,
-    auth: { bearerToken: draft.bearerToken?.trim() || null, headers: draft.headers ?? {} },
+    auth: { bearerToken: draft.bearerToken?.trim() || null, headers: draft.headers ?? {}, ...(draft.clientId?.trim() ? { clientId: draft.clientId.trim() } : {}) },
     status: { kind: 'connecting', since: now },
     serverInfo: null,
     tools: [],

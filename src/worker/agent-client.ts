@@ -13,7 +13,7 @@ type CallArguments = EveryIntent<{
   mcpSetToolEnabled: ['serverId', 'toolName', 'enabled'];
   mcpRemove: ['serverId'];
   mcpBeginSignIn: ['serverId', 'redirectUrl'];
-  mcpFinishSignIn: ['serverId', 'code', 'state'];
+  mcpFinishSignIn: ['serverId', 'code', 'state', 'iss'];
   mcpSignOut: ['serverId'];
   syncTurnOn: 'fields';
   syncTurnOff: [];

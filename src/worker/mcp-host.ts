@@ -76,7 +76,7 @@ export class McpHost {
       if (new URL(redirectUrl).origin !== globalThis.location.origin) throw new Error('The sign-in callback must be on this app’s origin.');
       return (await this.hub()).beginSignIn(serverId, redirectUrl);
     },
-    mcpFinishSignIn: async ({ serverId, code, state }) => (await this.hub()).finishSignIn(serverId, code, state),
+    mcpFinishSignIn: async ({ serverId, code, state, iss }) => (await this.hub()).finishSignIn(serverId, code, state, iss),
     mcpSignOut: async ({ serverId }) => (await this.hub()).signOut(serverId),
   };
 }

@@ -21,7 +21,14 @@ export const McpIntent = z.discriminatedUnion('type', [
   /** OAuth sign-in, first half: answers with the authorization URL the page opens (the worker cannot navigate). */
   z.object({ type: z.literal('mcpBeginSignIn'), serverId: z.string(), redirectUrl: z.url({ protocol: /^https?$/ }) }),
   /** Second half: what the callback page received; the worker checks the state. */
-  z.object({ type: z.literal('mcpFinishSignIn'), serverId: z.string(), code: z.string().min(1).max(4_000), state: z.string().min(1).max(1_000) }),
+  z.object({
+    type: z.literal('mcpFinishSignIn'),
+    serverId: z.string(),
+    code: z.string().min(1).max(4_000),
+    state: z.string().min(1).max(1_000),
+    /** RFC 9207: who sent the answer, when the authorization server says (the worker compares it with the pinned issuer). */
+    iss: z.string().max(2_000).nullable(),
+  }),
   z.object({ type: z.literal('mcpSignOut'), serverId: z.string() }),
 ]);
 export type McpIntent = z.infer<typeof McpIntent>;

@@ -91,7 +91,7 @@ export class WorkerClient implements AgentClient {
     setToolEnabled: (serverId, toolName, enabled, signal) => this.#call({ type: 'mcpSetToolEnabled', serverId, toolName, enabled }, ignore, signal),
     remove: (serverId, signal) => this.#call({ type: 'mcpRemove', serverId }, ignore, signal),
     beginSignIn: (serverId, redirectUrl, signal) => this.#call({ type: 'mcpBeginSignIn', serverId, redirectUrl }, readSignInStart, signal),
-    finishSignIn: (serverId, code, state, signal) => this.#call({ type: 'mcpFinishSignIn', serverId, code, state }, ignore, signal),
+    finishSignIn: (serverId, code, state, iss, signal) => this.#call({ type: 'mcpFinishSignIn', serverId, code, state, iss }, ignore, signal),
     signOut: (serverId, signal) => this.#call({ type: 'mcpSignOut', serverId }, readSignOut, signal),
   };
 

@@ -8,14 +8,19 @@
 //
 // Test hooks, outside OAuth: POST /test/expire makes every access token
 // expired (the next request gets a 401, the client must refresh);
-// GET /test/log lists what happened (sign-ins, refreshes, revocations, calls).
+// GET /test/log lists what happened (sign-ins, refreshes, revocations, calls,
+// and every request to /token, /register and /revoke with the host it was
+// sent to); POST /test/config changes how it behaves from then on (see
+// `config` below): its metadata, as between a sign-in and a refresh, the
+// `iss` its callback carries (RFC 9207), the Client ID Metadata Documents it
+// would fetch, and clients registered by hand.
 import cors from 'cors';
 import express from 'express';
 import { randomUUID } from 'node:crypto';
 import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
 import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { createOAuthMetadata, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import * as z from 'zod/v4';
@@ -24,6 +29,16 @@ const port = Number(process.env.PORT);
 const base = new URL(`http://localhost:${port}/`);
 const mcpUrl = new URL('/mcp', base);
 const log = [];
+
+/**
+ * What POST /test/config sets (each call replaces it whole):
+ * - `metadata`: fields laid over the router's RFC 8414 metadata (`null` removes one);
+ * - `iss`: what /authorize adds to the callback — `'issuer'` (this server's issuer), any other string (sent as is), or nothing;
+ * - `clientDocuments`: Client ID Metadata Documents by URL. This server cannot fetch the app's https document in a test,
+ *   so a test hands it the document it would have fetched; a client id that is such a URL is that document's client;
+ * - `clients`: clients registered by hand (pre-registered: `client_id`, `redirect_uris`).
+ */
+let config = { metadata: {}, iss: null, clientDocuments: {}, clients: [] };
 
 /** The SDK's demo provider, plus what it leaves out: refresh tokens and revocation (RFC 7009). */
 class Provider extends DemoInMemoryAuthProvider {
@@ -62,6 +77,18 @@ class Provider extends DemoInMemoryAuthProvider {
     }
   }
 
+  // RFC 9207: the callback names its sender when the test says so.
+  async authorize(client, params, res) {
+    const iss = config.iss === 'issuer' ? base.href : config.iss;
+    const redirect = res.redirect.bind(res);
+    res.redirect = (url) => {
+      const target = new URL(url);
+      if (typeof iss === 'string') target.searchParams.set('iss', iss);
+      redirect(target.href);
+    };
+    return super.authorize(client, params, res);
+  }
+
   async revokeToken(client, request) {
     const known = this.tokens.delete(request.token) || this.refreshTokens.delete(request.token);
     log.push({ event: 'revoke', clientId: client.client_id, hint: request.token_type_hint ?? null, known });
@@ -69,9 +96,44 @@ class Provider extends DemoInMemoryAuthProvider {
 }
 
 const provider = new Provider();
+const clients = provider.clientsStore;
+const storedClient = clients.getClient.bind(clients);
+const registerClient = clients.registerClient.bind(clients);
+clients.getClient = async (clientId) => {
+  const document = config.clientDocuments[clientId];
+  if (document) {
+    log.push({ event: 'client_document', clientId });
+    // A document is its client's only if it names itself (draft-ietf-oauth-client-id-metadata-document).
+    return document.client_id === clientId ? { token_endpoint_auth_method: 'none', ...document } : undefined;
+  }
+  return config.clients.find((c) => c.client_id === clientId) ?? storedClient(clientId);
+};
+clients.registerClient = async (metadata) => {
+  log.push({ event: 'register', redirectUris: metadata.redirect_uris });
+  return registerClient(metadata);
+};
+
 const app = express();
 app.use(express.json());
 app.use(express.urlencoded({ extended: false }));
+
+// Where each secret-carrying request went: the host says which origin the client chose.
+app.use((req, _res, next) => {
+  if (req.method === 'POST' && ['/token', '/register', '/revoke'].includes(req.path)) log.push({ event: 'request', path: req.path, host: req.headers.host });
+  next();
+});
+
+// The router's metadata, with the test's changes laid over it: served before the router's own copy.
+const routerOptions = { provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'], resourceName: 'Pausepoint OAuth test server' };
+const metadata = createOAuthMetadata(routerOptions);
+app.use('/.well-known/oauth-authorization-server', cors(), (_req, res) => {
+  const changed = { ...metadata, ...config.metadata };
+  res.json(Object.fromEntries(Object.entries(changed).filter(([, value]) => value !== null && value !== undefined)));
+});
+app.post('/test/config', (req, res) => {
+  config = { metadata: {}, iss: null, clientDocuments: {}, clients: [], ...req.body };
+  res.json(config);
+});
 
 // What a browser page needs to reach the MCP endpoint (and to read the 401's WWW-Authenticate).
 const mcpCors = cors({
@@ -81,7 +143,7 @@ const mcpCors = cors({
   exposedHeaders: ['mcp-session-id', 'www-authenticate'],
 });
 
-app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'], resourceName: 'Pausepoint OAuth test server' }));
+app.use(mcpAuthRouter(routerOptions));
 
 app.post('/test/expire', (_req, res) => {
   for (const data of provider.tokens.values()) data.expiresAt = Date.now() - 1;

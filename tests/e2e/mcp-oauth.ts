@@ -12,9 +12,22 @@ export interface OAuthServer {
   url: string;
   /** Makes every access token it issued expired: the next request needs a refresh. */
   expireTokens(): Promise<void>;
-  /** What happened: sign-ins, refreshes, revocations, calls. */
+  /** What happened: sign-ins, refreshes, revocations, calls, and each request to /token, /register and /revoke with its host. */
   log(): Promise<{ event: string; [key: string]: unknown }[]>;
+  /** How it behaves from now on (replaced whole; `{}` is as it started): see `config` in mcp-oauth-server.mjs. */
+  configure(config: OAuthServerConfig): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface OAuthServerConfig {
+  /** Laid over its RFC 8414 metadata; `null` removes a field. */
+  metadata?: Record<string, unknown>;
+  /** The callback's RFC 9207 `iss`: `'issuer'` for its own, another string sent as is. */
+  iss?: string;
+  /** Client ID Metadata Documents by URL, as it would have fetched them. */
+  clientDocuments?: Record<string, object>;
+  /** Clients registered by hand. */
+  clients?: { client_id: string; redirect_uris: string[] }[];
 }
 
 const ENTRY = fileURLToPath(new URL('./mcp-oauth-server.mjs', import.meta.url));
@@ -40,6 +53,10 @@ export async function startOAuthServer(port: number): Promise<OAuthServer> {
     url: `${base}/mcp`,
     expireTokens: async () => void (await fetch(`${base}/test/expire`, { method: 'POST' })),
     log: async () => (await fetch(`${base}/test/log`)).json(),
+    configure: async (config) => {
+      const response = await fetch(`${base}/test/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(config) });
+      if (!response.ok) throw new Error(`mcp-oauth-server refused the config: HTTP ${response.status}`);
+    },
     close: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuthorizationServerPin } from './authorization-server-pin.ts';
 
 /**
  * One server's OAuth state in this browser: the client registration the
@@ -17,8 +18,19 @@ export const McpOAuthRecord = z.object({
   tokens: z.record(z.string(), z.unknown()).nullable(),
   /** When `tokens` were received: with their `expires_in`, when they expire (refreshed before connecting, then). */
   tokensSavedAt: z.number().nullable(),
-  /** A sign-in in progress: its `state` (checked when the code comes back, then cleared) and PKCE verifier. */
-  pending: z.object({ state: z.string().min(16), codeVerifier: z.string().nullable(), startedAt: z.number() }).nullable(),
+  /**
+   * The authorization server the tokens came from, pinned at sign-in: refreshes and Sign out use it, and a
+   * discovery that finds anything else asks for a new sign-in. `null` in rows from before pinning: such
+   * tokens are used until they expire, then the user signs in again.
+   */
+  authorizationServer: AuthorizationServerPin.nullable().default(null),
+  /**
+   * A sign-in in progress: its `state` (checked when the code comes back, then cleared), PKCE verifier, and
+   * the authorization server it started with (the code is exchanged there, and it is pinned with the tokens).
+   */
+  pending: z
+    .object({ state: z.string().min(16), codeVerifier: z.string().nullable(), startedAt: z.number(), authorizationServer: AuthorizationServerPin.nullable().default(null) })
+    .nullable(),
   updatedAt: z.number(),
 });
 export type McpOAuthRecord = z.infer<typeof McpOAuthRecord>;

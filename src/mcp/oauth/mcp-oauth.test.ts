@@ -1,9 +1,11 @@
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startOAuthServer, type OAuthServer } from '../../../tests/e2e/mcp-oauth.ts';
 import { McpConnectError } from '../connect-failure.ts';
 import { openHttpSession } from '../open-http-session.ts';
 import type { SessionEvents } from '../mcp-session.ts';
+import { AuthorizationServerRefused } from './authorization-server-pin.ts';
+import { clientDocument } from './client-metadata-document.ts';
 import { MemoryOAuthStore } from './mcp-oauth-record.ts';
 import { McpOAuth, SignInRefused } from './mcp-oauth.ts';
 
@@ -34,12 +36,25 @@ async function freePort(): Promise<number> {
 }
 
 /** What the popup would do: follow the authorization URL to the callback, and read the callback's parameters. */
-async function approve(authorizationUrl: string): Promise<{ code: string; state: string }> {
+async function approve(authorizationUrl: string, callbackUrl = CALLBACK): Promise<{ code: string; state: string; iss: string | null }> {
   const response = await fetch(authorizationUrl, { redirect: 'manual' });
   expect(response.status).toBe(302);
   const callback = new URL(response.headers.get('location')!);
-  expect(callback.origin + callback.pathname).toBe(CALLBACK);
-  return { code: callback.searchParams.get('code')!, state: callback.searchParams.get('state')! };
+  expect(callback.origin + callback.pathname).toBe(callbackUrl);
+  return { code: callback.searchParams.get('code')!, state: callback.searchParams.get('state')!, iss: callback.searchParams.get('iss') };
+}
+
+/** Begin, approve and finish: signed in. */
+async function signIn(oauth: McpOAuth, server = ref): Promise<void> {
+  const start = await oauth.begin(server, CALLBACK);
+  if (start.kind !== 'redirect') throw new Error('expected a redirect');
+  const { code, state, iss } = await approve(start.authorizationUrl);
+  await oauth.finish(server, code, state, iss);
+}
+
+/** Another origin of the same server process (127.0.0.1 where it says localhost): a client that went there would be answered. */
+function otherOrigin(path: string): string {
+  return `http://127.0.0.1:${server.port}${path}`;
 }
 
 async function connect(oauth: McpOAuth) {
@@ -51,6 +66,13 @@ beforeAll(async () => {
   ref = { id: 'srv-oauth', url: server.url };
 }, 30_000);
 afterAll(() => server?.close());
+let logStart = 0;
+beforeEach(async () => {
+  await server.configure({});
+  logStart = (await server.log()).length;
+});
+/** What the server logged during this test (it runs for the whole file). */
+const log = async () => (await server.log()).slice(logStart);
 
 describe('McpOAuth against the SDK’s own authorization server', () => {
   it('signs in (discovery, registration, PKCE S256, state), connects with the token, refreshes it, and signs out with revocation', async () => {
@@ -138,5 +160,156 @@ describe('McpOAuth against the SDK’s own authorization server', () => {
     expect(refused).toBeInstanceOf(McpConnectError);
     expect((refused as McpConnectError).kind).toBe('needs_auth');
     expect(store.rows.get(ref.id)!.pending).toBeNull();
+  }, 60_000);
+});
+
+describe('OAuth trusts the metadata it pinned at sign-in, not whatever the MCP server points to later (issue 26 point 7)', () => {
+  it('refreshes only at the pinned authorization server: metadata that changes after sign-in means sign in again, and the refresh token goes nowhere', async () => {
+    const store = new MemoryOAuthStore();
+    const oauth = new McpOAuth(store);
+    await signIn(oauth);
+    expect(store.rows.get(ref.id)!.authorizationServer).toMatchObject({ authorizationServerUrl: `${new URL(server.url).origin}/`, metadata: { token_endpoint: `${new URL(server.url).origin}/token` } });
+
+    // Between sign-in and refresh the metadata moves the token endpoint to another origin (the same process answers there).
+    await server.configure({ metadata: { token_endpoint: otherOrigin('/token') } });
+    await server.expireTokens();
+    const before = (await log()).length;
+    const refused = await connect(oauth).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(McpConnectError);
+    expect((refused as McpConnectError).kind).toBe('needs_auth');
+    expect((refused as McpConnectError).message).toMatch(/metadata changed since you signed in.*sign in again/);
+    const after = (await log()).slice(before);
+    expect(after.filter((e) => e.event === 'refresh' || e.path === '/token')).toEqual([]);
+
+    // Tokens past their expires_in, with the metadata changed: no refresh before connecting either.
+    const row = store.rows.get(ref.id)!;
+    store.rows.set(ref.id, { ...row, tokensSavedAt: Date.now() - 2 * 3600_000 });
+    await expect(oauth.connectionProvider(ref)).rejects.toThrow(/metadata changed since you signed in/);
+    expect((await log()).filter((e) => e.event === 'refresh')).toEqual([]);
+
+    // The metadata as it was: the pin holds again, and the refresh goes to the pinned token endpoint.
+    await server.configure({});
+    (await connect(oauth)).close();
+    expect((await log()).filter((e) => e.path === '/token').map((e) => e.host)).toEqual([`localhost:${server.port}`, `localhost:${server.port}`]);
+  }, 60_000);
+
+  it('signs out at the pinned revocation endpoint, without discovering again', async () => {
+    const store = new MemoryOAuthStore();
+    const oauth = new McpOAuth(store);
+    await signIn(oauth);
+    await server.configure({ metadata: { revocation_endpoint: otherOrigin('/revoke') } });
+    expect(await oauth.signOut(ref)).toEqual({ revoked: 'yes' });
+    expect((await log()).filter((e) => e.path === '/revoke').map((e) => e.host)).toEqual([`localhost:${server.port}`, `localhost:${server.port}`]);
+    expect(store.rows.get(ref.id)).toMatchObject({ tokens: null, authorizationServer: null });
+  }, 60_000);
+
+  it('refuses at sign-in an authorization server whose endpoints are not on its own origin, and sends nothing there', async () => {
+    for (const [name, path] of [
+      ['token_endpoint', '/token'],
+      ['registration_endpoint', '/register'],
+      ['revocation_endpoint', '/revoke'],
+      ['authorization_endpoint', '/authorize'],
+    ] as const) {
+      await server.configure({ metadata: { [name]: otherOrigin(path) } });
+      const store = new MemoryOAuthStore();
+      const refused = await new McpOAuth(store).begin(ref, CALLBACK).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(AuthorizationServerRefused);
+      expect((refused as Error).message).toContain(`puts its ${name.replace('_', ' ')} on another origin (${otherOrigin(path)})`);
+      expect(store.rows.size).toBe(0);
+    }
+    await server.configure({ metadata: { issuer: 'https://auth.example/' } });
+    await expect(new McpOAuth(new MemoryOAuthStore()).begin(ref, CALLBACK)).rejects.toThrow(/names another issuer in its metadata \(https:\/\/auth\.example\/\)/);
+    expect((await log()).filter((e) => e.event === 'request')).toEqual([]);
+  }, 60_000);
+
+  it('checks the callback’s iss (RFC 9207) where the authorization server says it sends one', async () => {
+    const issuer = `${new URL(server.url).origin}/`;
+    for (const [iss, expected] of [
+      ['http://evil.example/', /came from another authorization server \(http:\/\/evil\.example\/\)/],
+      [undefined, /did not say which authorization server sent it/],
+    ] as const) {
+      await server.configure({ metadata: { authorization_response_iss_parameter_supported: true }, ...(iss ? { iss } : {}) });
+      const store = new MemoryOAuthStore();
+      const oauth = new McpOAuth(store);
+      const start = await oauth.begin(ref, CALLBACK);
+      if (start.kind !== 'redirect') throw new Error('expected a redirect');
+      const answer = await approve(start.authorizationUrl);
+      expect(answer.iss).toBe(iss ?? null);
+      await expect(oauth.finish(ref, answer.code, answer.state, answer.iss)).rejects.toThrow(expected);
+      expect(store.rows.get(ref.id)!.tokens).toBeNull();
+    }
+    expect((await log()).filter((e) => e.event === 'sign_in')).toEqual([]);
+
+    // Its own issuer: signed in.
+    await server.configure({ metadata: { authorization_response_iss_parameter_supported: true }, iss: 'issuer' });
+    const store = new MemoryOAuthStore();
+    const oauth = new McpOAuth(store);
+    const start = await oauth.begin(ref, CALLBACK);
+    if (start.kind !== 'redirect') throw new Error('expected a redirect');
+    const answer = await approve(start.authorizationUrl);
+    expect(answer.iss).toBe(issuer);
+    await oauth.finish(ref, answer.code, answer.state, answer.iss);
+    expect(store.rows.get(ref.id)!.tokens).toMatchObject({ access_token: expect.any(String) });
+  }, 60_000);
+});
+
+describe('client identity without dynamic registration (issue 26 point 8)', () => {
+  const APP = 'https://pausepoint.test/';
+  const APP_CALLBACK = `${APP}mcp-oauth-callback`;
+  const DOCUMENT = `${APP}oauth-client.json`;
+  /** The app's host, which this test cannot serve over https: answers the document as the build ships it. */
+  const appHost = (served: object | null) => (input: string | URL | Request, init?: RequestInit) =>
+    String(input instanceof Request ? input.url : input) === DOCUMENT
+      ? Promise.resolve(served ? Response.json(served) : new Response('<!doctype html>', { status: 404 }))
+      : fetch(input, init);
+
+  it('uses the app’s Client ID Metadata Document where the authorization server takes one, and registers where it does not or the app ships none', async () => {
+    expect(clientDocument(APP)).toMatchObject({ client_id: DOCUMENT, redirect_uris: [APP_CALLBACK], token_endpoint_auth_method: 'none' });
+    await server.configure({ metadata: { client_id_metadata_document_supported: true }, clientDocuments: { [DOCUMENT]: clientDocument(APP) } });
+    const store = new MemoryOAuthStore();
+    const oauth = new McpOAuth(store, { fetch: appHost(clientDocument(APP)) });
+    const start = await oauth.begin(ref, APP_CALLBACK);
+    if (start.kind !== 'redirect') throw new Error('expected a redirect');
+    expect(new URL(start.authorizationUrl).searchParams.get('client_id')).toBe(DOCUMENT);
+    const { code, state } = await approve(start.authorizationUrl, APP_CALLBACK);
+    await oauth.finish(ref, code, state);
+    expect(store.rows.get(ref.id)).toMatchObject({ clientInformation: { client_id: DOCUMENT }, tokens: { access_token: expect.any(String) } });
+    const happened = (await log()).map((e) => e.event);
+    expect(happened).toContain('client_document');
+    expect(happened).not.toContain('register');
+
+    // A host that does not serve the document (an SPA fallback's 404 page): registered dynamically instead.
+    const other = new McpOAuth(new MemoryOAuthStore(), { fetch: appHost(null) });
+    const fallback = await other.begin(ref, APP_CALLBACK);
+    if (fallback.kind !== 'redirect') throw new Error('expected a redirect');
+    expect(new URL(fallback.authorizationUrl).searchParams.get('client_id')).not.toBe(DOCUMENT);
+    expect((await log()).filter((e) => e.event === 'register')).toHaveLength(1);
+
+    // An authorization server that takes no documents: registered dynamically, as before.
+    await server.configure({});
+    const plain = await new McpOAuth(new MemoryOAuthStore(), { fetch: appHost(clientDocument(APP)) }).begin(ref, APP_CALLBACK);
+    if (plain.kind !== 'redirect') throw new Error('expected a redirect');
+    expect(new URL(plain.authorizationUrl).searchParams.get('client_id')).not.toBe(DOCUMENT);
+    expect((await log()).filter((e) => e.event === 'register')).toHaveLength(2);
+  }, 60_000);
+
+  it('signs in with a pre-registered Client ID at an authorization server that registers no clients, and says what to do without one', async () => {
+    await server.configure({ metadata: { registration_endpoint: null }, clients: [{ client_id: 'pausepoint-by-hand', redirect_uris: [CALLBACK] }] });
+    await expect(new McpOAuth(new MemoryOAuthStore()).begin(ref, CALLBACK)).rejects.toThrow(/registers no clients by itself: .*Client ID/);
+
+    const store = new MemoryOAuthStore();
+    const oauth = new McpOAuth(store);
+    const registered = { ...ref, auth: { clientId: 'pausepoint-by-hand' } };
+    const start = await oauth.begin(registered, CALLBACK);
+    if (start.kind !== 'redirect') throw new Error('expected a redirect');
+    expect(new URL(start.authorizationUrl).searchParams.get('client_id')).toBe('pausepoint-by-hand');
+    const { code, state } = await approve(start.authorizationUrl);
+    await oauth.finish(registered, code, state);
+    const session = await openHttpSession({ url: ref.url, headers: {}, bearerToken: null, authProvider: await oauth.connectionProvider(registered) }, EVENTS);
+    expect((await session.listTools()).map((t) => t.name)).toEqual(['whisper']);
+    await session.close();
+    const events = await log();
+    expect(events.filter((e) => e.event === 'sign_in').map((e) => e.clientId)).toEqual(['pausepoint-by-hand']);
+    expect(events.filter((e) => e.event === 'register')).toEqual([]);
   }, 60_000);
 });

@@ -1,6 +1,8 @@
-import { auth, discoverOAuthServerInfo, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, discoverOAuthServerInfo, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { OAuthTokensSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { AuthorizationServerRefused, checkCallbackIssuer, discoveryStateOf, pinAuthorizationServer, samePin, type AuthorizationServerPin } from './authorization-server-pin.ts';
+import { shippedClientDocument } from './client-metadata-document.ts';
 import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-record.ts';
 import { SignInNeeded, StoredOAuthProvider } from './stored-oauth-provider.ts';
 
@@ -18,6 +20,8 @@ export class SignInRefused extends Error {
 interface ServerRef {
   id: string;
   url: string;
+  /** `clientId`: the one the user entered for a pre-registered client, if any. */
+  auth?: { clientId?: string | null };
 }
 
 export interface McpOAuthOptions {
@@ -35,7 +39,13 @@ const EXPIRY_MARGIN_MS = 60_000;
  * worker runs all of it; the page only opens the authorization URL in a
  * popup and hands back what the callback page received (the worker cannot
  * navigate). `state` is checked here, once: an answer with another state, or
- * a second answer with the same one, is refused.
+ * a second answer with the same one, is refused; so is one whose `iss` names
+ * another authorization server (RFC 9207).
+ *
+ * Discovery runs at Sign in only. What it finds is checked and pinned
+ * (authorization-server-pin.ts); refreshes and Sign out use the pin, and a
+ * refresh first checks that discovery still finds the same, or asks for a
+ * new sign-in instead.
  */
 export class McpOAuth {
   readonly #fetch: FetchLike | undefined;
@@ -60,7 +70,13 @@ export class McpOAuth {
   async connectionProvider(server: ServerRef): Promise<OAuthClientProvider | undefined> {
     const row = await this.store.get(server.id);
     if (!row?.tokens) return undefined;
-    const provider = new StoredOAuthProvider(this.store, server.id, row.redirectUrl, { kind: 'connection' }, this.#now);
+    const provider = new StoredOAuthProvider(
+      this.store,
+      server.id,
+      row.redirectUrl,
+      { kind: 'connection', discovery: () => this.#stillPinned(server) },
+      { now: this.#now, clientId: clientIdOf(server) },
+    );
     const tokens = await provider.tokens();
     if (tokens?.refresh_token && expired(row, tokens.expires_in, this.#now())) {
       // With a refresh token and no code, auth() refreshes; it never starts a sign-in from here (SignInNeeded).
@@ -71,41 +87,56 @@ export class McpOAuth {
 
   /**
    * Discovery (from the 401's `resource_metadata` when the server gave one,
-   * else the well-known URLs), registration if needed, PKCE: the
+   * else the well-known URLs), checked and pinned; the client's identity (the
+   * client id the user entered, else this app's Client ID Metadata Document
+   * where the authorization server takes one, else a registration); PKCE: the
    * authorization URL for the popup, with its state.
    */
   async begin(server: ServerRef, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart> {
     const state = this.#newState();
+    const info = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch, ...(resourceMetadataUrl ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}) });
+    const discovery = pinAuthorizationServer(info, resourceMetadataUrl ?? null, this.#now());
+    const clientId = clientIdOf(server);
+    // This app's Client ID Metadata Document, where the authorization server takes one and the host serves the one built for this address.
+    const clientMetadataUrl = !clientId && discovery.metadata.client_id_metadata_document_supported === true ? (await shippedClientDocument(redirectUrl, this.#fetch)).url : null;
+    if (!clientId && !clientMetadataUrl && discovery.metadata.registration_endpoint === undefined && !(await this.store.get(server.id))?.clientInformation) {
+      throw new AuthorizationServerRefused(
+        `The authorization server ${discovery.authorizationServerUrl} registers no clients by itself: remove this server and add it again with the Client ID that authorization server gave you for Pausepoint.`,
+      );
+    }
     let authorizationUrl: URL | null = null;
     const provider = new StoredOAuthProvider(
       this.store,
       server.id,
       redirectUrl,
-      { kind: 'interactive', state, onRedirect: (url) => (authorizationUrl = url) },
-      this.#now,
+      { kind: 'interactive', state, discovery, onRedirect: (url) => (authorizationUrl = url), ...(clientMetadataUrl ? { clientMetadataUrl } : {}) },
+      { now: this.#now, clientId },
     );
-    const result = await auth(provider, {
-      serverUrl: server.url,
-      fetchFn: this.#fetch,
-      ...(resourceMetadataUrl ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}),
-    });
+    const result = await auth(provider, { serverUrl: server.url, fetchFn: this.#fetch });
     if (result === 'AUTHORIZED') return { kind: 'authorized' };
     if (!authorizationUrl) throw new Error('The authorization server gave no address to sign in at.');
     return { kind: 'redirect', authorizationUrl: (authorizationUrl as URL).href, state };
   }
 
-  /** The callback's code and state: the state must be this sign-in's (used once), then the code is exchanged for tokens. */
-  async finish(server: ServerRef, code: string, state: string): Promise<void> {
-    let verifier: string | null = null;
-    let redirectUrl = '';
+  /**
+   * The callback's code, state and `iss`: the state must be this sign-in's (used once), `iss` the pinned
+   * authorization server's (RFC 9207, required where it says it sends one), then the code is exchanged for
+   * tokens at that authorization server.
+   */
+  async finish(server: ServerRef, code: string, state: string, iss: string | null = null): Promise<void> {
+    const started: { verifier?: string; redirectUrl?: string; discovery?: AuthorizationServerPin | null } = {};
     // Consumed atomically: a replayed or foreign answer finds no pending sign-in with its state.
     await this.store.update(server.id, (row) => {
       if (!row?.pending?.codeVerifier || !sameString(row.pending.state, state)) return row ?? null;
-      verifier = row.pending.codeVerifier;
-      redirectUrl = row.redirectUrl;
+      Object.assign(started, { verifier: row.pending.codeVerifier, redirectUrl: row.redirectUrl, discovery: row.pending.authorizationServer });
       return { ...row, pending: null, updatedAt: this.#now() };
     });
+    const { verifier, redirectUrl = '', discovery } = started;
     if (!verifier) throw new SignInRefused('This sign-in answer does not match a sign-in started in this browser (its state differs). Press Sign in again.');
+    if (!discovery) throw new SignInRefused('This sign-in was started by an older version of Pausepoint. Press Sign in again.');
+    // Checked before the code goes anywhere: an answer from another authorization server is a mix-up attack.
+    const wrongIssuer = checkCallbackIssuer(discovery, iss);
+    if (wrongIssuer) throw new SignInRefused(`${wrongIssuer} Press Sign in again.`);
     const provider = new StoredOAuthProvider(
       this.store,
       server.id,
@@ -113,34 +144,36 @@ export class McpOAuth {
       {
         kind: 'interactive',
         state,
+        discovery,
         codeVerifier: verifier,
         onRedirect: () => {
           throw new SignInNeeded('The authorization server asked for another sign-in.');
         },
       },
-      this.#now,
+      { now: this.#now, clientId: clientIdOf(server) },
     );
     const result = await auth(provider, { serverUrl: server.url, authorizationCode: code, fetchFn: this.#fetch });
     if (result !== 'AUTHORIZED') throw new SignInNeeded('The authorization server did not give tokens.');
   }
 
-  /** Deletes the tokens, then asks the authorization server to revoke them (RFC 7009) if its metadata names an endpoint. */
+  /**
+   * Deletes the tokens, then asks the authorization server they came from to revoke them (RFC 7009) if its
+   * pinned metadata names an endpoint: no discovery, so nothing the servers say now can redirect the tokens.
+   */
   async signOut(server: ServerRef): Promise<SignOutResult> {
     const row = await this.store.get(server.id);
-    await this.store.update(server.id, (r) => (r ? { ...r, tokens: null, tokensSavedAt: null, pending: null, updatedAt: this.#now() } : null));
+    await this.store.update(server.id, (r) => (r ? { ...r, tokens: null, tokensSavedAt: null, authorizationServer: null, pending: null, updatedAt: this.#now() } : null));
     const tokens = OAuthTokensSchema.safeParse(row?.tokens);
     if (!row || !tokens.success) return { revoked: 'no_tokens' };
+    // OpenID metadata has no revocation_endpoint in the SDK's type: read it as RFC 8414 names it. The pin checked its origin.
+    const endpoint = row.authorizationServer?.metadata.revocation_endpoint;
+    if (typeof endpoint !== 'string') return { revoked: 'no_endpoint' };
+    const clientId = clientIdOf(server) ?? (typeof row.clientInformation?.client_id === 'string' ? row.clientInformation.client_id : null);
+    const secret = typeof row.clientInformation?.client_secret === 'string' ? row.clientInformation.client_secret : null;
+    const pairs: [string, string][] = [];
+    if (tokens.data.refresh_token) pairs.push([tokens.data.refresh_token, 'refresh_token']);
+    pairs.push([tokens.data.access_token, 'access_token']);
     try {
-      const info = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch });
-      // OpenID metadata has no revocation_endpoint in the SDK's type: read it as RFC 8414 names it.
-      const metadata: Record<string, unknown> = { ...info.authorizationServerMetadata };
-      const endpoint = typeof metadata.revocation_endpoint === 'string' && /^https?:/.test(metadata.revocation_endpoint) ? metadata.revocation_endpoint : null;
-      if (!endpoint) return { revoked: 'no_endpoint' };
-      const clientId = typeof row.clientInformation?.client_id === 'string' ? row.clientInformation.client_id : null;
-      const secret = typeof row.clientInformation?.client_secret === 'string' ? row.clientInformation.client_secret : null;
-      const pairs: [string, string][] = [];
-      if (tokens.data.refresh_token) pairs.push([tokens.data.refresh_token, 'refresh_token']);
-      pairs.push([tokens.data.access_token, 'access_token']);
       for (const [token, hint] of pairs) {
         const body = new URLSearchParams({ token, token_type_hint: hint });
         if (clientId) body.set('client_id', clientId);
@@ -162,6 +195,25 @@ export class McpOAuth {
   forget(serverId: string): Promise<void> {
     return this.store.remove(serverId);
   }
+
+  /**
+   * Before a refresh: the pinned authorization server, if discovery still finds exactly it. Anything else
+   * (another authorization server, changed metadata, none) is a new sign-in for the user to accept; the
+   * refresh token is sent nowhere.
+   */
+  async #stillPinned(server: ServerRef): Promise<OAuthDiscoveryState> {
+    const pin = (await this.store.get(server.id))?.authorizationServer;
+    if (!pin) throw new SignInNeeded('its tokens come from a sign-in that pinned no authorization server; sign in again');
+    const now = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch, ...(pin.resourceMetadataUrl ? { resourceMetadataUrl: new URL(pin.resourceMetadataUrl) } : {}) });
+    if (!samePin(pin, now)) {
+      throw new SignInNeeded(`its authorization server's metadata changed since you signed in (${pin.authorizationServerUrl}); sign in again to accept the new one`);
+    }
+    return discoveryStateOf(pin);
+  }
+}
+
+function clientIdOf(server: ServerRef): string | null {
+  return server.auth?.clientId?.trim() || null;
 }
 
 function expired(row: McpOAuthRecord, expiresIn: number | undefined, now: number): boolean {

@@ -1,4 +1,4 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
   OAuthClientInformationFullSchema,
   OAuthClientInformationSchema,
@@ -7,6 +7,8 @@ import {
   type OAuthClientMetadata,
   type OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { discoveryStateOf, type AuthorizationServerPin } from './authorization-server-pin.ts';
+import { clientMetadata } from './client-metadata-document.ts';
 import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-record.ts';
 
 /** The server wants a sign-in that only the user can give (in Settings): no tokens, or they could not be refreshed. */
@@ -16,42 +18,70 @@ export class SignInNeeded extends Error {
 
 /**
  * `interactive`: a sign-in the user started — the authorization URL is handed
- * to `onRedirect` (the page opens it in a popup), the PKCE verifier is kept.
- * `connection`: the worker connecting on its own — it may use and refresh the
- * stored tokens, but never starts a sign-in (nor touches one in progress).
+ * to `onRedirect` (the page opens it in a popup), the PKCE verifier is kept,
+ * and the authorization server it checked (`discovery`) is pinned with the
+ * tokens. `connection`: the worker connecting on its own — it may use and
+ * refresh the stored tokens at the pinned authorization server (`discovery`
+ * checks the pin still holds), but never starts a sign-in (nor touches one in
+ * progress).
  */
 export type ProviderMode =
-  | { kind: 'interactive'; state: string; onRedirect: (url: URL) => void; /** The verifier of the sign-in being finished. */ codeVerifier?: string }
-  | { kind: 'connection' };
+  | {
+      kind: 'interactive';
+      state: string;
+      discovery: AuthorizationServerPin;
+      onRedirect: (url: URL) => void;
+      /** The verifier of the sign-in being finished. */
+      codeVerifier?: string;
+      /** This app's Client ID Metadata Document, when the authorization server takes one and the app ships it. */
+      clientMetadataUrl?: string;
+    }
+  | { kind: 'connection'; discovery: () => Promise<OAuthDiscoveryState> };
+
+export interface ProviderOptions {
+  now?: () => number;
+  /** A client id the authorization server gave the user for Pausepoint: used instead of any registration. */
+  clientId?: string | null;
+}
 
 /**
  * The SDK's `OAuthClientProvider` over one server's row of the `mcpOAuth`
- * table: the SDK's `auth()` does discovery (RFC 9728, RFC 8414), dynamic
- * client registration, PKCE S256, the code exchange and refreshes; this
- * keeps what it learns.
+ * table: the SDK's `auth()` does client registration (a Client ID Metadata
+ * Document, or dynamic), PKCE S256, the code exchange and refreshes; this
+ * keeps what it learns. Discovery is not the SDK's: `discoveryState()` hands
+ * it the authorization server McpOAuth checked and pinned, and there is no
+ * `saveDiscoveryState`, so nothing the SDK finds replaces the pin.
  */
 export class StoredOAuthProvider implements OAuthClientProvider {
+  readonly #now: () => number;
+  readonly #clientId: string | null;
+
   constructor(
     private readonly store: McpOAuthStore,
     private readonly serverId: string,
     private readonly callbackUrl: string,
     private readonly mode: ProviderMode,
-    private readonly now: () => number = Date.now,
-  ) {}
+    options: ProviderOptions = {},
+  ) {
+    this.#now = options.now ?? Date.now;
+    this.#clientId = options.clientId ?? null;
+  }
 
   get redirectUrl(): string {
     return this.callbackUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Pausepoint',
-      redirect_uris: [this.callbackUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      // A browser app keeps no secret: a public client, protected by PKCE.
-      token_endpoint_auth_method: 'none',
-    };
+    return clientMetadata(this.callbackUrl);
+  }
+
+  /** Read by `auth()` only when it has no client information and the authorization server takes documents. */
+  get clientMetadataUrl(): string | undefined {
+    return this.mode.kind === 'interactive' && !this.#clientId ? this.mode.clientMetadataUrl : undefined;
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState> {
+    return this.mode.kind === 'interactive' ? discoveryStateOf(this.mode.discovery) : this.mode.discovery();
   }
 
   state(): string {
@@ -60,6 +90,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    // Pre-registered: no secret (a browser keeps none), and never replaced by a registration.
+    if (this.#clientId) return { client_id: this.#clientId };
     const row = await this.store.get(this.serverId);
     // Registered for another callback URL (the app moved): register again.
     if (!row?.clientInformation || row.redirectUrl !== this.callbackUrl) return undefined;
@@ -80,7 +112,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.#change((row) => ({ ...row, tokens: { ...tokens }, tokensSavedAt: this.now() }));
+    const mode = this.mode;
+    // A sign-in pins the authorization server it checked, with the tokens it gave; a refresh keeps the pin it used.
+    await this.#change((row) => ({
+      ...row,
+      tokens: { ...tokens },
+      tokensSavedAt: this.#now(),
+      authorizationServer: mode.kind === 'interactive' ? mode.discovery : row.authorizationServer,
+    }));
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
@@ -92,7 +131,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const mode = this.mode;
     // A connection never starts a sign-in, so it must not overwrite the verifier of one the user started.
     if (mode.kind !== 'interactive') return;
-    await this.#change((row) => ({ ...row, pending: { state: mode.state, codeVerifier, startedAt: this.now() } }));
+    await this.#change((row) => ({ ...row, pending: { state: mode.state, codeVerifier, startedAt: this.#now(), authorizationServer: mode.discovery } }));
   }
 
   async codeVerifier(): Promise<string> {
@@ -108,15 +147,17 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       clientInformation: scope === 'all' || scope === 'client' ? null : row.clientInformation,
       tokens: scope === 'all' || scope === 'tokens' ? null : row.tokens,
       tokensSavedAt: scope === 'all' || scope === 'tokens' ? null : row.tokensSavedAt,
+      // The pin belongs to the tokens; dropping discovery means the next refresh asks for a sign-in.
+      authorizationServer: scope === 'all' || scope === 'tokens' || scope === 'discovery' ? null : row.authorizationServer,
       pending: scope === 'all' || scope === 'verifier' ? null : row.pending,
     }));
   }
 
   async #change(change: (row: McpOAuthRecord) => McpOAuthRecord): Promise<void> {
-    await this.store.update(this.serverId, (row) => ({ ...change(row ?? emptyRow(this.serverId, this.callbackUrl, this.now())), updatedAt: this.now() }));
+    await this.store.update(this.serverId, (row) => ({ ...change(row ?? emptyRow(this.serverId, this.callbackUrl, this.#now())), updatedAt: this.#now() }));
   }
 }
 
 export function emptyRow(serverId: string, redirectUrl: string, now: number): McpOAuthRecord {
-  return { v: 1, serverId, redirectUrl, clientInformation: null, tokens: null, tokensSavedAt: null, pending: null, updatedAt: now };
+  return { v: 1, serverId, redirectUrl, clientInformation: null, tokens: null, tokensSavedAt: null, authorizationServer: null, pending: null, updatedAt: now };
 }

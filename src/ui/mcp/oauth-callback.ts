@@ -15,6 +15,8 @@ export interface CallbackMessage {
   type: 'mcp-oauth-callback';
   code: string | null;
   state: string | null;
+  /** RFC 9207: the authorization server that sent the answer, when it says. */
+  iss: string | null;
   error: string | null;
   errorDescription: string | null;
 }
@@ -35,6 +37,7 @@ export function relayOAuthCallback(win: Window, target: HTMLElement): void {
     type: 'mcp-oauth-callback',
     code: params.get('code'),
     state: params.get('state'),
+    iss: params.get('iss'),
     error: params.get('error'),
     errorDescription: params.get('error_description'),
   };
@@ -55,5 +58,12 @@ export function readCallbackMessage(event: MessageEvent, origin: string): Callba
   const record = data as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
   if (record.type !== 'mcp-oauth-callback') return null;
-  return { type: 'mcp-oauth-callback', code: text(record.code), state: text(record.state), error: text(record.error), errorDescription: text(record.errorDescription) };
+  return {
+    type: 'mcp-oauth-callback',
+    code: text(record.code),
+    state: text(record.state),
+    iss: text(record.iss),
+    error: text(record.error),
+    errorDescription: text(record.errorDescription),
+  };
 }

@@ -31,7 +31,7 @@ function fakeWindow(popup: { close: () => void; location: { href: string } } | n
 /** What the callback page would post (Node's BroadcastChannel: same process, no origin on the event). */
 function answer(data: object) {
   const channel = new BroadcastChannel(CALLBACK_CHANNEL);
-  channel.postMessage({ type: 'mcp-oauth-callback', code: null, state: null, error: null, errorDescription: null, ...data });
+  channel.postMessage({ type: 'mcp-oauth-callback', code: null, state: null, iss: null, error: null, errorDescription: null, ...data });
   channel.close();
 }
 
@@ -46,16 +46,20 @@ describe('the OAuth callback page', () => {
     expect(isOAuthCallback({ pathname: '/' })).toBe(false);
   });
 
-  it('hands the code and state on, clears them from the address bar, and closes', async () => {
+  it('hands the code, state and iss on, clears them from the address bar, and closes', async () => {
     const received = new Promise<unknown>((resolve) => {
       const channel = new BroadcastChannel(CALLBACK_CHANNEL);
       channels.push(channel);
       channel.onmessage = (event) => resolve(event.data);
     });
-    const win = { location: { search: '?code=abc&state=s1', pathname: '/mcp-oauth-callback' }, history: { replaceState: vi.fn() }, close: vi.fn() };
+    const win = {
+      location: { search: '?code=abc&state=s1&iss=https%3A%2F%2Fauth.example', pathname: '/mcp-oauth-callback' },
+      history: { replaceState: vi.fn() },
+      close: vi.fn(),
+    };
     const target = document.createElement('div');
     relayOAuthCallback(win as unknown as Window, target);
-    expect(await received).toEqual({ type: 'mcp-oauth-callback', code: 'abc', state: 's1', error: null, errorDescription: null });
+    expect(await received).toEqual({ type: 'mcp-oauth-callback', code: 'abc', state: 's1', iss: 'https://auth.example', error: null, errorDescription: null });
     expect(win.history.replaceState).toHaveBeenCalledWith(null, '', '/mcp-oauth-callback');
     expect(win.close).toHaveBeenCalled();
     expect(target.textContent).toContain('Signed in');
@@ -77,10 +81,33 @@ describe('signInWithPopup', () => {
     await vi.waitFor(() => expect(popup.location.href).toBe('https://auth.example/authorize?state=good-state'));
     expect(mcp.beginSignIn).toHaveBeenCalledWith('srv-1', `${ORIGIN}/mcp-oauth-callback`);
     answer({ code: 'other-code', state: 'another-sign-in' }); // another server's or tab's sign-in: not this one's
-    answer({ code: 'the-code', state: 'good-state' });
+    answer({ code: 'the-code', state: 'good-state', iss: 'https://auth.example' });
     await done;
     expect(mcp.finishSignIn).toHaveBeenCalledTimes(1);
-    expect(mcp.finishSignIn).toHaveBeenCalledWith('srv-1', 'the-code', 'good-state');
+    // The iss as it came back: the worker compares it with the authorization server it pinned (RFC 9207).
+    expect(mcp.finishSignIn).toHaveBeenCalledWith('srv-1', 'the-code', 'good-state', 'https://auth.example');
+  });
+
+  it('the OAuth popup keeps no window.opener: it is cut before the popup navigates to the authorization server (issue 26 point 14)', async () => {
+    const opener = fakeWindow(null);
+    let openerWhenNavigated: unknown = 'never navigated';
+    const popup = {
+      opener: opener as unknown,
+      close: vi.fn(),
+      location: {
+        get href() {
+          return 'about:blank';
+        },
+        set href(_url: string) {
+          openerWhenNavigated = popup.opener;
+        },
+      },
+    };
+    const done = signInWithPopup(control(), 'srv-1', new AbortController().signal, fakeWindow(popup));
+    await vi.waitFor(() => expect(openerWhenNavigated).not.toBe('never navigated'));
+    expect(openerWhenNavigated).toBeNull();
+    answer({ code: 'the-code', state: 'good-state' });
+    await done;
   });
 
   it('reports the authorization server’s refusal, and a blocked popup', async () => {

@@ -22,13 +22,16 @@ export async function signInWithPopup(mcp: McpControl, serverId: string, signal:
     const address = new URL(start.authorizationUrl);
     if (address.protocol !== 'https:' && address.protocol !== 'http:') throw new Error('The authorization server gave an address that is not a web page.');
     const answer = waitForCallback(start.state, win.location.origin, signal);
+    // The authorization server's pages get no handle on this tab (they could navigate it elsewhere):
+    // a popup opened with `noopener` would give us none on the popup either, so the link is cut here.
+    popup.opener = null;
     popup.location.href = address.href;
     const message = await answer;
     if (message.error || !message.code) {
       throw new Error(`The authorization server did not sign you in: ${message.error ?? 'no code'}${message.errorDescription ? ` (${message.errorDescription})` : ''}.`);
     }
-    // The state as it came back: the worker checks it against the sign-in it started.
-    await mcp.finishSignIn(serverId, message.code, message.state ?? '');
+    // The state and iss as they came back: the worker checks them against the sign-in it started.
+    await mcp.finishSignIn(serverId, message.code, message.state ?? '', message.iss);
   } catch (error) {
     popup.close();
     throw error;
