@@ -65,9 +65,9 @@ async function sendClaim(ctx: SyncContext, claim: DecisionClaim): Promise<Sent> 
     }
     // 409, or a create not yet on a quorum: whatever the server now returns for the id is the winner.
     const current = await ctx.client.getDocument(sealed._id, { conflicts: true });
-    if (!current) throw new CouchError('bad_response', 'The sync server lost a decision it had just taken.');
+    if (!current) throw new CouchError('bad_response', { message: 'The sync server lost a decision it had just taken.' });
     const winner = await ctx.sealed.open(current);
-    if (winner.kind !== 'decision') throw new CouchError('bad_response', 'The sync server holds something else under a decision’s id.');
+    if (winner.kind !== 'decision') throw new CouchError('bad_response', { message: 'The sync server holds something else under a decision’s id.' });
     if (winner.from === ctx.device.id && winner.record.decidedBy.tabId === decidedBy.tabId && (current._conflicts ?? []).length === 0) return { outcome: 'won' };
     return { outcome: 'lost', decision: winner.record.decision, decidedBy: winner.record.decidedBy };
   } catch (error) {

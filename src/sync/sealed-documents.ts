@@ -4,10 +4,7 @@ import { openDocument, sealDocument } from './crypto/envelope.ts';
 import { SyncDocument, type SyncKind } from './sync-document.ts';
 
 /** A document as it goes to the server: an opaque id and one envelope, nothing else. */
-export interface SealedBody {
-  _id: string;
-  e: unknown;
-}
+export type SealedBody = { _id: string; e: unknown };
 
 /** Why a document from the server was not applied: it is skipped, counted and shown, never applied. */
 export class UnreadableDocument extends Error {

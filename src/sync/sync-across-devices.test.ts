@@ -24,7 +24,7 @@ afterEach(async () => {
   for (const device of open.splice(0)) await device.close();
 });
 
-const bigTransfer = { calls: [{ name: 'transfer', args: { amount: 500, to: 'Ada Lovelace' } }] };
+const bigTransfer = { calls: [{ name: 'transfer', args: { amount: 48_173, to: 'Ada Lovelace' } }] };
 
 async function database(): Promise<string> {
   const name = `pausepoint-${++dbCount}`;
@@ -47,7 +47,7 @@ async function laptopAndPhone() {
   const { conversationId } = await laptop.engine.send(null, 'pay Ada');
   await laptop.engine.whenIdle();
   const [card] = await laptop.db.pausePoints.where('status').equals('pending').toArray();
-  expect(card?.title).toContain('500');
+  expect(card?.title).toContain('48173');
 
   const phone = await device('Phone');
   const invite = await laptop.sync.addDevice();
@@ -72,7 +72,7 @@ describe('sync across devices', () => {
     expect(await phone.engine.decide(card.id, { type: 'approve' }, phone.by())).toEqual({ outcome: 'sent', owner: 'Laptop' });
     await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
     await laptop.engine.whenIdle();
-    expect(laptop.executions).toEqual([{ amount: 500, to: 'Ada Lovelace' }]);
+    expect(laptop.executions).toEqual([{ amount: 48_173, to: 'Ada Lovelace' }]);
     expect(await laptop.db.pausePoints.get(card.id)).toMatchObject({ status: 'resolved', resolution: 'approve', decidedBy: { ...phone.by(), via: 'sync' } });
     await eventually('the phone shows the decision', async () => (await phone.db.pausePoints.get(card.id))?.status === 'resolved');
     expect((await phone.db.remoteDecisions.get(card.id))?.state).toBe('won');
@@ -135,7 +135,7 @@ describe('sync across devices', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stored = await (await fetch(`${server.url}/${db}/_all_docs?include_docs=true`, { headers: { authorization: `Basic ${btoa(`${USER.username}:${USER.password}`)}` } })).text();
     expect(stored.length).toBeGreaterThan(1000);
-    for (const plain of ['pay Ada', 'Ada Lovelace', '500', card.title, 'Laptop', 'Phone', 'the secret reason', 'transfer', 'Sent.']) {
+    for (const plain of ['pay Ada', 'Ada Lovelace', '48173', card.title, 'Laptop', 'Phone', 'the secret reason', 'transfer', 'Sent.']) {
       expect(stored, plain).not.toContain(plain);
     }
   });
