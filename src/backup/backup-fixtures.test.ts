@@ -39,6 +39,7 @@ describe('backup format v1 sample', () => {
       conversationsKept: 0,
       settings: 'restored',
       apiKeyMissing: true,
+      keptStricter: [],
       skippedInBackup: 0,
     });
     expect(describeRestore(result)).toBe(
