@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { KNOWN_PRICES } from '../model/known-prices.ts';
 import { DEFAULT_MAX_TOKENS } from '../storage/settings-constants.ts';
-import { stricterSettings } from './stricter-settings.ts';
+import { stricterSettings, type SpendingBounds } from './stricter-settings.ts';
 
-const base = { provider: 'custom', model: 'm' };
+const base: SpendingBounds & { provider: string; model: string } = { provider: 'custom', model: 'm' };
 
 describe('stricterSettings', () => {
   it('keeps a limit the backup drops or raises, and takes one it lowers', () => {
