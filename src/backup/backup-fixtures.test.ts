@@ -39,6 +39,7 @@ describe('backup format v1 sample', () => {
       conversationsKept: 0,
       settings: 'restored',
       apiKeyMissing: true,
+      keptStricter: [],
       skippedInBackup: 0,
     });
     expect(describeRestore(result)).toBe(
@@ -97,6 +98,19 @@ const REFUSALS: Record<string, { code: BackupErrorCode; table?: string; index?: 
   // current, and a version 2 file without its approvalRules table is damaged.
   'future-version.json': { code: 'invalid_file', message: /damaged: data\.approvalRules/ },
   'future-version-3.json': { code: 'future_version', message: /newer version of Pausepoint \(backup version 3; this app reads versions up to 2\)/ },
+  // Point 2 of issue 26: a pending card that shows one call while approving it would run another.
+  'gate-card-other-arguments.json': {
+    code: 'invalid_record',
+    table: 'pausePoints',
+    index: 0,
+    message: /^Record 0 of pausePoints \(id "9a7e0000-0000-4000-8000-0000000000b1"\) cannot be restored: the arguments it shows are not those of its call "call_pay" to http_request, which approving it would run\./,
+  },
+  'gate-card-other-tool.json': {
+    code: 'invalid_record',
+    table: 'pausePoints',
+    index: 0,
+    message: /cannot be restored: it asks about tool "list_notes", but its call "call_pay" is to "http_request"\./,
+  },
   'id-taken-here.json': {
     code: 'conflict',
     table: 'pausePoints',

@@ -1,4 +1,5 @@
 import type { RestoreResult } from './restore-backup.ts';
+import type { KeptSetting, LimitSetting } from './stricter-settings.ts';
 
 function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
@@ -37,12 +38,39 @@ export function describeRestore(result: RestoreResult): string {
       `${count(result.conversationsKept, 'conversation')} from the backup ${result.conversationsKept === 1 ? 'was' : 'were'} already here and kept as ${result.conversationsKept === 1 ? 'it is' : 'they are'}.`,
     );
   }
+  const kept = describeKept(result.keptStricter);
+  if (kept !== undefined) sentences.push(kept);
   if (result.settings === 'kept_current') sentences.push('Your current settings use a different endpoint, so they were kept.');
   if (result.apiKeyMissing) sentences.push('Backups never hold an API key: enter yours in Settings.');
   if (result.skippedInBackup > 0) {
     sentences.push(`The backup notes ${count(result.skippedInBackup, 'record')} that could not be read when it was made; ${result.skippedInBackup === 1 ? 'it is' : 'they are'} not in it.`);
   }
   return sentences.join(' ');
+}
+
+/** The names Settings gives these bounds. */
+const LIMIT_LABELS: Record<LimitSetting, string> = {
+  maxTokens: 'Max tokens per answer',
+  tokenLimit: 'Token limit per conversation',
+  costLimit: 'Spending limit per conversation',
+  dailyCostLimit: 'Spending limit per day',
+};
+
+/** The bounds a restore kept from here, each with what the backup had instead (see stricter-settings.ts). */
+function describeKept(kept: readonly KeptSetting[]): string | undefined {
+  if (kept.length === 0) return undefined;
+  const parts: string[] = [];
+  const models: string[] = [];
+  for (const item of kept) {
+    if (item.setting === 'price') models.push(item.model);
+    else parts.push(`${LIMIT_LABELS[item.setting]} ${number(item.kept)} (the backup had ${item.backup === null ? 'none' : number(item.backup)})`);
+  }
+  if (models.length > 0) parts.push(`the ${models.length === 1 ? 'price' : 'prices'} of ${joinList(models)} (the backup's were lower or missing)`);
+  return `A backup never loosens a limit or lowers a price, so this browser's stricter ones were kept: ${joinList(parts)}. Change them in Settings if you mean to.`;
+}
+
+function number(n: number): string {
+  return n.toLocaleString('en');
 }
 
 function joinList(parts: string[]): string {

@@ -1,4 +1,4 @@
-import { isActive, type ApprovalRule, type Conversation, type ConversationState, type PausePoint } from '../engine/records/index.ts';
+import { isActive, type ApprovalRule, type Conversation, type ConversationState, type LedgerEntry, type PausePoint } from '../engine/records/index.ts';
 import type { BackupRecords } from './backup-format.ts';
 
 /** What a restored conversation that was working says in its status bar, beside Continue. */
@@ -24,8 +24,13 @@ export const RESTORED_INTERRUPTED_MESSAGE = 'Restored from a backup made while i
  *   backup: a stolen or crafted file must not grant anything. Ask and deny rules
  *   come back on, since they only restrict.
  *
- * Messages, ledger entries and notes are kept as they are: the engine already
- * asks before it re-runs a call the ledger shows as started or unknown.
+ * - A ledger entry that says its call was `started` is marked `restored`: the
+ *   engine re-runs a started read after a crash here on its own, but nobody here
+ *   saw this one approved or start, so it asks with a fresh gate card instead
+ *   (src/engine/restored-start.ts). Other entries are kept as they are: a
+ *   finished one is only read back, and an unknown one asks already.
+ *
+ * Messages and notes are kept as they are.
  */
 export function inertRecords(records: BackupRecords): BackupRecords {
   const pendingCards = new Map<string, number>();
@@ -36,6 +41,7 @@ export function inertRecords(records: BackupRecords): BackupRecords {
     ...records,
     conversations: records.conversations.map((conversation) => inertConversation(conversation, pendingCards.get(conversation.id) ?? 0)),
     pausePoints: records.pausePoints.map(inertPausePoint),
+    ledger: records.ledger.map(inertLedgerEntry),
     approvalRules: records.approvalRules.map(inertRule),
   };
 }
@@ -58,6 +64,10 @@ function inertPausePoint(pause: PausePoint): PausePoint {
   // A crafted file could mark a pending card restored: deciding it here is a decision made here.
   const { restored: _restored, ...card } = pause;
   return { ...card, expiresAt: null };
+}
+
+function inertLedgerEntry(entry: LedgerEntry): LedgerEntry {
+  return entry.status === 'started' ? { ...entry, restored: true } : entry;
 }
 
 function inertRule(rule: ApprovalRule): ApprovalRule {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
+import { ledgerId, type Message, type ToolCall } from '../engine/records/index.ts';
 import { BackupError } from './backup-error.ts';
 import {
   BACKUP_ENVELOPES,
@@ -14,7 +15,7 @@ import {
   type RecordTable,
   type ValidBackup,
 } from './backup-format.ts';
-import { recordLinkProblem } from './record-link-problem.ts';
+import { gateCardProblem, recordLinkProblem } from './record-link-problem.ts';
 import { settingsEndpointProblem } from './settings-endpoint-problem.ts';
 
 export interface ParseProgress {
@@ -37,7 +38,8 @@ const NOTHING = 'Nothing was restored.';
  * refusal: not JSON, then not a backup, then a version this app cannot read,
  * then a broken structure, then the first bad record (table and index): one
  * that breaks its schema, repeats an id, or points outside the file (see
- * record-link-problem.ts); then settings that break their schema or point a
+ * record-link-problem.ts), and for a gate card, one that shows another call than
+ * the one approving it would run; then settings that break their schema or point a
  * named provider elsewhere. Every record is checked before anything is written.
  */
 export async function parseBackup(text: string, { onProgress, batchSize = 500 }: ParseOptions = {}): Promise<ValidBackup> {
@@ -62,7 +64,7 @@ export async function parseBackup(text: string, { onProgress, batchSize = 500 }:
   let checked = 0;
   const conversations = new Set<string>();
   /** Every record of one table, checked against its schema and the file's conversations, with no id twice. */
-  const checkTable = async <T extends { id: string }>(table: RecordTable, schema: z.ZodType<T>): Promise<T[]> => {
+  const checkTable = async <T extends { id: string }>(table: RecordTable, schema: z.ZodType<T>, problemOf?: (record: T) => string | undefined): Promise<T[]> => {
     const rows = stored[table];
     const seen = new Set<string>();
     const valid: T[] = [];
@@ -78,7 +80,7 @@ export async function parseBackup(text: string, { onProgress, batchSize = 500 }:
       if (seen.has(parsed.data.id)) {
         throw new BackupError('invalid_record', `Record ${index} of ${table} repeats the id "${parsed.data.id.slice(0, 80)}". ${NOTHING}`, { table, index });
       }
-      const problem = recordLinkProblem(table, parsed.data, conversations);
+      const problem = recordLinkProblem(table, parsed.data, conversations) ?? problemOf?.(parsed.data);
       if (problem !== undefined) {
         throw new BackupError('invalid_record', `Record ${index} of ${table}${idLabel(rows[index])} cannot be restored: ${problem}. ${NOTHING}`, { table, index });
       }
@@ -94,11 +96,20 @@ export async function parseBackup(text: string, { onProgress, batchSize = 500 }:
   // Conversations first: every other table is checked against them.
   const restoredConversations = await checkTable('conversations', RECORD_SCHEMAS.conversations);
   for (const conversation of restoredConversations) conversations.add(conversation.id);
+  const messages = await checkTable('messages', RECORD_SCHEMAS.messages);
+  // The ledger before the cards: a gate card is checked against its call and the call's entry.
+  const ledger = await checkTable('ledger', RECORD_SCHEMAS.ledger);
+  const calls = toolCallsOf(messages);
+  const entries = new Map(ledger.map((entry) => [entry.id, entry]));
+  const pausePoints = await checkTable('pausePoints', RECORD_SCHEMAS.pausePoints, (pause) => {
+    const key = ledgerId(pause.conversationId, pause.toolCallId);
+    return gateCardProblem(pause, calls.get(key), entries.get(key));
+  });
   const records: BackupRecords = {
     conversations: restoredConversations,
-    messages: await checkTable('messages', RECORD_SCHEMAS.messages),
-    pausePoints: await checkTable('pausePoints', RECORD_SCHEMAS.pausePoints),
-    ledger: await checkTable('ledger', RECORD_SCHEMAS.ledger),
+    messages,
+    pausePoints,
+    ledger,
     notes: await checkTable('notes', RECORD_SCHEMAS.notes),
     approvalRules: await checkTable('approvalRules', RECORD_SCHEMAS.approvalRules),
   };
@@ -112,6 +123,16 @@ export async function parseBackup(text: string, { onProgress, batchSize = 500 }:
     settings: checkSettings(data.settings),
     skipped: envelope.data.skipped,
   };
+}
+
+/** The file's tool calls, keyed as their ledger entries are (`ledgerId`): call ids are unique per conversation only. */
+function toolCallsOf(messages: readonly Message[]): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls) calls.set(ledgerId(message.conversationId, call.id), call);
+  }
+  return calls;
 }
 
 function checkSettings(stored: unknown): BackupSettings | null {

@@ -68,6 +68,7 @@ describe('restoreBackup: round trip', () => {
       conversationsKept: 0,
       settings: 'unchanged',
       apiKeyMissing: false,
+      keptStricter: [],
       skippedInBackup: 0,
     });
     expect(describeRestore(result)).toBe(
@@ -177,6 +178,57 @@ describe('restoreBackup: round trip', () => {
     expect((await db.settings.get('settings'))?.value).not.toHaveProperty('apiKey');
     expect(JSON.stringify(await db.settings.toArray())).not.toContain('sk-smuggled-in-a-file');
     expect((await db.settings.get('deviceId'))?.value).toBe(SEED_DEVICE_ID);
+  });
+});
+
+describe('point 11: restore keeps the stricter limits and prices', () => {
+  /** This browser's bounds, on the backup's endpoint. */
+  const HERE = { v: 1, provider: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', expiryMinutes: null, notifications: true, badge: false,
+    tokenLimit: 50_000, costLimit: 2, dailyCostLimit: 5, maxTokens: 2_000, prices: [{ model: 'gpt-4o-mini', input: 0.15, output: 0.6 }] };
+
+  it('a crafted file cannot drop the limits, zero the prices or raise Max tokens per answer; the summary lists what was kept', async () => {
+    await seedDatabase(db);
+    const file = JSON.parse(await backupText());
+    // The backup's settings: no token or daily limit, a money limit 500 times higher, free tokens, answers of a million tokens.
+    file.data.settings = { ...file.data.settings, costLimit: 1_000, maxTokens: 1_000_000, prices: [{ model: 'gpt-4o-mini', input: 0, output: 0 }] };
+    await db.settings.put({ key: 'settings', value: HERE });
+
+    const result = await restoreBackup(db, JSON.stringify(file));
+
+    expect((await db.settings.get('settings'))?.value).toEqual(HERE);
+    expect(result.settings).toBe('unchanged');
+
+    // The same with a change the backup may make (the model): written, bounds kept.
+    file.data.settings.model = 'gpt-4o';
+    const written = await restoreBackup(db, JSON.stringify(file));
+    expect(written.settings).toBe('restored');
+    expect((await db.settings.get('settings'))?.value).toEqual({ ...HERE, model: 'gpt-4o' });
+    expect(written.keptStricter).toEqual([
+      { setting: 'tokenLimit', kept: 50_000, backup: null },
+      { setting: 'costLimit', kept: 2, backup: 1_000 },
+      { setting: 'dailyCostLimit', kept: 5, backup: null },
+      { setting: 'maxTokens', kept: 2_000, backup: 1_000_000 },
+      { setting: 'price', model: 'gpt-4o-mini' },
+    ]);
+    expect(describeRestore(written)).toContain(
+      "A backup never loosens a limit or lowers a price, so this browser's stricter ones were kept: " +
+        'Token limit per conversation 50,000 (the backup had none), Spending limit per conversation 2 (the backup had 1,000), ' +
+        'Spending limit per day 5 (the backup had none), Max tokens per answer 2,000 (the backup had 1,000,000) ' +
+        "and the price of gpt-4o-mini (the backup's were lower or missing). Change them in Settings if you mean to.",
+    );
+  });
+
+  it('takes the backup’s stricter bounds, and says nothing of them', async () => {
+    await seedDatabase(db);
+    const file = JSON.parse(await backupText());
+    file.data.settings = { ...HERE, tokenLimit: 10_000, maxTokens: 1_000, prices: [{ model: 'gpt-4o-mini', input: 0.3, output: 1.2 }] };
+    await db.settings.put({ key: 'settings', value: HERE });
+
+    const result = await restoreBackup(db, JSON.stringify(file));
+
+    expect(result).toMatchObject({ settings: 'restored', keptStricter: [] });
+    expect((await db.settings.get('settings'))?.value).toMatchObject({ tokenLimit: 10_000, maxTokens: 1_000, prices: [{ model: 'gpt-4o-mini', input: 0.3, output: 1.2 }] });
+    expect(describeRestore(result)).not.toContain('never loosens');
   });
 });
 

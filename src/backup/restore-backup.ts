@@ -1,5 +1,6 @@
 import Dexie from 'dexie';
 import type { z } from 'zod';
+import { jsonEqual } from '../engine/json-equal.ts';
 import { API_KEYS_KEY, apiKeyFor } from '../storage/api-keys.ts';
 import { ruleEvent } from '../storage/audit-events-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
@@ -9,6 +10,7 @@ import { BackupError } from './backup-error.ts';
 import { MAX_BACKUP_FILE_BYTES, type BackupRecords, type BackupSettings, type ValidBackup } from './backup-format.ts';
 import { inertRecords } from './inert-records.ts';
 import { parseBackup, type ParseOptions } from './parse-backup.ts';
+import { stricterSettings, type KeptSetting } from './stricter-settings.ts';
 
 export interface RestoreResult {
   /** Conversations written (with their messages, pause points and ledger records). */
@@ -32,6 +34,12 @@ export interface RestoreResult {
   settings: 'restored' | 'unchanged' | 'kept_current' | 'absent';
   /** True when settings were restored with no API key to go with them: the user must enter one. */
   apiKeyMissing: boolean;
+  /**
+   * The spending bounds kept from this browser where the backup's were looser
+   * (a limit dropped or raised, a price lowered or dropped): see stricter-settings.ts.
+   * Empty unless `settings` is `restored`.
+   */
+  keptStricter: KeptSetting[];
   /** Records the backup itself says were unreadable when it was made (and so are not in it). */
   skippedInBackup: number;
 }
@@ -77,7 +85,9 @@ export async function restoreBackupFile(db: PausepointDb, file: Blob, options: P
  * - A note is written when it is missing or older here.
  * - Settings are written when this browser has none, or has the same endpoint.
  *   Settings for another endpoint are not written: they would switch this browser
- *   to another server unasked. API keys are never written: a file holds none, and
+ *   to another server unasked. Written, they never loosen a spending bound here:
+ *   the stricter limit, Max tokens per answer and price wins (stricter-settings.ts).
+ *   API keys are never written: a file holds none, and
  *   the keys saved here (per origin) stay as they are.
  * Restoring the same file twice therefore writes nothing the second time.
  */
@@ -131,6 +141,7 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
         conversationsKept: records.conversations.length - written.conversations.length,
         settings: settings.outcome,
         apiKeyMissing: settings.apiKeyMissing,
+        keptStricter: settings.kept,
         skippedInBackup: backup.skipped.length,
       };
     });
@@ -192,6 +203,7 @@ interface SettingsPlan {
   outcome: RestoreResult['settings'];
   write: StoredSettingsValue | undefined;
   apiKeyMissing: boolean;
+  kept: KeptSetting[];
 }
 type StoredSettingsValue = z.output<typeof StoredSettings>;
 
@@ -199,21 +211,21 @@ type StoredSettingsValue = z.output<typeof StoredSettings>;
 const KEYLESS_PROVIDERS: ReadonlySet<string> = new Set(['ollama', 'lmstudio', 'demo']);
 
 async function restoreSettings(db: PausepointDb, backup: BackupSettings | null): Promise<SettingsPlan> {
-  if (backup === null) return { outcome: 'absent', write: undefined, apiKeyMissing: false };
+  if (backup === null) return { outcome: 'absent', write: undefined, apiKeyMissing: false, kept: [] };
   const row = await db.settings.get(SETTINGS_KEY);
   const current = StoredSettings.safeParse(row?.value);
   if (current.success && current.data.baseUrl !== backup.baseUrl) {
-    return { outcome: 'kept_current', write: undefined, apiKeyMissing: false };
+    return { outcome: 'kept_current', write: undefined, apiKeyMissing: false, kept: [] };
   }
-  const next = StoredSettings.parse(backup);
-  if (current.success && sameSettings(current.data, next)) return { outcome: 'unchanged', write: undefined, apiKeyMissing: false };
+  const { settings: next, kept } = stricterSettings(StoredSettings.parse(backup), current.success ? current.data : undefined);
+  if (current.success && sameSettings(current.data, next)) return { outcome: 'unchanged', write: undefined, apiKeyMissing: false, kept: [] };
   // The key, if any, is the one this browser saved for the restored endpoint's origin.
   const apiKey = apiKeyFor((await db.settings.get(API_KEYS_KEY))?.value, next.baseUrl);
-  return { outcome: 'restored', write: next, apiKeyMissing: apiKey === '' && !KEYLESS_PROVIDERS.has(next.provider) };
+  return { outcome: 'restored', write: next, apiKeyMissing: apiKey === '' && !KEYLESS_PROVIDERS.has(next.provider), kept };
 }
 
-/** Every settings field is a string, number, boolean or null, so a shallow comparison is exact. */
+/** Fields are JSON values (the prices a list of objects); a field left out equals one set to undefined. */
 function sameSettings(a: StoredSettingsValue, b: StoredSettingsValue): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof StoredSettingsValue)[]);
-  return [...keys].every((key) => Object.is(a[key], b[key]));
+  return [...keys].every((key) => jsonEqual(a[key], b[key]));
 }

@@ -10,6 +10,7 @@ import { pausePointFor } from './pause-for-call.ts';
 import type { CallRecords } from './storage-port.ts';
 import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
 import { decisionsMadeHere } from './restored-decisions.ts';
+import { restoredStartArgs, restoredStartPauses, restoredStartQuestion } from './restored-start.ts';
 import { askAboutUnknownOutcome, currentUnknownPause } from './unknown-outcome.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
 
@@ -140,6 +141,8 @@ async function settleCall(
   let reopen: LedgerEntry['status'][] = [];
   // The gate's questions that count for this attempt: for a retry, only those asked since the user chose it.
   let gatePauses = pauses.filter((p) => p.origin === 'gate');
+  // Set for a `started` entry a backup brought: the call asks, whatever its gate would say.
+  let mustAsk = false;
 
   if (ledger) {
     switch (ledger.status) {
@@ -148,8 +151,18 @@ async function settleCall(
         return finishFromLedger(ctx, message, call, ledger, pauses);
       case 'skipped':
         return result('Not run: the user chose to skip this call after an interruption.', 'skipped');
-      case 'started':
-        if (tool.safeToRetry?.(ledger.args)) {
+      case 'started': {
+        // Nobody here saw a restored entry's call approved or start: a fresh gate
+        // card about the arguments it ran with, as "Run again" asks (restored-start.ts).
+        const restored = restoredStartArgs(tool, call, ledger);
+        if (restored) {
+          reopen = ['started'];
+          args = restored.args;
+          gatePauses = restoredStartPauses(gatePauses, args);
+          mustAsk = true;
+          break;
+        }
+        if (tool.safeToRetry?.(ledger.args) && ledger.restored !== true) {
           // The same attempt again, after its tab died or a Stop cut it short:
           // with the arguments its gate let through, and no new question.
           const edited = gatePauses.at(-1)?.editedPayload !== undefined;
@@ -158,6 +171,7 @@ async function settleCall(
         await ctx.storage.putLedgerEntry({ ...ledger, status: 'unknown' });
         await askAboutUnknownOutcome(ctx, message, call, ledger);
         return 'waiting';
+      }
       case 'unknown': {
         const unknownPause = currentUnknownPause(pauses, ledger);
         if (!unknownPause) {
@@ -197,7 +211,8 @@ async function settleCall(
     if (ruled.kind === 'run') return executeCall(ctx, message, call, tool, args, false, { previous: undefined, reopen: [] }, signal);
   }
 
-  const gate = decideGate(tool, args, gatePauses.at(-1));
+  const asked = gatePauses.at(-1);
+  const gate = mustAsk && !asked ? { kind: 'ask' as const, question: restoredStartQuestion(tool, call, args) } : decideGate(tool, args, asked);
   switch (gate.kind) {
     case 'ask':
       ask({ ...(await pausePointFor(ctx, message, call, { ...gate.question, options: null, payload: args, kind: 'approval' }, 'gate')), ...irreversibleFlag(tool, args) });

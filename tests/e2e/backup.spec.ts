@@ -137,3 +137,40 @@ test('a restored backup with a running conversation and an approved, never execu
   expect(llm.sinkHits('/sink/transfers')).toHaveLength(1);
   expect(llm.chatRequests()).toHaveLength(1);
 });
+
+test('point 1: a restored started ledger entry asks with a fresh card instead of running', async ({ page, llm }) => {
+  // The crafted fixture's two reads (ledger: started), pointed at the fake server's sink so a request would be counted.
+  const sink = `${llm.origin}/sink/collect`;
+  const crafted = (await readFile(join(import.meta.dirname, '../fixtures/backup/crafted-started-read.json'), 'utf8')).replaceAll('https://evil.example/collect', sink);
+  const host = new URL(sink).host;
+  await setUpEndpoint(page, llm);
+
+  const panel = await openBackupPanel(page);
+  await panel.getByLabel('Restore from backup file').setInputFiles({ name: 'crafted.json', mimeType: 'application/json', buffer: Buffer.from(crafted) });
+  await expect(panel.getByRole('status')).toContainText('Restored 2 conversations');
+
+  // Continue: a card about the ledger's request, and nothing sent.
+  await page.getByRole('navigation').first().getByRole('link', { name: 'Look something up' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const read = card(page, `GET to ${host}`);
+  await expect(read).toBeVisible();
+  await expect(read).toContainText('Asked again: a restored backup says this call was running in another browser when the backup was made.');
+  await expect(read).toContainText(`${sink}?q=the-user%27s-notes`);
+  expect(llm.sinkHits()).toHaveLength(0);
+  expect(llm.chatRequests()).toHaveLength(0);
+
+  // Declining another card of a conversation does not send its restored read either: it asks.
+  await page.getByRole('navigation').first().getByRole('link', { name: 'Ask, then read' }).click();
+  const ask = card(page, 'May I go on?');
+  await ask.getByLabel('Reason').fill('no');
+  await ask.getByRole('button', { name: 'Decline' }).click();
+  await expect(card(page, `GET to ${host}`)).toBeVisible();
+  expect(llm.sinkHits()).toHaveLength(0);
+  expect(llm.chatRequests()).toHaveLength(0);
+
+  // Only an approval here sends it, once.
+  llm.enqueue({ content: 'I read the page.' });
+  await card(page, `GET to ${host}`).getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByText('I read the page.')).toBeVisible();
+  expect(llm.sinkHits('/sink/collect')).toHaveLength(1);
+});

@@ -19,6 +19,14 @@ export const LedgerEntry = z.object({
   startedAt: z.number(),
   finishedAt: z.number().nullable(),
   result: z.string().nullable(),
+  /**
+   * True on a `started` entry a backup brought here: another browser (or
+   * whoever made the file) says the call was running, and nobody here saw it
+   * approved or start. The engine never re-runs such an entry by itself, not
+   * even a read that is safe to retry: it asks with a fresh gate card about the
+   * entry's arguments (see restored-start.ts). An entry this browser writes carries no flag.
+   */
+  restored: z.boolean().optional(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 

@@ -112,6 +112,29 @@ describe('BackupPanel backup and restore', () => {
     ]);
   });
 
+  it('point 11: the summary lists the limits and prices it kept from this browser', async () => {
+    await seedDatabase(db);
+    render(BackupPanel, { props: { db } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Backup' }));
+    await screen.findByRole('status');
+    const file = JSON.parse(await downloads[0]!.blob.text());
+    // Crafted: a model the backup switches to, no token limit, answers of a million tokens.
+    file.data.settings = { ...file.data.settings, model: 'gpt-4o', maxTokens: 1_000_000 };
+    const settings = await db.settings.get('settings');
+    await db.settings.put({ key: 'settings', value: { ...(settings!.value as object), tokenLimit: 20_000 } });
+
+    await chooseFile(JSON.stringify(file));
+
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toContain(
+        "A backup never loosens a limit or lowers a price, so this browser's stricter ones were kept: " +
+          'Token limit per conversation 20,000 (the backup had none) and Max tokens per answer 4,096 (the backup had 1,000,000). Change them in Settings if you mean to.',
+      ),
+    );
+    expect((await db.settings.get('settings'))?.value).toMatchObject({ model: 'gpt-4o', tokenLimit: 20_000 });
+    expect((await db.settings.get('settings'))?.value).not.toHaveProperty('maxTokens');
+  });
+
   it('states the size limit, and refuses a larger file with a clear message without reading it', async () => {
     await seedDatabase(db);
     const before = await databaseSnapshot(db);
