@@ -1,4 +1,5 @@
 import { isGlob, literalPrefix } from './glob-match.ts';
+import { withoutTrailingDot } from './match-url.ts';
 import type { ApprovalRule } from './records/index.ts';
 
 /** A rule with its place in the rule set: of two rules of one effect, the earlier decides. */
@@ -77,9 +78,11 @@ function buildIndex(rules: readonly ApprovalRule[]): RuleIndex {
       byOrigin = new Map();
       forTool.byUrl.set(url.pointer, byOrigin);
     }
-    const bucket = byOrigin.get(url.origin);
+    // Keyed as calls' origins are read: one trailing dot of the host dropped (match-url.ts).
+    const origin = withoutTrailingDot(url.origin);
+    const bucket = byOrigin.get(origin);
     if (bucket) bucket.push(indexed);
-    else byOrigin.set(url.origin, [indexed]);
+    else byOrigin.set(origin, [indexed]);
   }
   return { byTool, globs };
 }
