@@ -40,7 +40,8 @@ export function httpGate(args: HttpCall): GateQuestion {
   }
   lines.push(
     isRead(args.method)
-      ? `This sends the URL, including its query, to ${codeSpan(url.host)}, and the model reads what it answers.`
+      ? `This sends the URL, including its query, to ${codeSpan(url.host)}, and the model reads what it answers. ` +
+          'A redirect is not followed unless you approve that too, on a card of its own.'
       : `This sends the request, including the URL's query, to ${codeSpan(url.host)}; what it changes there may not be reversible. ` +
           'Redirects are not followed.',
   );
