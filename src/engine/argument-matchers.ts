@@ -2,7 +2,7 @@ import { matchGlob } from './glob-match.ts';
 import { jsonEqual } from './json-equal.ts';
 import { resolvePointer } from './json-pointer.ts';
 import { isNormalisedPath, isPathGlob } from './path-glob.ts';
-import { isUnderPath, parseCallUrl, UNCLEAR_URL, withoutTrailingDot, type CallUrl } from './match-url.ts';
+import { isUnderPath, parseCallUrl, isRuleOrigin, UNCLEAR_URL, type CallUrl } from './match-url.ts';
 import type { ArgumentMatcher } from './records/index.ts';
 
 /**
@@ -61,7 +61,7 @@ export function matchesArgument(matcher: ArgumentMatcher, args: CallArguments): 
   if (matcher.kind === 'url') {
     const url = args.urlAt(matcher.pointer);
     if (url === UNCLEAR_URL) return 'unclear';
-    if (url === null || url.origin !== withoutTrailingDot(matcher.origin)) return 'fails';
+    if (url === null || !isRuleOrigin(url.origin, matcher.origin)) return 'fails';
     return matcher.pathPrefix === undefined || isUnderPath(url.path, matcher.pathPrefix) ? 'holds' : 'fails';
   }
   const value = args.at(matcher.pointer);

@@ -1,5 +1,5 @@
 import { CallArguments, matchesAll } from './argument-matchers.ts';
-import { UNCLEAR_URL, withoutTrailingDot } from './match-url.ts';
+import { isRuleOrigin, UNCLEAR_URL } from './match-url.ts';
 import { isGlob, literalPrefix, matchGlob } from './glob-match.ts';
 import type { RuleSet } from './rules-port.ts';
 import type { ApprovalRule, RuleEffect } from './records/index.ts';
@@ -65,7 +65,7 @@ export function evaluateRules(set: RuleSet, call: RuleCall, now: number): RuleVe
   if (!index) {
     for (let order = 0; order < rules.length; order++) {
       const rule = rules[order]!;
-      if (rule.enabled && namesTool(rule.tool, call.toolName) && found.mayHaveOrigin(rule)) found.consider({ rule, order });
+      if (rule.enabled && namesTool(rule.tool, call.toolName) && found.mayHaveOrigin(rule, order)) found.consider({ rule, order });
     }
     return found.verdict();
   }
@@ -75,9 +75,13 @@ export function evaluateRules(set: RuleSet, call: RuleCall, now: number): RuleVe
     for (const [pointer, byOrigin] of forTool.byUrl) {
       const url = found.args.urlAt(pointer);
       if (url === null) continue;
-      // An unclear URL may be any origin's: every rule on this pointer has its say.
-      const buckets = url === UNCLEAR_URL ? [...byOrigin.values()] : [byOrigin.get(url.origin) ?? []];
-      for (const bucket of buckets) for (const indexed of bucket) found.consider(indexed);
+      if (url !== UNCLEAR_URL) {
+        const bucket = byOrigin.get(url.origin);
+        if (bucket) for (const indexed of bucket) found.consider(indexed);
+        continue;
+      }
+      // An unclear URL may be any origin's: every rule on this pointer has its say, while it still may change the verdict.
+      for (const indexed of forTool.byPointer.get(pointer) ?? []) if (found.mayStillMatterUnclear(indexed)) found.consider(indexed);
     }
   }
   for (const glob of index.globs) {
@@ -121,14 +125,27 @@ class Verdicts {
    * A cheap first look at a rule with a URL matcher: the call's URL there must
    * have the matcher's origin (what the index's buckets do for many rules at once).
    */
-  mayHaveOrigin(rule: ApprovalRule): boolean {
+  mayHaveOrigin(rule: ApprovalRule, order: number): boolean {
     // The loop of firstUrlMatcher, written out: this runs for every rule of the tool when there is no index.
     for (const matcher of rule.match) {
       if (matcher.kind !== 'url') continue;
       const url = this.args.urlAt(matcher.pointer);
-      return url === UNCLEAR_URL || (url !== null && url.origin === withoutTrailingDot(matcher.origin));
+      if (url === UNCLEAR_URL) return this.mayStillMatterUnclear({ rule, order });
+      return url !== null && isRuleOrigin(url.origin, matcher.origin);
     }
     return true;
+  }
+
+  /**
+   * Whether a rule that is unclear at best (the URL it reads is) could still
+   * change the verdict, given what was found so far: a sure deny or ask, or an
+   * earlier unclear rule of its kind, already says what it would.
+   */
+  mayStillMatterUnclear({ rule, order }: IndexedRule): boolean {
+    if (this.#deny || this.#ask) return false;
+    const held = rule.effect === 'allow' ? this.#unclearAllow : this.#unclearStrict;
+    if (held !== undefined && held.order < order) return false;
+    return rule.effect !== 'allow' || (!this.askForEverything && !this.#allow && !this.#unclearStrict);
   }
 
   /** An enabled rule of the call's tool: whether it applies, and wins over those found so far. */

@@ -69,6 +69,15 @@ export function withoutTrailingDot(origin: string): string {
 
 const DOT = 46;
 
+/**
+ * Whether a call's origin (as parseCallUrl gives it, its trailing dot dropped)
+ * is a rule's origin, written with a trailing dot or without. Most rules name
+ * another origin altogether: their lengths tell at once.
+ */
+export function isRuleOrigin(callOrigin: string, ruleOrigin: string): boolean {
+  return ruleOrigin === callOrigin || (ruleOrigin.length === callOrigin.length + 1 && withoutTrailingDot(ruleOrigin) === callOrigin);
+}
+
 const MAY_HIDE_SEGMENTS = /[%\\;]|\/\//;
 
 /**

@@ -17,6 +17,11 @@ export interface ToolRules {
    * "Always allow" per site adds hundreds of http_request rules).
    */
   byUrl: Map<string, Map<string, IndexedRule[]>>;
+  /**
+   * The same rules by pointer alone, in rule order: for a call whose URL there
+   * is unclear (match-url.ts), which may be any origin's.
+   */
+  byPointer: Map<string, IndexedRule[]>;
   rest: IndexedRule[];
 }
 
@@ -65,7 +70,7 @@ function buildIndex(rules: readonly ApprovalRule[]): RuleIndex {
     }
     let forTool = byTool.get(rule.tool);
     if (!forTool) {
-      forTool = { byUrl: new Map(), rest: [] };
+      forTool = { byUrl: new Map(), byPointer: new Map(), rest: [] };
       byTool.set(rule.tool, forTool);
     }
     const url = firstUrlMatcher(rule);
@@ -73,6 +78,9 @@ function buildIndex(rules: readonly ApprovalRule[]): RuleIndex {
       forTool.rest.push(indexed);
       continue;
     }
+    const inOrder = forTool.byPointer.get(url.pointer);
+    if (inOrder) inOrder.push(indexed);
+    else forTool.byPointer.set(url.pointer, [indexed]);
     let byOrigin = forTool.byUrl.get(url.pointer);
     if (!byOrigin) {
       byOrigin = new Map();
