@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CallArguments, matchesAll, matchesArgument } from './argument-matchers.ts';
 import type { ArgumentMatcher } from './records/index.ts';
 
-const holds = (matcher: ArgumentMatcher, args: unknown) => matchesArgument(matcher, new CallArguments(args));
+const matchOf = (matcher: ArgumentMatcher, args: unknown) => matchesArgument(matcher, new CallArguments(args));
+const holds = (matcher: ArgumentMatcher, args: unknown) => matchOf(matcher, args) === 'holds';
 
 describe('argument matchers', () => {
   it('equals compares JSON values deeply, whatever the key order', () => {
@@ -60,9 +61,12 @@ describe('argument matchers', () => {
       { kind: 'one_of', pointer: '/method', values: ['GET', 'HEAD'] },
       { kind: 'url', pointer: '/url', origin: 'https://api.example.com' },
     ];
-    expect(matchesAll(matchers, new CallArguments({ method: 'GET', url: 'https://api.example.com/x' }))).toBe(true);
-    expect(matchesAll(matchers, new CallArguments({ method: 'POST', url: 'https://api.example.com/x' }))).toBe(false);
-    expect(matchesAll([], new CallArguments({}))).toBe(true);
+    expect(matchesAll(matchers, new CallArguments({ method: 'GET', url: 'https://api.example.com/x' }))).toBe('holds');
+    expect(matchesAll(matchers, new CallArguments({ method: 'POST', url: 'https://api.example.com/x' }))).toBe('fails');
+    expect(matchesAll([], new CallArguments({}))).toBe('holds');
+    // One that fails decides, whatever another cannot tell.
+    expect(matchesAll(matchers, new CallArguments({ method: 'POST', url: 'https://api.example.com\\@evil.example/' }))).toBe('fails');
+    expect(matchesAll(matchers, new CallArguments({ method: 'GET', url: 'https://api.example.com\\@evil.example/' }))).toBe('unclear');
   });
 });
 
@@ -73,7 +77,8 @@ describe('the url matcher', () => {
 
   it('holds for the origin, exactly: scheme, host and port', () => {
     expect(holds(onApi, url('https://api.example.com/v1/items?q=1'))).toBe(true);
-    expect(holds(onApi, url('https://API.Example.com:443/v1'))).toBe(true);
+    // Written otherwise than the browser writes it back: no rule reads it (see point 6 below).
+    expect(matchOf(onApi, url('https://API.Example.com:443/v1'))).toBe('unclear');
     expect(holds(onApi, url('http://api.example.com/v1'))).toBe(false);
     expect(holds(onApi, url('https://api.example.com:8443/v1'))).toBe(false);
     expect(holds(onApi, url('https://example.com/'))).toBe(false);
@@ -134,9 +139,11 @@ describe('the url matcher', () => {
       'https://api.example.com/api/%zz/../../admin',
     ];
     for (const escape of escapes) expect(holds(underApi, url(escape)), escape).toBe(false);
-    expect(holds(underApi, url('https://api.example.com/api/v1/../v2/items'))).toBe(true);
-    // The browser itself resolves this to /api/admin before sending it: that is the request, and it is under /api/.
-    expect(holds(underApi, url('https://api.example.com/api//../admin'))).toBe(true);
+    // Canonical, and under /api/ however a server decodes it.
+    expect(holds(underApi, url('https://api.example.com/api/v2/items'))).toBe(true);
+    // The browser resolves these before sending them, another parser may not: unclear, never a match.
+    expect(matchOf(underApi, url('https://api.example.com/api/v1/../v2/items'))).toBe('unclear');
+    expect(matchOf(underApi, url('https://api.example.com/api//../admin'))).toBe('unclear');
     expect(holds(underApi, url('https://api.example.com/api/my%20docs'))).toBe(true);
     expect(holds(underApi, url('https://api.example.com/api/100%25'))).toBe(true);
   });
@@ -144,5 +151,76 @@ describe('the url matcher', () => {
   it('reads one URL once per call, however many rules ask', () => {
     const args = new CallArguments({ url: 'https://api.example.com/api/x' });
     expect(args.urlAt('/url')).toBe(args.urlAt('/url'));
+  });
+});
+
+describe('point 6: URL and path arguments that may mean another place to the server', () => {
+  const onAllowed: ArgumentMatcher = { kind: 'url', pointer: '/url', origin: 'https://allowed.example' };
+  const safeGlob: ArgumentMatcher = { kind: 'glob', pointer: '/path', pattern: '/safe/*' };
+
+  it('a URL rule reads only a URL whose raw string is its own href; any other string is unclear', () => {
+    // allowed.example to the browser's parser, evil.example to an RFC 3986 one.
+    expect(matchOf(onAllowed, { url: 'https://allowed.example\\@evil.example/' })).toBe('unclear');
+    for (const value of [
+      'https://Allowed.example/',
+      'https://allowed.example:443/',
+      'https://allowed.example',
+      'https://allowed.example/a/../b',
+      'https://allowed.example/%2e%2e/b',
+      'https://allowed.example/a b',
+      'HTTPS://allowed.example/',
+      ' https://allowed.example/',
+      'https://user@allowed.example/',
+      'allowed.example/x',
+      '//evil.example/x',
+    ]) {
+      expect(matchOf(onAllowed, { url: value }), value).toBe('unclear');
+    }
+    expect(matchOf(onAllowed, { url: 'https://allowed.example/a/b?q=1#h' })).toBe('holds');
+    expect(matchOf(onAllowed, { url: 'https://evil.example/' })).toBe('fails');
+    // What is no string cannot be a URL to anyone: it fails, as before.
+    expect(matchOf(onAllowed, { url: 42 })).toBe('fails');
+    expect(matchOf(onAllowed, {})).toBe('fails');
+  });
+
+  it('a path glob matches only plain paths: dot segments, doubled, encoded or back slashes are unclear', () => {
+    for (const path of [
+      '/safe/../secrets',
+      '/safe/./x',
+      '/safe/.',
+      '/safe/..',
+      '/safe/%2e%2e/secrets',
+      '/safe/%2E%2E/secrets',
+      '/safe/%252e%252e/secrets',
+      '/safe/..;/secrets',
+      '/safe//x',
+      '/safe/a%2fb',
+      '/safe/a%2Fb',
+      '/safe/a%5cb',
+      '/safe\\..\\secrets',
+      '/safe/%zz',
+      'safe/x',
+    ]) {
+      expect(matchOf(safeGlob, { path }), path).toBe('unclear');
+    }
+    expect(matchOf(safeGlob, { path: '/safe/notes.txt' })).toBe('holds');
+    expect(matchOf(safeGlob, { path: '/safe/dir/' })).toBe('holds');
+    expect(matchOf(safeGlob, { path: '/safe/my%20notes' })).toBe('holds');
+    expect(matchOf(safeGlob, { path: '/secrets/key' })).toBe('fails');
+    // A glob not over paths compares characters, as before.
+    expect(matchOf({ kind: 'glob', pointer: '/to', pattern: '*@example.com' }, { to: '../a@example.com' })).toBe('holds');
+  });
+});
+
+describe('point 12: trailing dots', () => {
+  it('drops one trailing dot of the host on both sides of a URL match', () => {
+    const onEvil: ArgumentMatcher = { kind: 'url', pointer: '/url', origin: 'https://evil.example' };
+    expect(matchOf(onEvil, { url: 'https://evil.example./' })).toBe('holds');
+    expect(matchOf(onEvil, { url: 'https://evil.example.:8443/' })).toBe('fails');
+    expect(matchOf({ ...onEvil, origin: 'https://evil.example.:8443' }, { url: 'https://evil.example:8443/x' })).toBe('holds');
+    expect(matchOf({ ...onEvil, origin: 'https://evil.example.' }, { url: 'https://evil.example/x' })).toBe('holds');
+    // One dot only: `evil.example..` is not a name DNS resolves, and not evil.example.
+    expect(matchOf(onEvil, { url: 'https://evil.example../' })).toBe('fails');
+    expect(matchOf({ ...onEvil, origin: 'http://[::1]:8080' }, { url: 'http://[::1]:8080/' })).toBe('holds');
   });
 });

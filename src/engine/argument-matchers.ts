@@ -1,7 +1,8 @@
 import { matchGlob } from './glob-match.ts';
 import { jsonEqual } from './json-equal.ts';
 import { resolvePointer } from './json-pointer.ts';
-import { isUnderPath, parseCallUrl, type CallUrl } from './match-url.ts';
+import { isNormalisedPath, isPathGlob } from './path-glob.ts';
+import { isUnderPath, parseCallUrl, isRuleOrigin, UNCLEAR_URL, type CallUrl } from './match-url.ts';
 import type { ArgumentMatcher } from './records/index.ts';
 
 /**
@@ -12,9 +13,9 @@ import type { ArgumentMatcher } from './records/index.ts';
 export class CallArguments {
   readonly #args: unknown;
   #values: Map<string, unknown> | undefined;
-  #urls: Map<string, CallUrl | null> | undefined;
+  #urls: Map<string, ParsedUrl> | undefined;
   #lastPointer: string | undefined;
-  #lastUrl: CallUrl | null = null;
+  #lastUrl: ParsedUrl = null;
 
   constructor(args: unknown) {
     this.#args = args;
@@ -29,8 +30,8 @@ export class CallArguments {
     return value;
   }
 
-  /** The URL the pointer points at, parsed for matching; null when it is not one. */
-  urlAt(pointer: string): CallUrl | null {
+  /** The URL the pointer points at, parsed for matching; `unclear` or null when it is not one a rule may read (see parseCallUrl). */
+  urlAt(pointer: string): ParsedUrl {
     // Nearly every rule reads the same one (`/url`): answer it without a map lookup.
     if (pointer === this.#lastPointer) return this.#lastUrl;
     const url = this.#parseUrlAt(pointer);
@@ -39,7 +40,7 @@ export class CallArguments {
     return url;
   }
 
-  #parseUrlAt(pointer: string): CallUrl | null {
+  #parseUrlAt(pointer: string): ParsedUrl {
     this.#urls ??= new Map();
     const cached = this.#urls.get(pointer);
     if (cached !== undefined) return cached;
@@ -50,33 +51,52 @@ export class CallArguments {
 }
 
 /**
- * Whether one argument matcher holds for a call. A pointer that points at
- * nothing never matches: leaving an argument out cannot satisfy a rule.
+ * Whether one argument matcher holds for a call: `holds`, `fails`, or
+ * `unclear` when the argument is a URL or path the rule cannot read the way
+ * the server will (see match-url.ts and path-glob.ts) — neither, so the call
+ * must ask. A pointer that points at nothing fails: leaving an argument out
+ * cannot satisfy a rule.
  */
-export function matchesArgument(matcher: ArgumentMatcher, args: CallArguments): boolean {
+export function matchesArgument(matcher: ArgumentMatcher, args: CallArguments): ArgumentMatch {
   if (matcher.kind === 'url') {
     const url = args.urlAt(matcher.pointer);
-    if (url === null || url.origin !== matcher.origin) return false;
-    return matcher.pathPrefix === undefined || isUnderPath(url.path, matcher.pathPrefix);
+    if (url === UNCLEAR_URL) return 'unclear';
+    if (url === null || !isRuleOrigin(url.origin, matcher.origin)) return 'fails';
+    return matcher.pathPrefix === undefined || isUnderPath(url.path, matcher.pathPrefix) ? 'holds' : 'fails';
   }
   const value = args.at(matcher.pointer);
-  if (value === undefined) return false;
+  if (value === undefined) return 'fails';
+  if (matcher.kind === 'glob') {
+    if (typeof value !== 'string') return 'fails';
+    if (isPathGlob(matcher.pattern) && !isNormalisedPath(value)) return 'unclear';
+    return verdictOf(matchGlob(matcher.pattern, value));
+  }
   switch (matcher.kind) {
     case 'equals':
-      return jsonEqual(value, matcher.value);
+      return verdictOf(jsonEqual(value, matcher.value));
     case 'one_of':
-      return matcher.values.some((candidate) => jsonEqual(value, candidate));
-    case 'glob':
-      return typeof value === 'string' && matchGlob(matcher.pattern, value);
+      return verdictOf(matcher.values.some((candidate) => jsonEqual(value, candidate)));
     case 'at_most':
-      return typeof value === 'number' && Number.isFinite(value) && value <= matcher.value;
+      return verdictOf(typeof value === 'number' && Number.isFinite(value) && value <= matcher.value);
     case 'at_least':
-      return typeof value === 'number' && Number.isFinite(value) && value >= matcher.value;
+      return verdictOf(typeof value === 'number' && Number.isFinite(value) && value >= matcher.value);
   }
 }
 
-/** Whether every matcher holds (none: every call). */
-export function matchesAll(matchers: readonly ArgumentMatcher[], args: CallArguments): boolean {
-  for (const matcher of matchers) if (!matchesArgument(matcher, args)) return false;
-  return true;
+/** Whether every matcher holds (none: every call): any that fails decides; else any unclear one. */
+export function matchesAll(matchers: readonly ArgumentMatcher[], args: CallArguments): ArgumentMatch {
+  let result: ArgumentMatch = 'holds';
+  for (const matcher of matchers) {
+    const one = matchesArgument(matcher, args);
+    if (one === 'fails') return 'fails';
+    if (one === 'unclear') result = 'unclear';
+  }
+  return result;
 }
+
+export type ArgumentMatch = 'holds' | 'fails' | 'unclear';
+
+/** A URL argument as `CallArguments.urlAt` gives it. */
+export type ParsedUrl = CallUrl | typeof UNCLEAR_URL | null;
+
+const verdictOf = (holds: boolean): ArgumentMatch => (holds ? 'holds' : 'fails');

@@ -71,7 +71,8 @@ export async function decideByRules(
     case 'ask': {
       const rule = pauseRule(verdict.rule);
       const own = tool.gate?.(args);
-      const question = own ?? { title: `Run ${call.name}?`, description: ASKED };
+      const asked = own ?? { title: `Run ${call.name}?`, description: ASKED };
+      const question = verdict.unclear ? { ...asked, description: `${UNCLEAR}\n\n${asked.description}` } : asked;
       await ctx.rules.markUsed(rule.id, now);
       return { kind: 'ask', question: { ...(await newPause(gateRequest(question, args, changed), 'gate')), rule, ...hash, ...irreversibleFlag(tool, args) } };
     }
@@ -92,6 +93,9 @@ export function refusal(ruleText: string, reason: string | undefined): string {
 const ALLOWED = 'An approval rule allowed this call without asking.';
 const DENIED = 'An approval rule refused this call, so it was not run.';
 const ASKED = 'One of your approval rules asks before calls like this one. The arguments are below; you can edit them before approving.';
+/** Said first on the card of a call that a rule would have decided, could it read the call's URL or path as the server will. */
+export const UNCLEAR =
+  '**Your rule cannot tell whether it applies.** A URL or path in this call is not written the plain way (a `..` or `.` segment, a doubled, encoded or back slash, a user name, or a URL the browser would rewrite), so the server may read it as another place than your rule does: decide this call yourself.';
 /** Said first on the card of a call that a rule would have allowed had the tool not changed. */
 export const TOOL_CHANGED =
   '**This tool changed since you allowed it.** Its name, description or input schema is not what it was when your rule was made, so the rule no longer applies: decide this call yourself.';

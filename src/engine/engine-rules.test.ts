@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TOOL_CHANGED } from './decide-by-rules.ts';
+import { TOOL_CHANGED, UNCLEAR } from './decide-by-rules.ts';
 import type { EngineOptions } from './engine-options.ts';
 import { CallerError } from './errors.ts';
 import type { ToolDefinition } from './tool-definition.ts';
@@ -192,6 +192,21 @@ describe('approval rules decide before the tool’s gate', () => {
     await h.engine.addRule({ effect: 'deny', tool: '*', scope: everywhere, source: 'settings' });
     const id = await say(h, null, 'ask me');
     expect(await pending(h, id)).toEqual([expect.objectContaining({ origin: 'model', title: 'May I?' })]);
+  });
+});
+
+describe('approval rules, point 6: an argument a rule cannot read asks', () => {
+  it('a URL that is evil.example to an RFC 3986 parser is not let by a deny rule on evil.example: the call asks, saying why', async () => {
+    // bank.example to the browser's parser, evil.example to the server's; the gate would let 50 through unasked.
+    const to = 'https://bank.example\\@evil.example/';
+    const h = withRules([{ calls: [transfer(50, to)] }, { text: 'ok' }]);
+    const rule = await h.engine.addRule({ effect: 'deny', tool: 'transfer', scope: everywhere, source: 'settings', match: [{ kind: 'url', pointer: '/to', origin: 'https://evil.example' }] });
+    const id = await say(h, null, 'pay');
+
+    expect(h.executions).toEqual([]);
+    const [card] = await pending(h, id);
+    expect(card).toMatchObject({ origin: 'gate', title: 'Run transfer?', payload: { amount: 50, to }, rule: { id: rule.id, effect: 'deny' } });
+    expect(card!.description.startsWith(UNCLEAR)).toBe(true);
   });
 });
 

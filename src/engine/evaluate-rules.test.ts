@@ -139,3 +139,44 @@ describe('evaluateRules: bound to the tool’s definition', () => {
     expect(verdict([otherTool, disabled])).toEqual({ effect: 'none', stale: [] });
   });
 });
+
+describe('evaluateRules: point 6, arguments a rule cannot read', () => {
+  const mcp = (url: string, path = '/safe/notes.txt') => call({ toolName: 'mcp_fetch', args: { url, path } });
+  const onAllowed = { kind: 'url' as const, pointer: '/url', origin: 'https://allowed.example' };
+  const allowSite = makeRule({ id: 'allow-site', tool: 'mcp_fetch', match: [onAllowed] });
+  const denyEvil = makeRule({ id: 'deny-evil', tool: 'mcp_fetch', effect: 'deny', match: [{ kind: 'url', pointer: '/url', origin: 'https://evil.example' }] });
+  const allowSafe = makeRule({ id: 'allow-safe', tool: 'mcp_fetch', match: [{ kind: 'glob', pointer: '/path', pattern: '/safe/*' }] });
+
+  it('asks, rather than allows, a URL the browser reads as the allowed host and another parser as another', () => {
+    expect(verdict([allowSite], mcp('https://allowed.example/x'))).toMatchObject({ effect: 'allow', rule: { id: 'allow-site' } });
+    expect(verdict([allowSite], mcp('https://allowed.example\\@evil.example/'))).toEqual({ effect: 'ask', rule: allowSite, stale: [], unclear: true });
+  });
+
+  it('asks, rather than lets by, a URL a deny rule cannot read: it may be the denied host', () => {
+    // The index buckets rules by origin: an unclear URL is looked up in every bucket of its pointer.
+    const rules = [allowSite, denyEvil, makeRule({ id: 'other', tool: 'mcp_fetch', match: [{ kind: 'url', pointer: '/url', origin: 'https://other.example' }] })];
+    expect(verdict(rules, mcp('https://evil.example\\@allowed.example/'))).toMatchObject({ effect: 'ask', rule: { id: 'deny-evil' }, unclear: true });
+    expect(verdict(rules, mcp('https://evil.example/'))).toMatchObject({ effect: 'deny', rule: { id: 'deny-evil' } });
+    // A tool-wide allow does not outweigh a deny rule that may apply.
+    expect(verdict([makeRule({ id: 'all', tool: 'mcp_fetch' }), denyEvil], mcp('https://EVIL.example/'))).toMatchObject({ effect: 'ask', rule: { id: 'deny-evil' }, unclear: true });
+  });
+
+  it('asks for a path with dot segments under a path glob, and keeps a sure deny or allow where one applies', () => {
+    expect(verdict([allowSafe], mcp('https://allowed.example/', '/safe/notes.txt'))).toMatchObject({ effect: 'allow', rule: { id: 'allow-safe' } });
+    expect(verdict([allowSafe], mcp('https://allowed.example/', '/safe/../secrets'))).toMatchObject({ effect: 'ask', rule: { id: 'allow-safe' }, unclear: true });
+    expect(verdict([allowSafe, makeRule({ id: 'all', tool: 'mcp_fetch' })], mcp('https://allowed.example/', '/safe/../secrets'))).toMatchObject({ effect: 'allow', rule: { id: 'all' } });
+    expect(verdict([allowSafe, denyEvil], mcp('https://evil.example/', '/safe/../secrets'))).toMatchObject({ effect: 'deny', rule: { id: 'deny-evil' } });
+    // “Ask for everything” suspends unclear allow rules too: the gate decides, and it asks anyway.
+    expect(verdict([allowSafe], mcp('https://allowed.example/', '/safe/../secrets'), true)).toEqual({ effect: 'none', stale: [] });
+  });
+});
+
+describe('evaluateRules: point 12, trailing dots', () => {
+  it('applies a deny rule on a host to that host written with a trailing dot, on both paths', () => {
+    const deny = makeRule({ id: 'deny-evil', tool: 'http_request', effect: 'deny', match: [{ kind: 'url', pointer: '/url', origin: 'https://evil.example' }] });
+    const dotted = makeRule({ id: 'allow-dotted', tool: 'http_request', match: [{ kind: 'url', pointer: '/url', origin: 'https://allowed.example.' }] });
+    const http = (url: string) => call({ toolName: 'http_request', args: { method: 'GET', url } });
+    expect(verdict([deny, dotted], http('https://evil.example./steal?d=1'))).toMatchObject({ effect: 'deny', rule: { id: 'deny-evil' } });
+    expect(verdict([deny, dotted], http('https://allowed.example/x'))).toMatchObject({ effect: 'allow', rule: { id: 'allow-dotted' } });
+  });
+});

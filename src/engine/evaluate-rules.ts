@@ -1,4 +1,5 @@
 import { CallArguments, matchesAll } from './argument-matchers.ts';
+import { isRuleOrigin, UNCLEAR_URL } from './match-url.ts';
 import { isGlob, literalPrefix, matchGlob } from './glob-match.ts';
 import type { RuleSet } from './rules-port.ts';
 import type { ApprovalRule, RuleEffect } from './records/index.ts';
@@ -15,7 +16,17 @@ export interface RuleCall {
 }
 
 export type RuleVerdict =
-  | { effect: RuleEffect; rule: ApprovalRule; stale: readonly ApprovalRule[] }
+  | {
+      effect: RuleEffect;
+      rule: ApprovalRule;
+      stale: readonly ApprovalRule[];
+      /**
+       * Set on an `ask` that no rule asked for: `rule` would have decided the
+       * call, but an argument it reads is a URL or path it cannot read the
+       * way the server will (argument-matchers.ts), so the call asks.
+       */
+      unclear?: true;
+    }
   | {
       effect: 'none';
       /**
@@ -35,6 +46,12 @@ export type RuleVerdict =
  * argument matchers hold. "Ask for everything" suspends every allow rule;
  * deny and ask rules still apply.
  *
+ * A rule that would apply but for an argument it cannot read (a URL not in
+ * its canonical form, a path with dot segments under a path glob) makes the
+ * call ask: it may be the very call a deny rule is for, or not the one an
+ * allow rule was. Deny still beats it; an allow rule that surely applies
+ * beats an unclear allow rule, never an unclear deny or ask rule.
+ *
  * Only allow rules are bound to the tool's definition: trust given to one
  * definition must not pass to another (an MCP server may rewrite a tool's
  * description after it was allowed). A deny or ask rule keeps applying when
@@ -48,7 +65,7 @@ export function evaluateRules(set: RuleSet, call: RuleCall, now: number): RuleVe
   if (!index) {
     for (let order = 0; order < rules.length; order++) {
       const rule = rules[order]!;
-      if (rule.enabled && namesTool(rule.tool, call.toolName) && found.mayHaveOrigin(rule)) found.consider({ rule, order });
+      if (rule.enabled && namesTool(rule.tool, call.toolName) && found.mayHaveOrigin(rule, order)) found.consider({ rule, order });
     }
     return found.verdict();
   }
@@ -56,9 +73,15 @@ export function evaluateRules(set: RuleSet, call: RuleCall, now: number): RuleVe
   if (forTool) {
     for (const indexed of forTool.rest) found.consider(indexed);
     for (const [pointer, byOrigin] of forTool.byUrl) {
-      const origin = found.args.urlAt(pointer)?.origin;
-      const bucket = origin === undefined ? undefined : byOrigin.get(origin);
-      if (bucket) for (const indexed of bucket) found.consider(indexed);
+      const url = found.args.urlAt(pointer);
+      if (url === null) continue;
+      if (url !== UNCLEAR_URL) {
+        const bucket = byOrigin.get(url.origin);
+        if (bucket) for (const indexed of bucket) found.consider(indexed);
+        continue;
+      }
+      // An unclear URL may be any origin's: every rule on this pointer has its say, while it still may change the verdict.
+      for (const indexed of forTool.byPointer.get(pointer) ?? []) if (found.mayStillMatterUnclear(indexed)) found.consider(indexed);
     }
   }
   for (const glob of index.globs) {
@@ -86,6 +109,9 @@ class Verdicts {
   #ask: IndexedRule | undefined;
   #allow: IndexedRule | undefined;
   #stale: IndexedRule[] | undefined;
+  /** The earliest deny or ask rule, and the earliest allow rule, that would apply but for an unclear argument. */
+  #unclearStrict: IndexedRule | undefined;
+  #unclearAllow: IndexedRule | undefined;
 
   constructor(
     readonly askForEverything: boolean,
@@ -99,10 +125,27 @@ class Verdicts {
    * A cheap first look at a rule with a URL matcher: the call's URL there must
    * have the matcher's origin (what the index's buckets do for many rules at once).
    */
-  mayHaveOrigin(rule: ApprovalRule): boolean {
+  mayHaveOrigin(rule: ApprovalRule, order: number): boolean {
     // The loop of firstUrlMatcher, written out: this runs for every rule of the tool when there is no index.
-    for (const matcher of rule.match) if (matcher.kind === 'url') return this.args.urlAt(matcher.pointer)?.origin === matcher.origin;
+    for (const matcher of rule.match) {
+      if (matcher.kind !== 'url') continue;
+      const url = this.args.urlAt(matcher.pointer);
+      if (url === UNCLEAR_URL) return this.mayStillMatterUnclear({ rule, order });
+      return url !== null && isRuleOrigin(url.origin, matcher.origin);
+    }
     return true;
+  }
+
+  /**
+   * Whether a rule that is unclear at best (the URL it reads is) could still
+   * change the verdict, given what was found so far: a sure deny or ask, or an
+   * earlier unclear rule of its kind, already says what it would.
+   */
+  mayStillMatterUnclear({ rule, order }: IndexedRule): boolean {
+    if (this.#deny || this.#ask) return false;
+    const held = rule.effect === 'allow' ? this.#unclearAllow : this.#unclearStrict;
+    if (held !== undefined && held.order < order) return false;
+    return rule.effect !== 'allow' || (!this.askForEverything && !this.#allow && !this.#unclearStrict);
   }
 
   /** An enabled rule of the call's tool: whether it applies, and wins over those found so far. */
@@ -114,7 +157,12 @@ class Verdicts {
     if (held !== undefined && held.order < indexed.order) return;
     if (rule.expiresAt !== null && rule.expiresAt <= this.now) return;
     if (rule.scope.kind === 'conversation' && rule.scope.conversationId !== this.call.conversationId) return;
-    if (rule.match.length > 0 && !matchesAll(rule.match, this.args)) return;
+    const match = rule.match.length > 0 ? matchesAll(rule.match, this.args) : 'holds';
+    if (match === 'fails') return;
+    if (match === 'unclear') {
+      this.#unclear(indexed);
+      return;
+    }
     switch (rule.effect) {
       case 'deny':
         this.#deny = indexed;
@@ -129,9 +177,21 @@ class Verdicts {
     }
   }
 
+  #unclear(indexed: IndexedRule): void {
+    const { rule } = indexed;
+    // An allow rule made for another definition of the tool would not apply however its arguments read.
+    if (rule.effect === 'allow' && rule.definitionHash !== null && rule.definitionHash !== this.call.definitionHash) return;
+    const earliest = (held: IndexedRule | undefined) => (held === undefined || indexed.order < held.order ? indexed : held);
+    if (rule.effect === 'allow') this.#unclearAllow = earliest(this.#unclearAllow);
+    else this.#unclearStrict = earliest(this.#unclearStrict);
+  }
+
   verdict(): RuleVerdict {
     const stale = this.#stale ? this.#stale.sort((a, b) => a.order - b.order).map((s) => s.rule) : [];
-    const winner = this.#deny ?? this.#ask ?? this.#allow;
-    return winner ? { effect: winner.rule.effect, rule: winner.rule, stale } : { effect: 'none', stale };
+    const sure = this.#deny ?? this.#ask;
+    if (sure) return { effect: sure.rule.effect, rule: sure.rule, stale };
+    const unclear = this.#unclearStrict ?? (this.#allow ? undefined : this.#unclearAllow);
+    if (unclear) return { effect: 'ask', rule: unclear.rule, stale, unclear: true };
+    return this.#allow ? { effect: 'allow', rule: this.#allow.rule, stale } : { effect: 'none', stale };
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalOrigin, isUnderPath, normalisePath } from './match-url.ts';
+import { canonicalOrigin, isUnderPath, normalisePath, withoutTrailingDot } from './match-url.ts';
 
 describe('normalisePath', () => {
   it.each([
@@ -49,5 +49,17 @@ describe('canonicalOrigin', () => {
     expect(canonicalOrigin('https://me@api.example.com')).toBeNull();
     expect(canonicalOrigin('api.example.com')).toBeNull();
     expect(canonicalOrigin('data:text/plain,hi')).toBeNull();
+  });
+});
+
+describe('point 12: trailing dots', () => {
+  it('writes an origin without one trailing dot of its host, as rules store and compare it', () => {
+    expect(canonicalOrigin('https://evil.example.')).toBe('https://evil.example');
+    expect(canonicalOrigin('https://Evil.Example.:8443/')).toBe('https://evil.example:8443');
+    expect(withoutTrailingDot('https://evil.example.')).toBe('https://evil.example');
+    expect(withoutTrailingDot('https://evil.example.:8443')).toBe('https://evil.example:8443');
+    expect(withoutTrailingDot('https://evil.example..')).toBe('https://evil.example.');
+    expect(withoutTrailingDot('http://[::1]:8080')).toBe('http://[::1]:8080');
+    expect(withoutTrailingDot('http://[::1]')).toBe('http://[::1]');
   });
 });

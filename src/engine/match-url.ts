@@ -4,8 +4,15 @@
  * model or a page it read may try are answered here:
  * - `https://api.example.com.evil.com`, `https://api.example.com@evil.com`:
  *   the origin is what the browser's own URL parser says it is, so both are
- *   evil.com's; and a URL with userinfo never matches at all (it exists to
- *   make one host read like another);
+ *   evil.com's; and a URL with userinfo is never read as any origin (it exists
+ *   to make one host read like another);
+ * - `https://allowed.example\@evil.example/`: allowed.example to the
+ *   browser's parser, evil.example to an RFC 3986 one (an MCP server's). A
+ *   rule reads only a URL written the way the browser writes it back (its raw
+ *   string equals `new URL(value).href`); any other string is `unclear`, and
+ *   a call with an unclear argument a rule reads asks;
+ * - `https://evil.example.` is evil.example to DNS: one trailing dot of a
+ *   host is dropped on both sides of every comparison;
  * - `/api/../admin`, `/api/%2e%2e/admin`, `/api/..%2fadmin`, `/api/..;/admin`,
  *   `/api//../admin`, `/api\..\admin`: the path is compared after decoding
  *   percent-escapes (repeatedly, for servers that decode twice), reading `\`
@@ -19,26 +26,64 @@ export interface CallUrl {
   path: string | null;
 }
 
-/** A URL argument ready for matching, or null when it is not one a rule may match. */
-export function parseCallUrl(value: unknown): CallUrl | null {
+/**
+ * A string argument that a URL rule cannot read the way the server will: not
+ * in the browser's canonical form, or carrying userinfo. Neither a match nor
+ * a miss: the call asks.
+ */
+export const UNCLEAR_URL = 'unclear';
+
+/**
+ * A URL argument ready for matching; `unclear` for a string a rule must not
+ * guess about; null for what is no URL at all (a number, an array, nothing)
+ * or has an opaque origin — no URL rule ever holds for those.
+ */
+export function parseCallUrl(value: unknown): CallUrl | typeof UNCLEAR_URL | null {
   if (typeof value !== 'string') return null;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return null; // not a URL: no url matcher holds for it
+    // A server may still read a host into it (`evil.example/x`, `//evil.example`).
+    return UNCLEAR_URL;
   }
+  // Whatever the browser rewrote (a backslash, `%2e%2e`, case, a default port) another parser may read otherwise.
+  if (url.href !== value || url.username !== '' || url.password !== '') return UNCLEAR_URL;
   // Opaque origins (data:, blob:, file: in some engines) serialise as "null": never an allowed origin.
-  if (url.origin === 'null' || url.username !== '' || url.password !== '') return null;
+  if (url.origin === 'null') return null;
   // The URL parser has resolved dot segments already; only escapes, backslashes, `;` and `//` can hide more.
-  return { origin: url.origin, path: MAY_HIDE_SEGMENTS.test(url.pathname) ? normalisePath(url.pathname) : url.pathname };
+  return { origin: withoutTrailingDot(url.origin), path: MAY_HIDE_SEGMENTS.test(url.pathname) ? normalisePath(url.pathname) : url.pathname };
+}
+
+/**
+ * An origin with one trailing dot of its host dropped (`https://evil.example.:8443`
+ * is `https://evil.example:8443`): DNS reads both as one host, so rules must too.
+ * Only one: `evil.example..` is no host DNS resolves, and stays unequal.
+ */
+export function withoutTrailingDot(origin: string): string {
+  const port = origin.lastIndexOf(':');
+  // `https://host` has its only `:` right after the scheme; `https://[::1]` ends in `]`.
+  const hostEnd = port > origin.indexOf('://') && !origin.endsWith(']') ? port : origin.length;
+  return origin.charCodeAt(hostEnd - 1) === DOT ? origin.slice(0, hostEnd - 1) + origin.slice(hostEnd) : origin;
+}
+
+const DOT = 46;
+
+/**
+ * Whether a call's origin (as parseCallUrl gives it, its trailing dot dropped)
+ * is a rule's origin, written with a trailing dot or without. Most rules name
+ * another origin altogether: their lengths tell at once.
+ */
+export function isRuleOrigin(callOrigin: string, ruleOrigin: string): boolean {
+  return ruleOrigin === callOrigin || (ruleOrigin.length === callOrigin.length + 1 && withoutTrailingDot(ruleOrigin) === callOrigin);
 }
 
 const MAY_HIDE_SEGMENTS = /[%\\;]|\/\//;
 
 /**
  * The origin `text` names, in the form URL#origin writes it
- * (`https://API.example.com:443` is `https://api.example.com`), or null when
+ * (`https://API.example.com:443` is `https://api.example.com`) less a
+ * trailing dot of its host, or null when
  * `text` is not just an origin (a path, query, userinfo, or not a URL at all).
  */
 export function canonicalOrigin(text: string): string | null {
@@ -50,7 +95,7 @@ export function canonicalOrigin(text: string): string | null {
   }
   if (url.origin === 'null' || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return null;
   // `https://x.test/` and `https://x.test` both have the path `/`.
-  return url.pathname === '/' ? url.origin : null;
+  return url.pathname === '/' ? withoutTrailingDot(url.origin) : null;
 }
 
 /**

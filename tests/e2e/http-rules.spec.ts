@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { messageText, type FakeLlm } from '../fake-llm/index.ts';
 import { card, send, setUpEndpoint } from './app.ts';
@@ -19,6 +21,24 @@ function scriptLookups(llm: FakeLlm, url: string) {
 
 function toolResults(llm: FakeLlm): string[] {
   return llm.chatRequests().flatMap((r) => r.body.messages.filter((m) => m.role === 'tool').map(messageText));
+}
+
+/**
+ * A loopback HTTP server for the test, with CORS for the app (a redirect
+ * response needs it too, or the browser stops there). Another port is another
+ * origin: `hits` is every request it received.
+ */
+async function startSite(answer: (request: IncomingMessage) => { status: number; location?: string; body?: string }) {
+  const hits: string[] = [];
+  const server: Server = createServer((request, response) => {
+    hits.push(`${request.method} ${request.url}`);
+    const { status, location, body } = answer(request);
+    response.writeHead(status, { 'access-control-allow-origin': '*', 'content-type': 'text/plain', ...(location ? { location } : {}) });
+    response.end(body ?? '');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { origin, hits, close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))) };
 }
 
 async function openSettings(page: Page) {
@@ -104,4 +124,53 @@ test('a header with CR/LF is refused before anything is sent, and the model is t
   expect(results[0]).toContain('invalid arguments for http_request: headers: the value of x-note contains a line break (CR or LF)');
   await expect(page.getByRole('region', { name: /^GET to / })).toHaveCount(0);
   expect(llm.sinkHits()).toHaveLength(0);
+});
+
+test('point 5: a read a rule allows, redirected to another origin, asks first; nothing reaches the target before Approve', async ({ page, llm }) => {
+  const target = await startSite(() => ({ status: 200, body: 'collected' }));
+  const allowed = await startSite((request) => ({ status: 302, location: new URL(request.url ?? '/', 'http://x').searchParams.get('q') ?? '/' }));
+  try {
+    const destination = `${target.origin}/collect?d=secret`;
+    const url = `${allowed.origin}/url?q=${encodeURIComponent(destination)}`;
+    const allowedHost = new URL(allowed.origin).host;
+    scriptLookups(llm, url);
+    await setUpEndpoint(page, llm);
+
+    // Reads from the redirecting origin are allowed; the target's are not.
+    const rules = await openSettings(page);
+    await rules.getByLabel('Allowed origin').fill(allowed.origin);
+    await rules.getByRole('button', { name: 'Allow reads' }).click();
+    await expect(rules.getByRole('listitem').filter({ hasText: allowed.origin })).toBeVisible();
+
+    // 1. The rule lets the read go to the allowed origin; its redirect waits for a card of its own.
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await send(page, 'look it up');
+    const redirect = card(page, `Follow the redirect from ${allowedHost}?`);
+    await expect(redirect).toBeVisible();
+    await expect(redirect.getByText('Where it points is not known:')).toBeVisible();
+    await expect(redirect.locator('code', { hasText: url })).toBeVisible();
+    // Its query decoded: what the allowed site's /url?q= names is there to read, though the browser will not say it is the target.
+    await expect(redirect.getByText(destination, { exact: true })).toBeVisible();
+    await expect(page.getByRole('region', { name: `GET to ${allowedHost}` })).toHaveCount(0);
+    expect(allowed.hits).toEqual([`GET /url?q=${encodeURIComponent(destination)}`]);
+    expect(target.hits).toEqual([]);
+
+    // 2. Approved: the read is sent again and followed; the model reads where it ended.
+    await redirect.getByRole('button', { name: 'Approve' }).click();
+    await expect(page.getByText('Read: HTTP 200.')).toBeVisible();
+    expect(target.hits).toEqual(['GET /collect?d=secret']);
+    expect(toolResults(llm).at(-1)).toContain(`redirected to: ${destination}`);
+
+    // 3. Declined: nothing reaches the target, and the model is told.
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await send(page, 'look it up again');
+    const again = card(page, `Follow the redirect from ${allowedHost}?`);
+    await expect(again).toBeVisible();
+    await again.getByRole('button', { name: 'Decline' }).click();
+    await expect(page.getByText('Read: nothing.')).toBeVisible();
+    expect(target.hits).toEqual(['GET /collect?d=secret']);
+    expect(toolResults(llm).at(-1)).toContain('the user declined to follow it');
+  } finally {
+    await Promise.all([target.close(), allowed.close()]);
+  }
 });

@@ -62,8 +62,9 @@ export const PausePoint = z.object({
    * after a crash, an approval rule decided the call without asking (`rule`:
    * stored already resolved, so an automatic decision is on record as
    * completely as a human one), or a tool asked the user while it was running
-   * (`elicitation`, an MCP server's question: answered to the tool, not to
-   * the model, and lost if the run ends first), or a model call would pass
+   * (`elicitation`: an MCP server's question, or whether http_request may
+   * follow a redirect; answered to the tool, not to the model, and lost if
+   * the run ends first), or a model call would pass
    * the user's token or money limit (`limit`: answered to the engine, never
    * to the model; see spending-gate.ts).
    */

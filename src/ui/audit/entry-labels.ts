@@ -8,7 +8,7 @@ export const ORIGIN_LABELS: Record<PausePoint['origin'], string> = {
   gate: 'held by the tool’s approval gate',
   unknown_outcome: 'outcome unknown after an interruption',
   rule: 'decided by an approval rule',
-  elicitation: 'asked by a running tool (an MCP server)',
+  elicitation: 'asked by a running tool (an MCP server, or a redirect to follow)',
   limit: 'a model call that would pass a token or spending limit',
 };
 
