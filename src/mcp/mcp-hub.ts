@@ -176,7 +176,7 @@ export class McpHub {
     // Everything a tool's name, card or gate is made of: while it stays the same, so does the array the engine holds.
     const key = JSON.stringify(
       this.#servers.flatMap((server) =>
-        server.tools.map((tool) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.hash, tool.pinned.hash, tool.enabled]),
+        server.tools.map((tool) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.hash, tool.pinned.hash, tool.enabled, tool.listed]),
       ),
     );
     if (key === this.#toolsKey) return;

@@ -40,6 +40,12 @@ export const McpToolRecord = z.object({
   pinned: z.object({ hash: z.string(), definition: McpToolDefinition, at: z.number() }),
   /** Offered to the model. */
   enabled: z.boolean(),
+  /**
+   * False once a `tools/list` came without it: the tool is kept, never
+   * offered, so that its pin outlives its absence (a tool that leaves and
+   * comes back changed is a change, not a new tool). Absent while listed.
+   */
+  listed: z.literal(false).optional(),
 });
 export type McpToolRecord = z.infer<typeof McpToolRecord>;
 

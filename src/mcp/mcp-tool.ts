@@ -1,5 +1,5 @@
 import type { GateQuestion, ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
-import { describeChange, hasChanged } from './definition-pin.ts';
+import { describeChange, hasChanged, isListed } from './definition-pin.ts';
 import { inputFromJsonSchema } from './json-schema-input.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerRecord, McpToolRecord } from './mcp-server-record.ts';
@@ -52,7 +52,7 @@ export function mcpToolDefinition(name: string, server: McpServerRecord, tool: M
  * enabled or not, so switching one off renames nothing.
  */
 export function mcpTools(servers: readonly McpServerRecord[], reserved: ReadonlySet<string>, call: McpCaller): ToolDefinition[] {
-  const all = servers.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
+  const all = servers.flatMap((server) => server.tools.filter(isListed).map((tool) => ({ server, tool })));
   const names = assignToolNames(
     all.map(({ server, tool }) => ({ serverId: server.id, prefix: server.prefix, toolName: tool.definition.name })),
     reserved,
