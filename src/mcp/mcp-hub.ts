@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { connectFailure, failureStatus, McpConnectError } from './connect-failure.ts';
-import { acceptDefinition, hashDefinitions, hasChanged, pinTools } from './definition-pin.ts';
+import { acceptDefinition, hashDefinitions, hasChanged, isListed, pinTools } from './definition-pin.ts';
 import { formatToolResult } from './format-tool-result.ts';
 import { newServerRecord, sameStatus, type McpServerDraft, type McpServerRecord, type McpServerStatus, type McpToolDefinition } from './mcp-server-record.ts';
 import { definitionChangeEvents } from './definition-change-events.ts';
@@ -303,16 +303,22 @@ export class McpHub {
   /* ── calls ────────────────────────────────────────────────────────────── */
 
   /**
-   * One approved call. Running it accepts a changed definition: the card the
-   * user approved showed the change. A failure is told to the engine by what
-   * is known of its outcome (`toolCallError`).
+   * One approved call, of the definition it was decided on (`definitionHash`).
+   * Running it accepts a changed definition: the card the user approved (or
+   * the rule they made on it) was for that one. A tool the server changed or
+   * dropped since is not run: the model is told, and its next call asks about
+   * the tool as it is then. A failure is told to the engine by what is known
+   * of its outcome (`toolCallError`).
    */
-  readonly #call = async (id: string, toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<string> => {
+  readonly #call = async (id: string, toolName: string, definitionHash: string, args: Record<string, unknown>, context: ToolContext): Promise<string> => {
     const server = this.#find(id);
     if (!server?.enabled) throw new Error('Not run: that MCP server is disconnected or was removed. The user can connect it in Settings.');
     const label = serverLabel(server);
     const tool = server.tools.find((t) => t.definition.name === toolName);
-    if (tool && hasChanged(tool)) await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName ? acceptDefinition(t, this.#now()) : t)) }));
+    if (!tool || !isListed(tool) || tool.hash !== definitionHash) {
+      throw toolCallError(new NotRun(`the server changed or removed the tool ${toolName} after this call was decided, so it was not sent. A new call will show the tool as it is now.`), label);
+    }
+    if (hasChanged(tool)) await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName && t.hash === definitionHash ? acceptDefinition(t, this.#now()) : t)) }));
 
     const link = this.#link(id);
     link.running.push(context);
