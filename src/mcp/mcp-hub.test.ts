@@ -6,7 +6,13 @@ import { harness, pending, say, state, tab } from '../engine/testing/harness.ts'
 import { realSleeps } from '../engine/testing/fake-clock.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpConnectError } from './connect-failure.ts';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { approvalNotification } from '../pwa/approval-notification.ts';
 import { McpHub } from './mcp-hub.ts';
+import { McpServerDraft } from './mcp-server-record.ts';
+import { PLAIN_HTTP_MCP_REFUSED } from './plain-http-refused.ts';
+import { MAX_LISTED_TOOLS } from './screen-listing.ts';
+import { MAX_TITLE_NAME, titleName } from './title-name.ts';
 import type { HubOAuth } from './mcp-hub-options.ts';
 import { SessionLost } from './mcp-session.ts';
 import { closeAfter, closeHubs, hubWithPeer, makePeer, until, type Peer } from './testing/hub-fixture.ts';
@@ -358,3 +364,69 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     expect(forgotten).toEqual(['srv-o']);
   });
 });
+
+describe('point 16: MCP odds and ends', () => {
+  /** A hub over one SDK server with the tools `register` gives it. */
+  async function hubOver(register: (server: McpServer) => void, url = 'http://localhost:18695/mcp') {
+    const opened: string[] = [];
+    const sessions = inMemorySessions(() => {
+      const server = new McpServer({ name: 'odd', version: '1.0.0' });
+      register(server);
+      return server;
+    });
+    const store = new MemoryMcpStore();
+    const hub = new McpHub({ store, open: (server, events) => (opened.push(server.url), sessions.open(server, events)), newId: () => 'srv-odd', reserved: new Set(), retryDelaysMs: [5] });
+    closeAfter(hub);
+    await hub.start();
+    await hub.add({ url, name: 'Odd' });
+    return { hub, store, opened };
+  }
+  const text = async () => ({ content: [{ type: 'text' as const, text: 'ok' }] });
+
+  it('two tools of one server that map to one name are both refused, with a message; the others are offered', async () => {
+    const { hub, store } = await hubOver((server) => {
+      server.registerTool('a.b', { description: 'one', inputSchema: {} }, text);
+      server.registerTool('a_b', { description: 'other', inputSchema: {} }, text);
+      server.registerTool('echo', { description: 'echo', inputSchema: {} }, text);
+    });
+    const row = await until(() => (store.rows.get('srv-odd')?.status.kind === 'connected' ? store.rows.get('srv-odd') : undefined), 'connected');
+    expect(hub.tools().map((t) => t.name)).toEqual(['odd__echo']);
+    expect(row!.tools.map((t) => t.definition.name)).toEqual(['echo']);
+    expect(row!.refusals).toEqual(['“a.b” and “a_b” are not offered: each would be called odd__a_b, so the server must rename one of them.']);
+  });
+
+  it('caps how many tools a server may list', async () => {
+    const { hub, store } = await hubOver((server) => {
+      for (let i = 0; i < MAX_LISTED_TOOLS + 5; i++) server.registerTool(`t${i}`, { description: `tool ${i}`, inputSchema: {} }, text);
+    });
+    const row = await until(() => (store.rows.get('srv-odd')?.status.kind === 'connected' ? store.rows.get('srv-odd') : undefined), 'connected');
+    expect(row!.tools).toHaveLength(MAX_LISTED_TOOLS);
+    expect(hub.tools()).toHaveLength(MAX_LISTED_TOOLS);
+    expect(row!.refusals).toEqual([`It lists more than ${MAX_LISTED_TOOLS} tools; only the first ${MAX_LISTED_TOOLS} are offered.`]);
+  });
+
+  it('refuses a plain http URL that is not this computer: the draft, and a server stored before (never opened, the status says why)', async () => {
+    expect(McpServerDraft.safeParse({ url: 'http://mcp.example.com/mcp' }).error?.issues[0]?.message).toBe(PLAIN_HTTP_MCP_REFUSED);
+    for (const url of ['https://mcp.example.com/mcp', 'http://localhost:8000/sse', 'http://127.0.0.1:8000/mcp', 'http://[::1]:8000/mcp']) expect(McpServerDraft.safeParse({ url }).success).toBe(true);
+
+    const { store, opened } = await hubOver((server) => server.registerTool('echo', { description: 'echo', inputSchema: {} }, text), 'http://mcp.example.com/mcp');
+    const status = await until(() => (store.rows.get('srv-odd')?.status.kind === 'failed' ? store.rows.get('srv-odd')!.status : undefined), 'refused');
+    expect(status).toMatchObject({ reason: PLAIN_HTTP_MCP_REFUSED });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(opened).toEqual([]);
+  });
+
+  it('bounds a long tool name in the card’s title, and so in the notification’s', async () => {
+    const name = `${'very-long-tool-name-'.repeat(5)}end`;
+    const { hub, store } = await hubOver((server) => server.registerTool(name, { description: 'long', inputSchema: {} }, text));
+    await until(() => (store.rows.get('srv-odd')?.status.kind === 'connected' ? true : undefined), 'connected');
+    const h = harness([{ calls: [{ name: hub.tools()[0]!.name, args: {} }] }], { dynamicTools: () => hub.tools(), clock: realSleeps() });
+    const id = await say(h, null, 'call it');
+    const [card] = await pending(h, id);
+    expect(card!.title).toBe(`Call ${name.slice(0, MAX_TITLE_NAME - 1)}… on Odd`);
+    expect(card!.description).toContain(name);
+    expect(approvalNotification(card!).title).toBe(`Approval needed: ${card!.title}`);
+    expect(titleName('a\u202Eb\nc')).toBe('a\uFFFDb\uFFFDc');
+  });
+});
+

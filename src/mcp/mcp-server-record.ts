@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { HTTP_TOKEN } from '../common/http-token.ts';
+import { plainHttpAllowed } from '../storage/endpoint-origin.ts';
+import { PLAIN_HTTP_MCP_REFUSED } from './plain-http-refused.ts';
 
 /**
  * What a server says about a tool's behaviour. Hints only: a server the user
@@ -100,6 +102,8 @@ export const McpServerRecord = z.object({
   status: McpServerStatus,
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
   tools: z.array(McpToolRecord),
+  /** Why tools of the last `tools/list` are not offered (too many, too large, two of one name), a sentence each, for Settings (screen-listing.ts). */
+  refusals: z.array(z.string()).optional(),
 });
 export type McpServerRecord = z.infer<typeof McpServerRecord>;
 
@@ -113,7 +117,7 @@ export function sameStatus(a: McpServerStatus, b: McpServerStatus): boolean {
 
 /** What the user enters to add a server (the worker's `mcpAdd` intent). */
 export const McpServerDraft = z.object({
-  url: McpServerRecord.shape.url,
+  url: McpServerRecord.shape.url.refine(plainHttpAllowed, PLAIN_HTTP_MCP_REFUSED),
   name: z.string().trim().max(80).optional(),
   bearerToken: z.string().trim().max(8_000).optional(),
   headers: McpHeaders.optional(),

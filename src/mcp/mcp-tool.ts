@@ -4,6 +4,7 @@ import { inputFromJsonSchema } from './json-schema-input.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerRecord, McpToolRecord } from './mcp-server-record.ts';
 import { annotationLabels, effectiveAnnotations } from './tool-annotations.ts';
+import { titleName } from './title-name.ts';
 import { assignToolNames } from './tool-names.ts';
 
 const MAX_DESCRIPTION = 1_500;
@@ -62,8 +63,9 @@ export function mcpToolDefinition(name: string, server: McpServerRecord, tool: M
 
 /**
  * The enabled tools of the enabled servers as engine tools, under the names
- * the model calls them by. Names are assigned over every stored tool,
- * enabled or not, so switching one off renames nothing.
+ * the model calls them by. Names are assigned over every listed tool, enabled
+ * or not, so switching one off renames nothing; a tool left without a name
+ * (tool-names.ts) is not offered.
  */
 export function mcpTools(servers: readonly McpServerRecord[], reserved: ReadonlySet<string>, call: McpCaller): ToolDefinition[] {
   const all = servers.flatMap((server) => server.tools.filter(isListed).map((tool) => ({ server, tool })));
@@ -72,9 +74,10 @@ export function mcpTools(servers: readonly McpServerRecord[], reserved: Readonly
     reserved,
   );
   const byTool = new Map([...names].map(([name, t]) => [`${t.serverId}\u0000${t.toolName}`, name]));
-  return all
-    .filter(({ server, tool }) => server.enabled && tool.enabled)
-    .map(({ server, tool }) => mcpToolDefinition(byTool.get(`${server.id}\u0000${tool.definition.name}`)!, server, tool, call));
+  return all.flatMap(({ server, tool }) => {
+    const name = byTool.get(`${server.id}\u0000${tool.definition.name}`);
+    return server.enabled && tool.enabled && name !== undefined ? [mcpToolDefinition(name, server, tool, call)] : [];
+  });
 }
 
 function question(server: McpServerRecord, tool: McpToolRecord): GateQuestion {
@@ -95,5 +98,5 @@ function question(server: McpServerRecord, tool: McpToolRecord): GateQuestion {
     );
   }
   lines.push('The arguments below are what the assistant proposes; edit them before approving if needed.');
-  return { title: `Call ${definition.name} on ${label}`, description: lines.join('\n\n') };
+  return { title: `Call ${titleName(definition.name)} on ${titleName(label)}`, description: lines.join('\n\n') };
 }
