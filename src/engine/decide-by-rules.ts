@@ -48,7 +48,7 @@ export async function decideByRules(
   if (set.rules.length === 0) return { kind: 'gate' };
   const definitionHash = (await ctx.tools.definitionHash(call.name)) ?? null;
   const now = ctx.clock.now();
-  const verdict = evaluateRules(set, { toolName: call.name, args, conversationId, definitionHash }, now);
+  const verdict = evaluateRules(set, { toolName: call.name, args, conversationId, definitionHash, definitionChanged: tool.definitionChanged === true }, now);
   const hash = definitionHash === null ? {} : { definitionHash };
   const changed = verdict.stale.length > 0;
 
@@ -98,7 +98,7 @@ export const UNCLEAR =
   '**Your rule cannot tell whether it applies.** A URL or path in this call is not written the plain way (a `..` or `.` segment, a doubled, encoded or back slash, a user name, or a URL the browser would rewrite), so the server may read it as another place than your rule does: decide this call yourself.';
 /** Said first on the card of a call that a rule would have allowed had the tool not changed. */
 export const TOOL_CHANGED =
-  '**This tool changed since you allowed it.** Its name, description or input schema is not what it was when your rule was made, so the rule no longer applies: decide this call yourself.';
+  '**This tool changed since you allowed it.** Its definition (name, description, schemas or annotations) is not what it was when your rule was made or you last approved it, so the rule does not apply: decide this call yourself.';
 
 function pauseRule(rule: ApprovalRule): PauseRule {
   return { id: rule.id, effect: rule.effect, text: describeRule(rule) };

@@ -25,6 +25,33 @@ describe('definitionHash', () => {
   });
 });
 
+describe('point 4: definitionHash covers the whole definition at its source', () => {
+  const source = { name: 'transfer', description: 'Send money.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, outputSchema: { type: 'object' } };
+
+  it('is the SHA-256 of the canonical JSON with the source definition beside the three parts', async () => {
+    const { createHash } = await import('node:crypto');
+    const canonical =
+      '{"description":"Send money.","name":"transfer","parameters":{"properties":{"amount":{"type":"number"},"to":{"type":"string"}},"type":"object"},' +
+      '"sourceDefinition":{"annotations":{"readOnlyHint":true},"description":"Send money.","inputSchema":{"type":"object"},"name":"transfer","outputSchema":{"type":"object"}}}';
+    expect(await definitionHash({ ...definition, sourceDefinition: source })).toBe(createHash('sha256').update(canonical).digest('hex'));
+  });
+
+  it('changes with the annotations or the output schema, which the model is not sent', async () => {
+    const base = await definitionHash({ ...definition, sourceDefinition: source });
+    expect(await definitionHash({ ...definition, sourceDefinition: { ...source, annotations: { readOnlyHint: false } } })).not.toBe(base);
+    expect(await definitionHash({ ...definition, sourceDefinition: { ...source, outputSchema: { type: 'string' } } })).not.toBe(base);
+    // A stored hash of the old function (no source) never matches a tool that has one: rules and cards made with it ask again.
+    expect(await definitionHash(definition)).not.toBe(base);
+  });
+
+  it('is what the registry gives a tool with a source', async () => {
+    const tool = { name: 'transfer', description: 'Send money.', input: z.object({ amount: z.number() }), sourceDefinition: source, execute: async () => 'ok' };
+    const registry = new ToolRegistry([tool]);
+    expect(await registry.definitionHash('transfer')).toBe(await definitionHash({ ...registry.specs[0]!.function, sourceDefinition: source }));
+    expect(await registry.definitionHash('transfer')).not.toBe(await definitionHash(registry.specs[0]!.function));
+  });
+});
+
 describe('ToolRegistry.definitionHash', () => {
   const tool = (description: string) => ({ name: 'transfer', description, input: z.object({ amount: z.number() }), execute: async () => 'ok' });
 

@@ -13,6 +13,8 @@ export interface RuleCall {
   conversationId: string;
   /** The tool's definition hash now (definition-hash.ts). */
   definitionHash: string | null;
+  /** The tool's definition is not the one the user last accepted (`ToolDefinition.definitionChanged`). */
+  definitionChanged?: boolean;
 }
 
 export type RuleVerdict =
@@ -54,7 +56,9 @@ export type RuleVerdict =
  *
  * Only allow rules are bound to the tool's definition: trust given to one
  * definition must not pass to another (an MCP server may rewrite a tool's
- * description after it was allowed). A deny or ask rule keeps applying when
+ * description after it was allowed). A rule over a glob of names is bound to
+ * no one definition, so it lets through only a tool whose definition is the
+ * one the user accepted: never one changed since. A deny or ask rule keeps applying when
  * the tool changes — refusing or asking is never the unsafe direction.
  */
 export function evaluateRules(set: RuleSet, call: RuleCall, now: number): RuleVerdict {
@@ -171,7 +175,7 @@ class Verdicts {
         this.#ask = indexed;
         break;
       case 'allow':
-        if (rule.definitionHash !== null && rule.definitionHash !== this.call.definitionHash) (this.#stale ??= []).push(indexed);
+        if (rule.definitionHash === null ? this.call.definitionChanged === true : rule.definitionHash !== this.call.definitionHash) (this.#stale ??= []).push(indexed);
         else this.#allow = indexed;
         break;
     }

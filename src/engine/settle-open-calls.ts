@@ -1,5 +1,6 @@
 import { answerHold } from './answer-hold.ts';
 import { finish, finishFromLedger, writeResult, type CallState } from './call-results.ts';
+import { askedAgain, changedSinceCard } from './changed-since-card.ts';
 import { decideByRules } from './decide-by-rules.ts';
 import { decideGate } from './decide-gate.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -221,7 +222,14 @@ async function settleCall(
       return 'waiting';
     case 'refused':
       return result(gate.content, gate.outcome);
-    case 'run':
+    case 'run': {
+      // An approval is for the definition its card showed: a tool changed since asks again, and nothing runs.
+      const card = gatePauses.at(-1);
+      if (card && (await changedSinceCard(ctx, call, card))) {
+        ask({ ...(await pausePointFor(ctx, message, call, { ...askedAgain(tool, call, args), options: null, payload: args, kind: 'approval' }, 'gate')), ...irreversibleFlag(tool, args) });
+        return 'waiting';
+      }
       return executeCall(ctx, message, call, tool, gate.args, gate.edited, { previous: ledger, reopen }, signal);
+    }
   }
 }

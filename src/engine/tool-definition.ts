@@ -71,6 +71,20 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * audit log; it changes nothing about how a call is decided.
    */
   mcp?: McpToolSource;
+  /**
+   * The tool's whole definition where it comes from, when it is more than
+   * what the model is sent, or newer: an MCP tool as its server lists it now
+   * (annotations and output schema included), while the model may still be
+   * offered the definition the user accepted. Part of its definition hash
+   * (definition-hash.ts): a change here is a change of the tool.
+   */
+  sourceDefinition?: Record<string, unknown>;
+  /**
+   * True while the tool's definition is not the one the user last accepted
+   * (an MCP server listed it changed, and no call of it has been approved
+   * since): no rule bound to no definition (a glob) lets its calls through.
+   */
+  definitionChanged?: boolean;
   /** Returns the text the model reads as this call's result. Throws on failure. */
   execute(args: z.infer<S>, context: ToolContext): Promise<string>;
 }

@@ -34,17 +34,18 @@ export class ToolRegistry {
   }
 
   /**
-   * The hash of a tool's definition as the model gets it (name, description,
-   * JSON Schema; see definition-hash.ts), or undefined for no such tool.
+   * The hash of a tool's definition: as the model gets it (name, description,
+   * JSON Schema) and as its source has it (`sourceDefinition`; see
+   * definition-hash.ts), or undefined for no such tool.
    * A tool whose definition changes gets a new hash with the rebuilt registry.
    */
   definitionHash(name: string): Promise<string> | undefined {
-    const { hashes, bySpec } = this.#current();
+    const { hashes, bySpec, byName } = this.#current();
     const cached = hashes.get(name);
     if (cached) return cached;
     const spec = bySpec.get(name);
     if (!spec) return undefined;
-    const hash = definitionHash(spec.function);
+    const hash = definitionHash({ ...spec.function, sourceDefinition: byName.get(name)?.sourceDefinition });
     hashes.set(name, hash);
     // A failed digest is not kept: the next call asks again.
     hash.catch(() => hashes.delete(name));

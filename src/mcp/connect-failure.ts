@@ -10,11 +10,11 @@ export const CORS_REQUIREMENTS =
   'allow the request headers content-type, mcp-session-id, mcp-protocol-version, authorization and last-event-id ' +
   '(Access-Control-Allow-Headers), and expose mcp-session-id (Access-Control-Expose-Headers).';
 
-/** Why a server could not be connected, in words that say what to change. */
+/** Why a server could not be connected, in words that say what to change. `refused`: this browser will not try (no retry). */
 export class McpConnectError extends Error {
   override readonly name = 'McpConnectError';
   constructor(
-    readonly kind: 'needs_auth' | 'failed',
+    readonly kind: 'needs_auth' | 'failed' | 'refused',
     message: string,
     /** Where the server's 401 said its protected resource metadata is (RFC 9728 `resource_metadata`), for Sign in's discovery. */
     readonly resourceMetadataUrl?: string,
@@ -25,7 +25,7 @@ export class McpConnectError extends Error {
 
 /** The status a server shows after `failure`: it needs sign-in (and where its 401 said to start), or it failed, and why. */
 export function failureStatus(failure: McpConnectError, at: number): McpServerStatus {
-  if (failure.kind === 'failed') return { kind: 'failed', reason: failure.message, at };
+  if (failure.kind !== 'needs_auth') return { kind: 'failed', reason: failure.message, at };
   return { kind: 'needs_auth', reason: failure.message, at, ...(failure.resourceMetadataUrl ? { resourceMetadataUrl: failure.resourceMetadataUrl } : {}) };
 }
 

@@ -29,16 +29,28 @@ export interface HashedDefinition {
 
 /**
  * The stored tools after a `tools/list`: new ones pinned as listed, known
- * ones keep their pin and switch. Synchronous, so that it runs inside the
+ * ones keep their pin and switch, and those it no longer has stay, marked
+ * not listed, with their pin. A pin is never forgotten while the server is
+ * stored: otherwise one listing without a tool and one with it changed would
+ * pin the change as new, unseen. Synchronous, so that it runs inside the
  * store's update against the row as stored then, whatever another tab wrote.
  */
 export function pinTools(previous: readonly McpToolRecord[], listed: readonly HashedDefinition[], now: number): McpToolRecord[] {
   const known = new Map(previous.map((tool) => [tool.definition.name, tool]));
-  return listed.map(({ definition, hash }): McpToolRecord => {
+  const current = listed.map(({ definition, hash }): McpToolRecord => {
     const before = known.get(definition.name);
     if (!before) return { definition, hash, pinned: { hash, definition, at: now }, enabled: true };
-    return { ...before, definition, hash };
+    const { listed: _gone, ...kept } = before;
+    return { ...kept, definition, hash };
   });
+  const names = new Set(listed.map(({ definition }) => definition.name));
+  const left = previous.filter((tool) => !names.has(tool.definition.name)).map((tool): McpToolRecord => ({ ...tool, listed: false }));
+  return [...current, ...left];
+}
+
+/** Whether the server's last `tools/list` had this tool. */
+export function isListed(tool: McpToolRecord): boolean {
+  return tool.listed !== false;
 }
 
 export function hasChanged(tool: McpToolRecord): boolean {

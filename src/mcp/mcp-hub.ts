@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { connectFailure, failureStatus, McpConnectError } from './connect-failure.ts';
-import { acceptDefinition, hashDefinitions, hasChanged, pinTools } from './definition-pin.ts';
+import { acceptDefinition, hashDefinitions, hasChanged, isListed, pinTools } from './definition-pin.ts';
 import { formatToolResult } from './format-tool-result.ts';
 import { newServerRecord, sameStatus, type McpServerDraft, type McpServerRecord, type McpServerStatus, type McpToolDefinition } from './mcp-server-record.ts';
 import { definitionChangeEvents } from './definition-change-events.ts';
@@ -11,7 +11,10 @@ import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents } from './mcp-session.ts';
 import { mcpTools, serverLabel } from './mcp-tool.ts';
 import { serverRequests, type Asker } from './server-requests.ts';
+import { keptRefusals, screenListing, withinPinRoom } from './screen-listing.ts';
 import { serverPrefix } from './tool-names.ts';
+import { plainHttpAllowed } from '../storage/endpoint-origin.ts';
+import { PLAIN_HTTP_MCP_REFUSED } from './plain-http-refused.ts';
 
 /** This tab's connection to one server. The session is cached as a promise, so concurrent callers share one attempt. */
 interface Link {
@@ -176,7 +179,7 @@ export class McpHub {
     // Everything a tool's name, card or gate is made of: while it stays the same, so does the array the engine holds.
     const key = JSON.stringify(
       this.#servers.flatMap((server) =>
-        server.tools.map((tool) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.hash, tool.pinned.hash, tool.enabled]),
+        server.tools.map((tool) => [server.id, server.prefix, server.url, server.name, server.enabled, server.trusted, tool.definition.name, tool.hash, tool.pinned.hash, tool.enabled, tool.listed]),
       ),
     );
     if (key === this.#toolsKey) return;
@@ -236,8 +239,8 @@ export class McpHub {
       if (this.#links.get(id) === link) {
         link.session = null;
         link.failures++;
-        // A server that needs sign-in will not let us in by being asked again.
-        if (!(error instanceof McpConnectError && error.kind === 'needs_auth')) this.#connectSoon(id, this.#retryDelay(link.failures));
+        // A server that needs sign-in will not let us in by being asked again, nor will one this browser refuses.
+        if (!(error instanceof McpConnectError && error.kind !== 'failed')) this.#connectSoon(id, this.#retryDelay(link.failures));
       }
       throw error;
     });
@@ -247,6 +250,12 @@ export class McpHub {
   async #connect(id: string, link: Link): Promise<McpSession> {
     const server = this.#find(id);
     if (!server?.enabled) throw new McpConnectError('failed', 'The server is disconnected; press Connect in Settings.');
+    if (!plainHttpAllowed(server.url)) {
+      // Stored before plain http was refused for other hosts: never connected, and the status says why.
+      const refused = new McpConnectError('refused', PLAIN_HTTP_MCP_REFUSED);
+      await this.#setStatus(id, failureStatus(refused, this.#now()));
+      throw refused;
+    }
     // Retries after a failure keep showing the failure (and its reason) until one succeeds: no status that flips to "connecting" and back.
     if (link.failures === 0 && server.status.kind !== 'connecting') await this.#setStatus(id, { kind: 'connecting', since: this.#now() });
     let session: McpSession | undefined;
@@ -267,16 +276,31 @@ export class McpHub {
   }
 
   /**
-   * A `tools/list`'s definitions, hashed and pinned (known tools keep their pin
-   * and switch), written with `status`; a known tool listed with a changed
-   * definition is an audit event, stored with it.
+   * A `tools/list`'s definitions, screened (what a server may list), hashed
+   * and pinned (known tools keep their pin and switch; those it left out stay
+   * with theirs), written with `status` and why any were refused; a known
+   * tool listed with a changed definition is an audit event, stored with it.
    */
   async #storeTools(id: string, listed: readonly McpToolDefinition[], status?: McpServerStatus, serverInfo?: McpServerRecord['serverInfo']): Promise<void> {
-    const hashed = await hashDefinitions(listed);
+    const server = this.#find(id);
+    if (!server) return;
+    const screened = screenListing(listed, server, this.#options.reserved);
+    const hashed = await hashDefinitions(screened.taken);
     const now = this.#now();
     await this.#update(
       id,
-      (server) => ({ ...server, tools: pinTools(server.tools, hashed, now), ...(status ? { status } : {}), ...(serverInfo !== undefined ? { serverInfo } : {}) }),
+      (stored) => {
+        const room = withinPinRoom(stored.tools, hashed);
+        const refusals = keptRefusals([...screened.refusals, ...room.refusals]);
+        const { refusals: _before, ...rest } = stored;
+        return {
+          ...rest,
+          tools: pinTools(stored.tools, room.fits, now),
+          ...(refusals.length > 0 ? { refusals } : {}),
+          ...(status ? { status } : {}),
+          ...(serverInfo !== undefined ? { serverInfo } : {}),
+        };
+      },
       (before, after) => definitionChangeEvents(before, after, { newId: this.#options.newId, now }),
     );
   }
@@ -303,16 +327,22 @@ export class McpHub {
   /* ── calls ────────────────────────────────────────────────────────────── */
 
   /**
-   * One approved call. Running it accepts a changed definition: the card the
-   * user approved showed the change. A failure is told to the engine by what
-   * is known of its outcome (`toolCallError`).
+   * One approved call, of the definition it was decided on (`definitionHash`).
+   * Running it accepts a changed definition: the card the user approved (or
+   * the rule they made on it) was for that one. A tool the server changed or
+   * dropped since is not run: the model is told, and its next call asks about
+   * the tool as it is then. A failure is told to the engine by what is known
+   * of its outcome (`toolCallError`).
    */
-  readonly #call = async (id: string, toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<string> => {
+  readonly #call = async (id: string, toolName: string, definitionHash: string, args: Record<string, unknown>, context: ToolContext): Promise<string> => {
     const server = this.#find(id);
     if (!server?.enabled) throw new Error('Not run: that MCP server is disconnected or was removed. The user can connect it in Settings.');
     const label = serverLabel(server);
     const tool = server.tools.find((t) => t.definition.name === toolName);
-    if (tool && hasChanged(tool)) await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName ? acceptDefinition(t, this.#now()) : t)) }));
+    if (!tool || !isListed(tool) || tool.hash !== definitionHash) {
+      throw toolCallError(new NotRun(`the server changed or removed the tool ${toolName} after this call was decided, so it was not sent. A new call will show the tool as it is now.`), label);
+    }
+    if (hasChanged(tool)) await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName && t.hash === definitionHash ? acceptDefinition(t, this.#now()) : t)) }));
 
     const link = this.#link(id);
     link.running.push(context);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { HTTP_TOKEN } from '../common/http-token.ts';
+import { plainHttpAllowed } from '../storage/endpoint-origin.ts';
+import { PLAIN_HTTP_MCP_REFUSED } from './plain-http-refused.ts';
 
 /**
  * What a server says about a tool's behaviour. Hints only: a server the user
@@ -40,6 +42,12 @@ export const McpToolRecord = z.object({
   pinned: z.object({ hash: z.string(), definition: McpToolDefinition, at: z.number() }),
   /** Offered to the model. */
   enabled: z.boolean(),
+  /**
+   * False once a `tools/list` came without it: the tool is kept, never
+   * offered, so that its pin outlives its absence (a tool that leaves and
+   * comes back changed is a change, not a new tool). Absent while listed.
+   */
+  listed: z.literal(false).optional(),
 });
 export type McpToolRecord = z.infer<typeof McpToolRecord>;
 
@@ -96,6 +104,8 @@ export const McpServerRecord = z.object({
   status: McpServerStatus,
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
   tools: z.array(McpToolRecord),
+  /** Why tools of the last `tools/list` are not offered (too many, too large, two of one name), a sentence each, for Settings (screen-listing.ts). */
+  refusals: z.array(z.string()).optional(),
 });
 export type McpServerRecord = z.infer<typeof McpServerRecord>;
 
@@ -109,7 +119,7 @@ export function sameStatus(a: McpServerStatus, b: McpServerStatus): boolean {
 
 /** What the user enters to add a server (the worker's `mcpAdd` intent). */
 export const McpServerDraft = z.object({
-  url: McpServerRecord.shape.url,
+  url: McpServerRecord.shape.url.refine(plainHttpAllowed, PLAIN_HTTP_MCP_REFUSED),
   name: z.string().trim().max(80).optional(),
   bearerToken: z.string().trim().max(8_000).optional(),
   headers: McpHeaders.optional(),

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import { McpToolDefinition } from './mcp-server-record.ts';
+import { MAX_LISTED_TOOLS } from './screen-listing.ts';
 
 export type McpTransportKind = 'streamable_http' | 'sse';
 
@@ -108,9 +109,10 @@ export function sessionOverClient(client: Client, transport: McpTransportKind, i
           if (parsed.success) tools.push(parsed.data);
         }
         cursor = result.nextCursor;
-        if (!cursor) break;
+        // One past the count is enough to know the listing is over it (screen-listing.ts): no more pages are read.
+        if (!cursor || tools.length > MAX_LISTED_TOOLS) break;
       }
-      return tools;
+      return tools.slice(0, MAX_LISTED_TOOLS + 1);
     },
     async callTool(name, args, { signal, timeoutMs }) {
       const call = inFlight.track();

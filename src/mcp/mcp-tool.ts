@@ -1,15 +1,21 @@
 import type { GateQuestion, ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
-import { describeChange, hasChanged } from './definition-pin.ts';
+import { describeChange, hasChanged, isListed } from './definition-pin.ts';
 import { inputFromJsonSchema } from './json-schema-input.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerRecord, McpToolRecord } from './mcp-server-record.ts';
 import { annotationLabels, effectiveAnnotations } from './tool-annotations.ts';
+import { titleName } from './title-name.ts';
 import { assignToolNames } from './tool-names.ts';
 
 const MAX_DESCRIPTION = 1_500;
 
-/** Runs one call of a tool on its server; the hub's side of an MCP tool. */
-export type McpCaller = (serverId: string, toolName: string, args: Record<string, unknown>, context: ToolContext) => Promise<string>;
+/**
+ * Runs one call of a tool on its server; the hub's side of an MCP tool.
+ * `definitionHash` is the definition the call was decided on (the tool's
+ * `hash` when this engine tool was made): the hub runs it only while the
+ * server's stored listing still has it.
+ */
+export type McpCaller = (serverId: string, toolName: string, definitionHash: string, args: Record<string, unknown>, context: ToolContext) => Promise<string>;
 
 export function serverLabel(server: Pick<McpServerRecord, 'name' | 'url'>): string {
   return server.name?.trim() || new URL(server.url).host;
@@ -26,41 +32,52 @@ export function runsUnasked(server: McpServerRecord, tool: McpToolRecord): boole
  * crash unless it could have run unasked. The card says which server, which
  * tool, what the server claims about it, its definition hash, and what
  * changed since the definition the user last approved.
+ *
+ * The model is offered the pinned definition (its description and schema)
+ * until the user approves a call of a changed one: a server's new words reach
+ * the model only once a person has seen them. The definition hash covers the
+ * definition as listed now (`sourceDefinition`), so a rule or card made for
+ * the pinned one does not carry over to the change.
  */
 export function mcpToolDefinition(name: string, server: McpServerRecord, tool: McpToolRecord, call: McpCaller): ToolDefinition {
   const { definition } = tool;
+  const offered = tool.pinned.definition;
   const label = serverLabel(server);
-  const summary = [definition.title, definition.description].filter(Boolean).join(': ') || definition.name;
-  const description = `${summary.length > MAX_DESCRIPTION ? `${summary.slice(0, MAX_DESCRIPTION)}…` : summary} (tool ${definition.name} of the MCP server ${label}; each call is shown to the user first)`;
-  const { $schema: _ignored, ...parameters } = definition.inputSchema;
+  const summary = [offered.title, offered.description].filter(Boolean).join(': ') || offered.name;
+  const description = `${summary.length > MAX_DESCRIPTION ? `${summary.slice(0, MAX_DESCRIPTION)}…` : summary} (tool ${offered.name} of the MCP server ${label}; each call is shown to the user first)`;
+  const { $schema: _ignored, ...parameters } = offered.inputSchema;
   return {
     name,
     description,
-    input: inputFromJsonSchema(definition.inputSchema),
+    input: inputFromJsonSchema(offered.inputSchema),
     parameters: { type: 'object', properties: {}, ...parameters },
+    sourceDefinition: { ...definition },
+    definitionChanged: hasChanged(tool),
     gate: () => (runsUnasked(server, tool) ? null : question(server, tool)),
     safeToRetry: () => runsUnasked(server, tool),
     mcp: { serverId: server.id, serverUrl: server.url, serverName: label, toolName: definition.name, definitionHash: tool.hash },
     // `input` admits only JSON objects.
-    execute: (args, context) => call(server.id, definition.name, args as Record<string, unknown>, context),
+    execute: (args, context) => call(server.id, definition.name, tool.hash, args as Record<string, unknown>, context),
   };
 }
 
 /**
  * The enabled tools of the enabled servers as engine tools, under the names
- * the model calls them by. Names are assigned over every stored tool,
- * enabled or not, so switching one off renames nothing.
+ * the model calls them by. Names are assigned over every listed tool, enabled
+ * or not, so switching one off renames nothing; a tool left without a name
+ * (tool-names.ts) is not offered.
  */
 export function mcpTools(servers: readonly McpServerRecord[], reserved: ReadonlySet<string>, call: McpCaller): ToolDefinition[] {
-  const all = servers.flatMap((server) => server.tools.map((tool) => ({ server, tool })));
+  const all = servers.flatMap((server) => server.tools.filter(isListed).map((tool) => ({ server, tool })));
   const names = assignToolNames(
     all.map(({ server, tool }) => ({ serverId: server.id, prefix: server.prefix, toolName: tool.definition.name })),
     reserved,
   );
   const byTool = new Map([...names].map(([name, t]) => [`${t.serverId}\u0000${t.toolName}`, name]));
-  return all
-    .filter(({ server, tool }) => server.enabled && tool.enabled)
-    .map(({ server, tool }) => mcpToolDefinition(byTool.get(`${server.id}\u0000${tool.definition.name}`)!, server, tool, call));
+  return all.flatMap(({ server, tool }) => {
+    const name = byTool.get(`${server.id}\u0000${tool.definition.name}`);
+    return server.enabled && tool.enabled && name !== undefined ? [mcpToolDefinition(name, server, tool, call)] : [];
+  });
 }
 
 function question(server: McpServerRecord, tool: McpToolRecord): GateQuestion {
@@ -81,5 +98,5 @@ function question(server: McpServerRecord, tool: McpToolRecord): GateQuestion {
     );
   }
   lines.push('The arguments below are what the assistant proposes; edit them before approving if needed.');
-  return { title: `Call ${definition.name} on ${label}`, description: lines.join('\n\n') };
+  return { title: `Call ${titleName(definition.name)} on ${titleName(label)}`, description: lines.join('\n\n') };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignToolNames, serverPrefix, TOOL_NAME_PATTERN, type NamedTool } from './tool-names.ts';
+import { assignToolNames, serverPrefix, sharedNames, TOOL_NAME_PATTERN, type NamedTool } from './tool-names.ts';
 
 const tool = (serverId: string, prefix: string, toolName: string): NamedTool => ({ serverId, prefix, toolName });
 
@@ -10,9 +10,17 @@ describe('MCP tool names for the model', () => {
     expect(names.get('everything__files_read_v2')?.toolName).toBe('files/read.v2');
   });
 
-  it('gives both tools of a collision a hash of their own, whatever the order they were listed in', () => {
+  it('point 16: names neither of two tools of one server that map to one name, whatever the order they were listed in', () => {
     const a = tool('s1', 'x', 'a.b');
     const b = tool('s1', 'x', 'a_b');
+    const other = tool('s1', 'x', 'c');
+    for (const order of [[a, b, other], [b, other, a]]) expect([...assignToolNames(order).entries()]).toEqual([['x__c', other]]);
+    expect([...sharedNames([a, b, other])]).toEqual([['x__a_b', [a, b]]]);
+  });
+
+  it('gives two tools of different servers that would share a name a hash each, whatever the order', () => {
+    const a = tool('s1', 'x', 'a.b');
+    const b = tool('s2', 'x', 'a_b');
     const forward = assignToolNames([a, b]);
     const backward = assignToolNames([b, a]);
     expect(forward.size).toBe(2);

@@ -6,10 +6,13 @@
  * other character replaced by `_`.
  *
  * Deterministic: the same servers and tools always give the same names (a
- * stored call keeps naming the same tool after a reload). Where two tools
- * would get the same name (after replacing characters, or after cutting a
- * long name), each of them gets a short hash of its server and original name
- * instead of the cut tail, so neither depends on which was listed first.
+ * stored call keeps naming the same tool after a reload). A name too long to
+ * fit, or one of the app's own, gets a short hash of its server and original
+ * name instead of its tail. Two tools of one server that would get the same
+ * name (`a.b` and `a_b`) get none: neither is offered, since whichever kept
+ * the name, the other's calls (and rules) would reach it. Two tools of
+ * different servers that would share a name each get their hash instead, so
+ * neither depends on which was listed first.
  */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const MAX_NAME = 64;
@@ -53,19 +56,44 @@ function hashed(tool: NamedTool): string {
   return `${tool.prefix}${SEPARATOR}${clean(tool.toolName)}`.slice(0, MAX_NAME - tag.length) + tag;
 }
 
+/** The name a tool gets on its own: `prefix__tool`, or its hashed form when that is too long or one of the app's. */
+export function modelToolName(tool: NamedTool, reserved: ReadonlySet<string> = new Set()): string {
+  const plain = `${tool.prefix}${SEPARATOR}${clean(tool.toolName)}`;
+  return plain.length <= MAX_NAME && !reserved.has(plain) ? plain : hashed(tool);
+}
+
 /**
  * The model-facing name of every tool, as a map from that name to the tool.
  * `reserved` are names of the app's own tools, which MCP tools never take.
+ * A tool left out of the map has no name: it shares one with another tool of
+ * its server (see above), or a hash collision left it without one of its own.
  */
 export function assignToolNames(tools: readonly NamedTool[], reserved: ReadonlySet<string> = new Set()): Map<string, NamedTool> {
-  const plain = tools.map((tool) => `${tool.prefix}${SEPARATOR}${clean(tool.toolName)}`);
-  const count = new Map<string, number>();
-  for (const name of plain) count.set(name, (count.get(name) ?? 0) + 1);
+  const first = groupByName(tools.map((tool) => [modelToolName(tool, reserved), tool]));
+  const entries: [string, NamedTool][] = [];
+  for (const [name, group] of first) {
+    if (group.length === 1) entries.push([name, group[0]!]);
+    else for (const tool of group) if (group.filter((other) => other.serverId === tool.serverId).length === 1) entries.push([hashed(tool), tool]);
+  }
   const named = new Map<string, NamedTool>();
-  tools.forEach((tool, i) => {
-    const name = plain[i]!;
-    const unique = name.length <= MAX_NAME && count.get(name) === 1 && !reserved.has(name);
-    named.set(unique ? name : hashed(tool), tool);
-  });
+  for (const [name, group] of groupByName(entries)) if (group.length === 1) named.set(name, group[0]!);
   return named;
+}
+
+/**
+ * The tools of one server that share a model-facing name, by that name: none
+ * of them is offered (the listing refuses them, screen-listing.ts).
+ */
+export function sharedNames(tools: readonly NamedTool[], reserved: ReadonlySet<string> = new Set()): Map<string, NamedTool[]> {
+  return new Map([...groupByName(tools.map((tool) => [modelToolName(tool, reserved), tool]))].filter(([, group]) => group.length > 1));
+}
+
+function groupByName(entries: readonly [string, NamedTool][]): Map<string, NamedTool[]> {
+  const groups = new Map<string, NamedTool[]>();
+  for (const [name, tool] of entries) {
+    const group = groups.get(name);
+    if (group) group.push(tool);
+    else groups.set(name, [tool]);
+  }
+  return groups;
 }

@@ -104,6 +104,29 @@ describe('Settings › MCP servers', () => {
     await waitFor(() => expect(mcp.remove).toHaveBeenCalledWith('srv-1'));
   });
 
+  it('point 16: refuses a plain http URL that is not this computer before asking the worker', async () => {
+    const { mcp } = setUp();
+    await fireEvent.input(screen.getByLabelText('Server URL'), { target: { value: 'http://mcp.example.com/mcp' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Connect' }));
+    expect(screen.getByRole('alert').textContent).toContain('plain http:// is allowed only for a server on this computer');
+    expect(mcp.add).not.toHaveBeenCalled();
+  });
+
+  it('point 16: says which tools are not offered, and shows no tool the server stopped listing', async () => {
+    const gone = definition('gone', {});
+    const stored = server();
+    await db.mcpServers.put({
+      ...stored,
+      tools: [...stored.tools, { definition: gone, hash: 'h4', pinned: { hash: 'h4', definition: gone, at: 1 }, enabled: true, listed: false }],
+      refusals: ['“a.b” and “a_b” are not offered: each would be called everything__a_b, so the server must rename one of them.'],
+    });
+    setUp();
+    const everything = await screen.findByRole('article', { name: 'Everything' });
+    expect(within(everything).queryByRole('switch', { name: 'gone' })).toBeNull();
+    const refused = within(everything).getByRole('list', { name: 'Tools of Everything not offered' });
+    expect(refused.textContent).toContain('“a.b” and “a_b” are not offered');
+  });
+
   it('offers Sign in to a server that needs it, and Sign out to one signed in with OAuth', async () => {
     await db.mcpServers.put(server({ id: 'srv-a', name: 'Locked', status: { kind: 'needs_auth', reason: 'asks for sign-in (HTTP 401)', at: 1 }, tools: [] }));
     await db.mcpServers.put(server({ id: 'srv-b', name: 'Signed', createdAt: 2, auth: { bearerToken: null, headers: {}, oauth: true } }));
