@@ -32,6 +32,19 @@ describe('a server’s requests while its tool runs, through the hub and the eng
     expect(await toolResult()).toContain('link {"action":"accept"}');
   });
 
+  it('point 17: an MCP error -32042 that carries a URL becomes a URL card like URL-mode elicitation; the model is told the call did not run', async () => {
+    const { h } = await hubWithPeer({ needsLink: true });
+    const { card, toolResult } = await serverCard(h, 'needs-link');
+    expect(card).toMatchObject({ kind: 'approval', title: 'Everything asks you to open a link', payload: { openUrl: 'https://calendar.example.com/connect?state=7' } });
+    expect(card.description).toContain('**Host:** **` calendar.example.com `**');
+    expect(card.description).toContain('Connect your calendar first.');
+    await h.engine.decide(card.id, { type: 'approve' }, tab('tab-A'));
+    await h.engine.whenIdle();
+    const result = await toolResult();
+    expect(result).toContain('Not run: Everything needs the user to open a link first (shown to them on a card): the user opened calendar.example.com.');
+    expect(result).not.toContain('answered with an error');
+  });
+
   it('a declined URL elicitation is declined to the server; one whose run ends first (Stop) expires as lost', async () => {
     const { h } = await hubWithPeer();
     const declined = await serverCard(h, 'link');

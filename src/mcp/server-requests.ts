@@ -6,6 +6,7 @@ import type {
   ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { ModelMessage } from '../engine/model-port.ts';
 import type { CallUsage, PausePoint } from '../engine/records/index.ts';
 import type { ToolContext } from '../engine/tool-definition.ts';
@@ -147,6 +148,40 @@ async function elicitUrl(asker: Asker, params: ElicitRequestURLParams): Promise<
   });
   if (answer.status === 'resolved' && answer.resolution === 'approve') return { action: 'accept' };
   return declinedOrCancelled(answer);
+}
+
+/** What a -32042 error carries: the links the server needs opened, as it sent them (untrusted: checked here). */
+const UrlsRequired = z.object({
+  elicitations: z.array(z.object({ mode: z.literal('url'), url: z.string(), message: z.string(), elicitationId: z.string() })).min(1),
+});
+
+/** At most this many links of one refusal become cards: a server cannot flood the conversation with them. */
+const MAX_REQUIRED_URLS = 3;
+
+/**
+ * A tool call the server refused with MCP error -32042 ("URL elicitation
+ * required": the user must open a link first, to sign in or consent there).
+ * Each link becomes the same card as a URL-mode elicitation, asked while the
+ * call is still running — nothing opens until the user presses Open link —
+ * and the model is told the call did not run, and what the user did, so it
+ * can call again once they are done. Returns null when the error is not one
+ * (or names no http:/https: link): it is then reported as the server's error.
+ */
+export async function urlElicitationRequired(asker: Asker, error: unknown): Promise<Error | null> {
+  if (!(error instanceof McpError) || error.code !== ErrorCode.UrlElicitationRequired) return null;
+  const parsed = UrlsRequired.safeParse(error.data);
+  if (!parsed.success) return null;
+  const links = parsed.data.elicitations.filter(({ url }) => URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol)).slice(0, MAX_REQUIRED_URLS);
+  if (links.length === 0) return null;
+  const answers: string[] = [];
+  for (const link of links) {
+    const answer = await elicitUrl(asker, link);
+    answers.push(answer.action === 'accept' ? `the user opened ${new URL(link.url).host}` : answer.action === 'decline' ? `the user declined to open ${new URL(link.url).host}` : `the link to ${new URL(link.url).host} went unanswered`);
+  }
+  return new Error(
+    `Not run: ${serverLabel(asker.server)} needs the user to open a link first (shown to them on a card): ${answers.join('; ')}. If they finished there, the call can be tried again.`,
+    { cause: error },
+  );
 }
 
 /**
