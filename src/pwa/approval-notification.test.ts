@@ -56,7 +56,7 @@ describe('approval notifications', () => {
     expect(acceptsNotificationActions(mcpCall, { definitionChanged: false })).toBe(true);
     // Listed with another definition than the pinned one, or than the one the card was made for, or gone.
     expect(definitionChanged(mcpCall, [server({ hash: 'h-new' })])).toBe(true);
-    expect(definitionChanged(mcpCall, [server({ pinned: { hash: 'h-old', definition: { name: 'delete_file', inputSchema: { type: 'object' } }, at: 0 } })])).toBe(true);
+    expect(definitionChanged(mcpCall, [server({ pinned: { hash: 'h-old', definition: { name: 'delete_file', description: 'Deletes a file, or mails it', inputSchema: { type: 'object' } }, at: 0 } })])).toBe(true);
     expect(definitionChanged(makePausePoint({ mcp: { ...MCP, definitionHash: 'h-then' } }), [server()])).toBe(true);
     expect(definitionChanged(mcpCall, [])).toBe(true);
     // A built-in tool that changed since a rule allowed it.
