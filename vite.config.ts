@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
-import { CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY_HEADER, DEV_CONTENT_SECURITY_POLICY } from './src/pwa/content-security-policy.ts';
+import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './src/pwa/content-security-policy.ts';
 import { manifest } from './src/pwa/manifest.ts';
 import { CLIENT_DOCUMENT_PATH, clientDocument } from './src/mcp/oauth/client-metadata-document.ts';
 
@@ -84,8 +84,10 @@ export default defineConfig({
       ? { input: { main: 'index.html', probe: 'tests/e2e/probe/worker-probe.html' } }
       : undefined,
   },
-  // The built app under the policy index.html carries, plus frame-ancestors, which only a header can set.
-  preview: { host: '127.0.0.1', headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY_HEADER } },
+  // The built app as a host should serve it (public/_headers): the policy index.html carries plus frame-ancestors,
+  // which only a header can set, on every file — the worker and service worker scripts included, whose
+  // policy comes from their own response, not the page's — so the end-to-end tests run under it too.
+  preview: { host: '127.0.0.1', headers: { ...SECURITY_HEADERS } },
   server: { host: '127.0.0.1', headers: { 'Content-Security-Policy': DEV_CONTENT_SECURITY_POLICY } },
   test: {
     // Two projects: Node for everything but the UI, and jsdom with Svelte's browser

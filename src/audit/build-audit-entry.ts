@@ -10,7 +10,7 @@ export type BuiltEntry = { ok: true; body: DecisionEntryBody } | { ok: false; re
  * canonical JSON then reuses these objects instead of copying them in order.
  *
  * One pause point joined with what explains it, in the export's shape (a
- * `decision` entry of version 2). Stored
+ * `decision` entry of version 3). Stored
  * values that may be absent (`editedPayload`, a missing payload) become `null`
  * so every entry has every member.
  */
@@ -52,6 +52,8 @@ export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undef
       expires_at: expiresAt,
       expired_reason: pp.expiredReason ?? null,
       decided_by: pp.decidedBy ? { device_id: pp.decidedBy.deviceId, label: pp.decidedBy.label, tab_id: pp.decidedBy.tabId } : null,
+      decided_via: pp.status === 'pending' ? null : pp.decidedBy?.via === 'sync' ? 'sync' : 'local',
+      decided_by_device: pp.status !== 'pending' && pp.decidedBy ? { id: pp.decidedBy.deviceId, name: pp.decidedBy.label } : null,
       origin: pp.origin,
       tool_call_id: pp.toolCallId,
       tool_name: pp.toolName,

@@ -8,7 +8,7 @@ import { deviceId } from '../storage/settings-repo.ts';
 import { APP_VERSION } from '../common/app-version.ts';
 import { AuditLogFile, type AuditEntry, type DecisionEntry } from './audit-entry.ts';
 import { exportAuditLog, type ExportProgress } from './export-audit-log.ts';
-import { GENESIS_HASH } from './hash-chain.ts';
+import { chainSeal, chainStart } from './hash-chain.ts';
 import { checkJsonSchema } from './testing/json-schema-check.ts';
 import { CANARY_API_KEY, ConversationBuilder, DEVICE, MINUTE, OTHER_DEVICE, SCENARIO, seedAuditDb, T0, type Builder } from './testing/seed-audit-db.ts';
 import { MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, seedRuleAndMcpRecords, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
@@ -54,6 +54,25 @@ describe('exportAuditLog', () => {
     if (verified.ok) expect(verified.headHash).toBe(parsed.head_hash);
   });
 
+  it('point 13: each decision says how it came (decided_via: local or sync) and which device made it (decided_by_device)', async () => {
+    const edited = await db.pausePoints.get(SCENARIO.edited);
+    await db.pausePoints.put({ ...edited!, decidedBy: { ...OTHER_DEVICE, via: 'sync' } });
+    const { text } = await exportText();
+    expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
+    const entries = byId(AuditLogFile.parse(JSON.parse(text)).entries);
+    expect(entries.get(SCENARIO.edited)).toMatchObject({
+      decided_via: 'sync',
+      decided_by_device: { id: OTHER_DEVICE.deviceId, name: OTHER_DEVICE.label },
+      // Unchanged beside them.
+      decided_by: { tab_id: OTHER_DEVICE.tabId, device_id: OTHER_DEVICE.deviceId, label: OTHER_DEVICE.label },
+    });
+    expect(entries.get(SCENARIO.approved)).toMatchObject({ decided_via: 'local', decided_by_device: { id: DEVICE.deviceId, name: DEVICE.label } });
+    // Decided with no device on record (an expiry), and still pending.
+    expect(entries.get(SCENARIO.abandoned)).toMatchObject({ decided_via: 'local', decided_by_device: null });
+    expect(entries.get(SCENARIO.pending)).toMatchObject({ decided_via: null, decided_by_device: null });
+    expect((await verifyAuditFile(text)).ok).toBe(true);
+  });
+
   it('carries the usage of the model call that proposed a guarded tool call, when the endpoint reported it', async () => {
     const all = await db.messages.toArray();
     const proposer = all.find((m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === 'call-send-1'));
@@ -68,22 +87,22 @@ describe('exportAuditLog', () => {
     expect((await verifyAuditFile(text)).ok).toBe(true);
   });
 
-  it('orders entries oldest first, breaks ties by id, and chains them from 64 zeros', async () => {
-    const { entries, head_hash } = AuditLogFile.parse(JSON.parse((await exportText()).text));
+  it('orders entries oldest first, breaks ties by id, and chains them from the metadata to the seal', async () => {
+    const { format, version, metadata, entries, head_hash, entry_count, skipped_records } = AuditLogFile.parse(JSON.parse((await exportText()).text));
     expect(entries.map((entry) => entry.id)).toEqual([
       SCENARIO.approved, SCENARIO.edited, SCENARIO.declined, SCENARIO.choice, SCENARIO.form, SCENARIO.timeout,
       SCENARIO.abandoned, SCENARIO.unknown, SCENARIO.sameTurnA, SCENARIO.sameTurnB, SCENARIO.pending,
     ]);
-    expect(entries[0]?.prev_hash).toBe(GENESIS_HASH);
+    expect(entries[0]?.prev_hash).toBe(chainStart({ format, version, metadata }));
     entries.slice(1).forEach((entry, index) => expect(entry.prev_hash).toBe(entries[index]?.hash));
-    expect(head_hash).toBe(entries.at(-1)?.hash);
+    expect(head_hash).toBe(chainSeal(entries.at(-1)!.hash, entry_count, skipped_records));
   });
 
-  it('writes version 2: who decided, the rule behind an automatic decision, the definition hash and the MCP server', async () => {
+  it('writes version 3: who decided, the rule behind an automatic decision, the definition hash and the MCP server', async () => {
     await seedRuleAndMcpRecords(db);
     const { text } = await exportText();
     const file = AuditLogFile.parse(JSON.parse(text));
-    expect(file.version).toBe(2);
+    expect(file.version).toBe(3);
     const entries = byId(file.entries);
     expect(entries.get(RULE_SCENARIO.ruleAllowed)).toMatchObject({
       entry_type: 'decision', origin: 'rule', decision_origin: 'rule', decided_by: null, resolution: 'approve',
@@ -100,7 +119,7 @@ describe('exportAuditLog', () => {
     expect(entries.get(SCENARIO.abandoned)).toMatchObject({ decision_origin: 'expiry' });
     expect(entries.get(SCENARIO.pending)).toMatchObject({ decision_origin: null });
     expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
-    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
     // A rule's decision changed after export is caught at that entry.
     const tampered = text.replace(/("id":"pp-12-rule-allowed".*?)"resolution":"approve"/, '$1"resolution":"decline"');
     expect(tampered).not.toBe(text);
@@ -134,7 +153,7 @@ describe('exportAuditLog', () => {
       previous_definition_hash: 'e'.repeat(64), pinned_definition_hash: 'e'.repeat(64), changes: expect.arrayContaining(['Description is now:']),
     });
     expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
-    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
     // The chain does not depend on how the export was paged.
     expect(AuditLogFile.parse(JSON.parse((await exportText({}, 250)).text)).head_hash).toBe(file.head_hash);
   });
@@ -282,7 +301,8 @@ describe('exportAuditLog', () => {
     const { text } = await exportText({ toolName: 'no_such_tool' });
     const file: unknown = JSON.parse(text);
     expect(checkJsonSchema(schema, file)).toEqual([]);
-    expect(AuditLogFile.parse(file)).toMatchObject({ entries: [], entry_count: 0, head_hash: GENESIS_HASH });
+    const parsed = AuditLogFile.parse(file);
+    expect(parsed).toMatchObject({ entries: [], entry_count: 0, head_hash: chainSeal(chainStart(parsed), 0, []) });
     expect((await verifyAuditFile(text)).ok).toBe(true);
   });
 

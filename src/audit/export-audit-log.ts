@@ -11,7 +11,7 @@ import { AuditEventCursor, keyBefore } from './audit-event-cursor.ts';
 import { buildAuditEntry } from './build-audit-entry.ts';
 import { buildEventEntry } from './build-event-entry.ts';
 import { ConversationExplanations, type Explanation } from './conversation-explanations.ts';
-import { chainEntry, entryText, GENESIS_HASH, type EntryText } from './hash-chain.ts';
+import { chainEntry, chainSeal, chainStart, entryText, type EntryText } from './hash-chain.ts';
 import { scanPausePoints, type UnreadableRecord } from './pause-point-query.ts';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 
@@ -88,7 +88,7 @@ interface JoinedPage {
 
 /**
  * Streams the audit log to `sink` as the JSON text of a `pausepoint.audit-log`
- * version 2 file. Pause points are read in pages of `pageSize` (oldest first),
+ * version 3 file. Pause points are read in pages of `pageSize` (oldest first),
  * joined with their messages and ledger entries, merged in time order with the
  * audit events (rule changes, changed MCP tools) that fall among them,
  * hash-chained and written one chunk per page; the next page is read while
@@ -125,7 +125,8 @@ export async function exportAuditLog(
     const scan = await scanPausePoints(db, checked, { order: 'oldest_first', pageSize });
     await write(`{"format":${JSON.stringify(AUDIT_FORMAT)},"version":${AUDIT_VERSION},"metadata":${JSON.stringify(metadata)},"entries":[`);
 
-    let headHash = GENESIS_HASH;
+    // The metadata is the chain's first link (version 3): editing it breaks entry 1, or the seal of an empty file.
+    let headHash = chainStart({ format: AUDIT_FORMAT, version: AUDIT_VERSION, metadata });
     let entryCount = 0;
     let processed = 0;
     const skipped: UnreadableRecord[] = [];
@@ -186,9 +187,10 @@ export async function exportAuditLog(
     await chainItems(merge([], rest.events), (item) => ('event' in item ? eventText(item.event, skipped) : undefined));
 
     signal?.throwIfAborted();
-    await write(`${entryCount === 0 ? '' : '\n'}],"entry_count":${entryCount},"head_hash":"${headHash}","skipped_records":${JSON.stringify(skipped)}}\n`);
+    const sealed = chainSeal(headHash, entryCount, skipped);
+    await write(`${entryCount === 0 ? '' : '\n'}],"entry_count":${entryCount},"head_hash":"${sealed}","skipped_records":${JSON.stringify(skipped)}}\n`);
     await writer.close();
-    return { entryCount, headHash, skipped, characters };
+    return { entryCount, headHash: sealed, skipped, characters };
   } catch (error) {
     await writer.abort(error).catch(() => undefined);
     throw error;

@@ -2,8 +2,28 @@ import { canonicalJson, setMember } from './canonical-json.ts';
 import { sha256Hex } from './sha256.ts';
 import { sha256HexSync } from './sha256-sync.ts';
 
-/** The `prev_hash` of the first entry, and the head hash of a file with no entries. */
+/** The `prev_hash` of the first entry, and the head hash of a file with no entries, in versions 1 and 2. */
 export const GENESIS_HASH = '0'.repeat(64);
+
+/**
+ * Where a version 3 chain starts: the first entry's `prev_hash` is the hash of
+ * the file's format, version and metadata (filters, `exported_at`,
+ * `device_id`, `app_version`), so editing any of them breaks the chain at its
+ * first link.
+ */
+export function chainStart(head: { format: string; version: number; metadata: unknown }): string {
+  return sha256HexSync(canonicalJson({ format: head.format, metadata: head.metadata, version: head.version }));
+}
+
+/**
+ * A version 3 file's `head_hash`: the last link's hash (the chain start when
+ * there are no entries) sealed with `entry_count` and `skipped_records`, which
+ * only the end of a streamed export knows. Cutting entries, or editing the
+ * count or the list of skipped records, changes it.
+ */
+export function chainSeal(last: string, entryCount: number, skippedRecords: unknown): string {
+  return sha256HexSync(canonicalJson({ entry_count: entryCount, prev_hash: last, skipped_records: skippedRecords }));
+}
 
 const PREV = 'prev_hash';
 

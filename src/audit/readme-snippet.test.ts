@@ -33,13 +33,21 @@ describe('the README verification snippet', () => {
   it('verifies a real export with the same head hash the app reports', () => {
     const { head_hash } = JSON.parse(readFileSync(new URL('audit-log-v1.json', fixtures), 'utf8')) as { head_hash: string };
     expect(run('audit-log-v1.json')).toEqual({ ok: true, output: `Verified: 11 entries, head hash ${head_hash}\n` });
-    const v2 = JSON.parse(readFileSync(new URL('audit-log-v2.json', fixtures), 'utf8')) as { head_hash: string; entry_count: number };
-    expect(run('audit-log-v2.json')).toEqual({ ok: true, output: `Verified: ${v2.entry_count} entries, head hash ${v2.head_hash}\n` });
+    for (const name of ['audit-log-v2.json', 'audit-log-v3.json']) {
+      const file = JSON.parse(readFileSync(new URL(name, fixtures), 'utf8')) as { head_hash: string; entry_count: number };
+      expect(run(name)).toEqual({ ok: true, output: `Verified: ${file.entry_count} entries, head hash ${file.head_hash}\n` });
+    }
   });
 
   it('rejects a tampered file at the changed entry, and a future version', () => {
     expect(run('tampered-entry-v1.json')).toMatchObject({ ok: false, output: expect.stringContaining('entry 3 (pp-03-declined) does not match') });
     expect(run('tampered-entry-v2.json')).toMatchObject({ ok: false, output: expect.stringContaining(`entry 15 (${RULE_SCENARIO.ruleDenied}) does not match`) });
-    expect(run('future-version-v3.json')).toMatchObject({ ok: false, output: expect.stringContaining('not a version 1 or 2 audit log') });
+    expect(run('tampered-entry-v3.json')).toMatchObject({ ok: false, output: expect.stringContaining(`entry 15 (${RULE_SCENARIO.ruleDenied}) does not match`) });
+    expect(run('future-version-v4.json')).toMatchObject({ ok: false, output: expect.stringContaining('not a version 1, 2 or 3 audit log') });
+  });
+
+  it('point 13: rejects a version 3 file whose metadata or skipped records were edited', () => {
+    expect(run('tampered-metadata-v3.json')).toMatchObject({ ok: false, output: expect.stringContaining('entry 1 (pp-01-approved) does not match (or the metadata was changed)') });
+    expect(run('tampered-skipped-v3.json')).toMatchObject({ ok: false, output: expect.stringContaining('the skipped records changed') });
   });
 });

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../storage/testing/open-test-db.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { exportAuditLog } from './export-audit-log.ts';
+import { chainSeal, chainStart } from './hash-chain.ts';
 import { sha256Hex } from './sha256.ts';
 import { SCENARIO, seedAuditDb } from './testing/seed-audit-db.ts';
 import { MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
@@ -12,9 +13,13 @@ import { verifyAuditFile, type VerifyResult } from './verify-audit-file.ts';
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
 interface FileShape {
+  format: string;
+  version: number;
+  metadata: { exported_at: string; device_id: string | null; filters: Record<string, unknown> };
   entries: Record<string, unknown>[];
   entry_count: number;
   head_hash: string;
+  skipped_records: unknown[];
 }
 
 let text: string;
@@ -96,13 +101,13 @@ describe('verifyAuditFile', () => {
     // Only possible for a forger who recomputes the whole chain; the schema still has the last word.
     const file = JSON.parse(text) as FileShape;
     file.entries[0]!.status = 'approved';
-    let previous = '0'.repeat(64);
+    let previous = chainStart(file);
     for (const entry of file.entries) {
       entry.prev_hash = previous;
       const { hash: _hash, ...body } = entry;
       entry.hash = previous = await sha256Hex(canonicalJson(body));
     }
-    file.head_hash = previous;
+    file.head_hash = chainSeal(previous, file.entry_count, file.skipped_records);
     const result = failure(await verifyAuditFile(JSON.stringify(file)));
     expect(result).toMatchObject({ firstBadIndex: 0, entryId: SCENARIO.approved });
     expect(result.reason).toMatch(/schema at entries\.0\.status/);
@@ -114,6 +119,31 @@ describe('verifyAuditFile', () => {
     expect(failure(await verifyAuditFile('{"version":1}')).reason).toMatch(/names no format/);
     expect(failure(await verifyAuditFile('{"format":"pausepoint.audit-log","version":"1"}')).reason).toMatch(/no readable format version/);
     expect(failure(await verifyAuditFile('{"format":"pausepoint.audit-log","version":1,"entries":{}}')).reason).toMatch(/no list of entries/);
+  });
+
+  it('point 13: the metadata and the skipped records are in the chain — editing filters, exported_at, device_id or skipped_records fails', async () => {
+    const edits: [string, (file: FileShape) => void][] = [
+      ['filters', (file) => void (file.metadata.filters.tool_name = 'send_email')],
+      ['exported_at', (file) => void (file.metadata.exported_at = '2030-01-01T00:00:00.000Z')],
+      ['device_id', (file) => void (file.metadata.device_id = 'device-someone-else')],
+    ];
+    for (const [member, change] of edits) {
+      const result = failure(await verifyAuditFile(edit(change)));
+      expect({ member, result }).toMatchObject({ member, result: { firstBadIndex: 0, entryId: SCENARIO.approved, reason: expect.stringMatching(/does not follow the file's metadata/) } });
+    }
+    // A record that was skipped, its mention removed (or one edited in): only the seal knows.
+    const skipped = failure(await verifyAuditFile(edit((file) => void (file.skipped_records = [{ id: 'pp-hidden', reason: 'edited in' }]))));
+    expect(skipped.reason).toMatch(/skipped records were changed/);
+    expect(skipped.firstBadIndex).toBeUndefined();
+    // An empty export has no entry to break: its seal covers the metadata too.
+    const { db, cleanup } = await openTestDb();
+    const chunks: string[] = [];
+    await exportAuditLog(db, { toolName: 'no_such_tool' }, (chunk) => void chunks.push(chunk), undefined, { deviceId: 'device-test' });
+    await cleanup();
+    const empty = JSON.parse(chunks.join('')) as FileShape;
+    expect((await verifyAuditFile(JSON.stringify(empty))).ok).toBe(true);
+    empty.metadata.filters.tool_name = null;
+    expect(failure(await verifyAuditFile(JSON.stringify(empty))).reason).toMatch(/metadata or skipped records were changed/);
   });
 
   it('reports progress while hashing', async () => {
@@ -151,6 +181,17 @@ describe('stored fixtures', () => {
     expect(byId.get(SCENARIO.pending)).toMatchObject({ decision_origin: null });
   });
 
+  it('verifies a version 3 file, whose decisions say how and on which device they were made', async () => {
+    const result = await verifyAuditFile(fixture('audit-log-v3.json'));
+    expect(result).toMatchObject({ ok: true, version: 3, headHash: JSON.parse(fixture('audit-log-v3.json')).head_hash });
+    if (!result.ok || result.version !== 3) return;
+    const byId = new Map(result.entries.map((entry) => [entry.id, entry]));
+    expect(byId.get(SCENARIO.edited)).toMatchObject({ decided_via: 'sync', decided_by_device: { id: 'device-phone', name: 'Chrome on the phone' }, decided_by: { tab_id: 'tab-9' } });
+    expect(byId.get(SCENARIO.approved)).toMatchObject({ decided_via: 'local', decided_by_device: { id: 'device-laptop', name: 'Firefox on the laptop' } });
+    expect(byId.get(RULE_SCENARIO.ruleAllowed)).toMatchObject({ decided_via: 'local', decided_by_device: null });
+    expect(byId.get(SCENARIO.pending)).toMatchObject({ decided_via: null, decided_by_device: null });
+  });
+
   it('verifies a version 2 entry carrying a member added after version 2 (entries are open to optional members)', async () => {
     const file = JSON.parse(fixture('audit-log-v2.json')) as FileShape;
     let previous = '0'.repeat(64);
@@ -169,8 +210,11 @@ describe('stored fixtures', () => {
 
   it('refuses the negative fixtures with the reason a user needs', async () => {
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v1.json')))).toMatchObject({ firstBadIndex: 2, entryId: SCENARIO.declined });
-    expect(failure(await verifyAuditFile(fixture('future-version-v3.json'))).reason).toMatch(/version 3, written by a newer Pausepoint/);
+    expect(failure(await verifyAuditFile(fixture('future-version-v4.json'))).reason).toMatch(/version 4, written by a newer Pausepoint; this version reads versions 1 to 3/);
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v2.json')))).toMatchObject({ firstBadIndex: 14, entryId: RULE_SCENARIO.ruleDenied });
+    expect(failure(await verifyAuditFile(fixture('tampered-entry-v3.json')))).toMatchObject({ firstBadIndex: 14, entryId: RULE_SCENARIO.ruleDenied });
+    expect(failure(await verifyAuditFile(fixture('tampered-metadata-v3.json')))).toMatchObject({ firstBadIndex: 0, reason: expect.stringMatching(/metadata/) });
+    expect(failure(await verifyAuditFile(fixture('tampered-skipped-v3.json'))).reason).toMatch(/skipped records were changed/);
     expect(failure(await verifyAuditFile(fixture('foreign-format.json'))).reason).toMatch(/its format is "acme.audit-trail"/);
     expect(failure(await verifyAuditFile(fixture('truncated-download.json'))).reason).toMatch(/not JSON/);
   });

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import { AUDIT_FORMAT, AUDIT_VERSION, AuditLogFile, type AuditEntry, type AuditMetadata } from './audit-entry.ts';
 import { AUDIT_VERSION_1, AuditLogFileV1, type AuditEntryV1 } from './audit-log-v1.ts';
-import { expectedHash, GENESIS_HASH } from './hash-chain.ts';
+import { AUDIT_VERSION_2, AuditLogFileV2, type AuditEntryV2 } from './audit-log-v2.ts';
+import { chainSeal, chainStart, expectedHash, GENESIS_HASH } from './hash-chain.ts';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 
 export type VerifyResult =
   | { ok: true; version: typeof AUDIT_VERSION; entries: AuditEntry[]; headHash: string; metadata: AuditMetadata }
+  | { ok: true; version: typeof AUDIT_VERSION_2; entries: AuditEntryV2[]; headHash: string; metadata: AuditMetadata }
   | { ok: true; version: typeof AUDIT_VERSION_1; entries: AuditEntryV1[]; headHash: string; metadata: AuditMetadata }
   | {
       ok: false;
@@ -43,10 +45,12 @@ export async function verifyAuditBlob(file: Blob, options: VerifyOptions = {}): 
 
 /**
  * Checks an audit file: that it is a Pausepoint audit log this version can read
- * (format version 1 or 2),
+ * (format version 1, 2 or 3),
  * that every entry's hash is the SHA-256 of its canonical JSON without `hash`,
- * that each `prev_hash` is the previous entry's hash (64 zeros for the first),
- * that `entry_count` and `head_hash` describe the last entry, and finally that
+ * that each `prev_hash` is the previous entry's hash (for the first: 64 zeros
+ * in versions 1 and 2, the hash of the format, version and metadata in
+ * version 3), that `entry_count` and `head_hash` describe the last entry (in
+ * version 3, `head_hash` seals it with the count and the skipped records), and finally that
  * the whole file matches its version's schema: the chain is checked the same
  * way in every version. The first failure is reported, naming the
  * entry where the chain breaks: a changed entry fails at itself, a removed or
@@ -73,18 +77,32 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
       reason: `This audit log is format version ${version}, written by a newer Pausepoint; this version reads versions ${AUDIT_VERSION_1} to ${AUDIT_VERSION}. Update Pausepoint to verify it.`,
     };
   }
-  if (version !== AUDIT_VERSION && version !== AUDIT_VERSION_1) {
+  if (version !== AUDIT_VERSION && version !== AUDIT_VERSION_2 && version !== AUDIT_VERSION_1) {
     return { ok: false, reason: `This audit log has no readable format version (expected ${AUDIT_VERSION_1} to ${AUDIT_VERSION}).` };
   }
   const { entries } = parsed;
   if (!Array.isArray(entries)) return { ok: false, reason: 'This audit log has no list of entries.' };
 
-  let previous = GENESIS_HASH;
+  // Version 3 chains the metadata too: it is the first link.
+  const sealed = version === AUDIT_VERSION;
+  let previous: string;
+  try {
+    previous = sealed ? chainStart({ format: AUDIT_FORMAT, version, metadata: parsed.metadata }) : GENESIS_HASH;
+  } catch (error) {
+    return { ok: false, reason: `This audit log's metadata has no JSON form (${error instanceof Error ? error.message : String(error)}).` };
+  }
   for (let index = 0; index < entries.length; index++) {
     const entry: unknown = entries[index];
     if (!isRecord(entry)) return bad(index, undefined, `Entry ${index + 1} is not an object.`);
     const id = typeof entry.id === 'string' ? entry.id : undefined;
     const name = `Entry ${index + 1}${id === undefined ? '' : ` (${id})`}`;
+    if (sealed && index === 0 && entry.prev_hash !== previous) {
+      return bad(
+        index,
+        id,
+        `${name} does not follow the file's metadata: the metadata (app version, export time, device id or filters) was changed after export, or entries before it were removed.`,
+      );
+    }
     if (entry.prev_hash !== previous) {
       return bad(
         index,
@@ -106,12 +124,33 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
   if (parsed.entry_count !== entries.length) {
     return { ok: false, reason: `The file says it holds ${String(parsed.entry_count)} entries but has ${entries.length}: entries were removed or added at the end.` };
   }
-  if (parsed.head_hash !== previous) {
+  if (sealed) {
+    let seal: string;
+    try {
+      seal = chainSeal(previous, entries.length, parsed.skipped_records);
+    } catch (error) {
+      return { ok: false, reason: `This audit log's skipped records have no JSON form (${error instanceof Error ? error.message : String(error)}).` };
+    }
+    if (parsed.head_hash !== seal) {
+      return {
+        ok: false,
+        reason:
+          entries.length === 0
+            ? 'The head hash does not seal this file: its metadata or skipped records were changed after export, entries were removed, or the head hash was changed.'
+            : 'The head hash does not seal the last entry with the entry count and the skipped records: entries were removed or added at the end, the skipped records were changed, or the head hash was changed.',
+      };
+    }
+  } else if (parsed.head_hash !== previous) {
     return { ok: false, reason: 'The head hash is not the last entry\'s hash: entries were removed or added at the end, or the head hash was changed.' };
   }
 
   if (version === AUDIT_VERSION_1) {
     const checked = AuditLogFileV1.safeParse(parsed);
+    if (!checked.success) return schemaFailure(checked.error, entries);
+    return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
+  }
+  if (version === AUDIT_VERSION_2) {
+    const checked = AuditLogFileV2.safeParse(parsed);
     if (!checked.success) return schemaFailure(checked.error, entries);
     return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
   }

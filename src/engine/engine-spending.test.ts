@@ -74,6 +74,18 @@ describe('limits that ask', () => {
     expect(await pending(h, id)).toHaveLength(1);
   });
 
+  it('point 10: what MCP sampling calls used, stored on the conversation, counts toward the limits like the answers', async () => {
+    const h = harness([{ text: 'first', usage: used(100, 50) }, { text: 'second', usage: used(100, 10) }], { settings: limits({ tokensPerConversation: 1000 }) });
+    const id = await say(h, null, 'hi');
+    // Used 150 by the answer; the next prompt is estimated at 100: within 1,000 — but a sampling call spent 800 more.
+    const conversation = await h.storage.getConversation(id);
+    await h.storage.putConversation({ ...conversation!, sampled: [{ at: 2_000, usage: used(700, 100) }] });
+    await say(h, id, 'more');
+    expect(h.model.requests).toHaveLength(1);
+    const [card] = await pending(h, id);
+    expect(card?.limit).toMatchObject({ kind: 'tokens', used: 950, max: 1000, estimate: 100, over: 50 });
+  });
+
   it('asks nothing within the limits, or with no limits at all', async () => {
     const h = harness([{ text: 'a', usage: used(100, 10) }, { text: 'b', usage: used(120, 10) }], { settings: limits({ tokensPerConversation: 10_000 }) });
     const id = await say(h, null, 'hi');

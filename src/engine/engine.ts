@@ -442,7 +442,7 @@ export class Engine {
       if (!needsModel(history)) return this.#changeState(conversationId, step.state, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
-      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history, step.alongside);
+      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history, step.alongside, step.sampled);
       if ('ask' in spending) return this.#pause(conversationId, [spending.ask]);
       if ('stop' in spending) {
         if (spending.stop !== null) await this.#notice(conversationId, spending.stop);
@@ -515,7 +515,7 @@ export class Engine {
   #carry(step: Step, next: { state: ConversationState; turns: number; wrote: readonly Message[]; calls?: CallRecords; held?: HeldAnswer | undefined }): Step | undefined {
     if (step.pending.length > 0) return undefined;
     const { state, turns, wrote, calls, held } = next;
-    return { state, turns, pending: [], history: [...step.history, ...wrote], ...(calls ? { calls } : {}), ...(held ? { held } : {}) };
+    return { state, turns, pending: [], history: [...step.history, ...wrote], sampled: step.sampled, ...(calls ? { calls } : {}), ...(held ? { held } : {}) };
   }
 
   /**

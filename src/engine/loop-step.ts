@@ -3,7 +3,7 @@ import type { LoadedStep } from './history-cache.ts';
 import { lastAssistant, openCalls } from './read-history.ts';
 import { callsToRead } from './settle-open-calls.ts';
 import type { CallRecords } from './storage-port.ts';
-import type { ConversationState, Message, OwnerDevice, PausePoint } from './records/index.ts';
+import type { CallUsage, ConversationState, Message, OwnerDevice, PausePoint } from './records/index.ts';
 
 /** What one step of the loop decides from. */
 export interface Step {
@@ -14,6 +14,12 @@ export interface Step {
   pending: PausePoint[];
   /** The whole stored history, ordered by `seq`; shared with the history cache, never mutated. */
   history: readonly Message[];
+  /**
+   * What the conversation's MCP sampling calls used (`Conversation.sampled`),
+   * for the spending check. Carried as read: a sampling call happens inside a
+   * tool call that asked the user, after which the step is read again.
+   */
+  sampled: readonly CallUsage[];
   /** The stored records of the last answer's open calls, when known without reading them. */
   calls?: CallRecords;
   /** What storage read with this step for its model call; absent on a carried step, which read nothing. */
@@ -25,6 +31,7 @@ export interface Step {
 }
 
 export const NO_RECORDS: CallRecords = { pausePoints: [], ledger: [] };
+const NO_USAGE: readonly CallUsage[] = Object.freeze([]);
 
 /** The step a read describes; undefined when the conversation is gone. */
 export function stepOf({ conversation, pending, history, alongside, calls }: LoadedStep): Step | undefined {
@@ -34,6 +41,7 @@ export function stepOf({ conversation, pending, history, alongside, calls }: Loa
       turns: conversation.turns,
       pending,
       history,
+      sampled: conversation.sampled?.map((s) => s.usage) ?? NO_USAGE,
       ...(alongside === undefined ? {} : { alongside }),
       ...(calls ? { calls } : {}),
       ...(conversation.ownerDevice ? { ownerDevice: conversation.ownerDevice } : {}),

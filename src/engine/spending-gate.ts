@@ -1,5 +1,5 @@
 import type { EngineContext } from './engine-context.ts';
-import type { Message, PausePoint } from './records/index.ts';
+import type { CallUsage, Message, PausePoint } from './records/index.ts';
 import { formatMoney } from './cost.ts';
 import { checkLimits, type LimitBreach } from './spending.ts';
 
@@ -28,10 +28,12 @@ export async function spendingGate(
   turns: number,
   history: readonly Message[],
   alongside?: unknown,
+  /** What the conversation's MCP sampling calls used: spent like its answers, so counted with them. */
+  sampled: readonly CallUsage[] = [],
 ): Promise<SpendingVerdict> {
   const spending = await ctx.settings.spending?.(alongside);
   if (!spending) return GO;
-  const breach = checkLimits(history, spending);
+  const breach = checkLimits(history, spending, { sampled });
   if (!breach) return GO;
 
   const lastUserSeq = lastUserMessageSeq(history);
@@ -84,6 +86,16 @@ export function describeBreach(breach: LimitBreach): string {
     `The next model call's prompt is estimated at **${amount(breach.estimate)}**${breach.limit === 'tokens' ? '' : ' (before its answer)'}.`,
     `If you approve, this call goes ahead and the limit may be passed by about **${amount(breach.over)}**. If you decline, the run stops here.`,
   ].join('\n\n');
+}
+
+/**
+ * What a sampling request's card says when sending it would pass a limit:
+ * its approval is the decision to pass it, as a limit card's is.
+ */
+export function describeSamplingBreach(breach: LimitBreach): string {
+  const amount = breach.limit === 'tokens' ? (n: number) => `${formatTokens(n)} tokens` : formatMoney;
+  const scope = breach.limit === 'day' ? 'today, all conversations have used' : 'this conversation has used';
+  return `**This request would pass your ${LIMIT_NAMES[breach.limit]}:** ${scope} **${amount(breach.used)}** of **${amount(breach.max)}**, and its prompt is estimated at **${amount(breach.estimate)}**. Approving sends it anyway (by about **${amount(breach.over)}** over).`;
 }
 
 /** The notice a decision on a limit card writes: for the user, never sent to the model. */

@@ -59,17 +59,26 @@ export interface LimitBreach {
   over: number;
 }
 
+/** What a conversation spent besides its answers, and the call being checked when it is not the next answer. */
+export interface LimitCheck {
+  /** The usage of the MCP sampling calls made for the conversation (`Conversation.sampled`). */
+  sampled?: readonly CallUsage[];
+  /** The prompt tokens of the call being checked, when it is not the next answer (a sampling request's). */
+  estimate?: number;
+}
+
 /**
- * The first limit that the conversation's use so far plus this call's
- * estimate would pass, or null. Tokens count prompt and completion; money
- * counts the estimate at the next model's input price (its answer is not
- * known yet), so a model without a price never trips a money limit.
+ * The first limit that the conversation's use so far — its answers and its
+ * sampling calls — plus this call's estimate would pass, or null. Tokens
+ * count prompt and completion; money counts the estimate at the next model's
+ * input price (its answer is not known yet), so a model without a price never
+ * trips a money limit.
  */
-export function checkLimits(history: readonly Message[], spending: SpendingSettings): LimitBreach | null {
+export function checkLimits(history: readonly Message[], spending: SpendingSettings, check: LimitCheck = {}): LimitBreach | null {
   const { limits, prices } = spending;
   if (limits.tokensPerConversation === null && limits.costPerConversation === null && limits.costPerDay === null) return null;
-  const used = historyUsage(history);
-  const estimate = estimatePromptTokens(history);
+  const used = [...historyUsage(history), ...(check.sampled ?? [])];
+  const estimate = check.estimate ?? estimatePromptTokens(history);
   const breach = (limit: LimitBreach['limit'], usedSoFar: number, max: number | null, next: number): LimitBreach | null =>
     max !== null && usedSoFar + next > max ? { limit, used: usedSoFar, max, estimate: next, over: usedSoFar + next - max } : null;
 

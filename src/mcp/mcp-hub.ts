@@ -10,7 +10,7 @@ import type { ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents } from './mcp-session.ts';
 import { mcpTools, serverLabel } from './mcp-tool.ts';
-import { serverRequests, type Asker } from './server-requests.ts';
+import { serverRequests, urlElicitationRequired, type Asker } from './server-requests.ts';
 import { keptRefusals, screenListing, withinPinRoom } from './screen-listing.ts';
 import { serverPrefix } from './tool-names.ts';
 import { plainHttpAllowed } from '../storage/endpoint-origin.ts';
@@ -363,7 +363,8 @@ export class McpHub {
       if (formatted.images.length > 0) context.showImages?.(formatted.images);
       return formatted.text;
     } catch (error) {
-      throw toolCallError(error, label);
+      // The server refused until the user opens a link (-32042): a URL card, as for a URL-mode elicitation.
+      throw (await urlElicitationRequired({ context, server }, error)) ?? toolCallError(error, label);
     } finally {
       link.running.splice(link.running.indexOf(context), 1);
     }

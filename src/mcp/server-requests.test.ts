@@ -32,6 +32,19 @@ describe('a server’s requests while its tool runs, through the hub and the eng
     expect(await toolResult()).toContain('link {"action":"accept"}');
   });
 
+  it('point 17: an MCP error -32042 that carries a URL becomes a URL card like URL-mode elicitation; the model is told the call did not run', async () => {
+    const { h } = await hubWithPeer({ needsLink: true });
+    const { card, toolResult } = await serverCard(h, 'needs-link');
+    expect(card).toMatchObject({ kind: 'approval', title: 'Everything asks you to open a link', payload: { openUrl: 'https://calendar.example.com/connect?state=7' } });
+    expect(card.description).toContain('**Host:** **` calendar.example.com `**');
+    expect(card.description).toContain('Connect your calendar first.');
+    await h.engine.decide(card.id, { type: 'approve' }, tab('tab-A'));
+    await h.engine.whenIdle();
+    const result = await toolResult();
+    expect(result).toContain('Not run: Everything needs the user to open a link first (shown to them on a card): the user opened calendar.example.com.');
+    expect(result).not.toContain('answered with an error');
+  });
+
   it('a declined URL elicitation is declined to the server; one whose run ends first (Stop) expires as lost', async () => {
     const { h } = await hubWithPeer();
     const declined = await serverCard(h, 'link');
@@ -149,5 +162,37 @@ describe('serverRequests', () => {
     expect(asked).toHaveLength(1);
     expect(sent).toMatchObject([{ maxTokens: 7, messages: [{ role: 'user', content: 'Say hi' }] }]);
     expect(answer).toMatchObject({ content: { type: 'text', text: 'Hi.' }, stopReason: 'maxTokens' });
+  });
+
+  it('point 10: a request that would pass a spending limit says so on its card, and the sampler learns which conversation it spends for', async () => {
+    const { asked, context } = runningCall();
+    const sent: Parameters<Sampler>[0][] = [];
+    const sample: Sampler = Object.assign(async (request: Parameters<Sampler>[0]) => (sent.push(request), { text: 'Hi.', model: 'm', finishReason: 'stop' }), {
+      limitNotice: async ({ conversationId }: { conversationId: string }) => `**This request would pass your token limit per conversation** (${conversationId})`,
+    });
+    await serverRequests({ asker: () => ({ context, server }), sample }).onSample(sampling, new AbortController().signal);
+    expect(asked[0]?.description).toContain('**This request would pass your token limit per conversation** (c-1)');
+    expect(asked[0]?.description).toContain('counts toward this conversation’s usage and your limits');
+    expect(sent).toMatchObject([{ conversationId: 'c-1' }]);
+  });
+
+  it('point 17: the answer is held to the cap it was sent with — the smaller of the server’s and the user’s — even when the endpoint ignores it', async () => {
+    const { context } = runningCall();
+    const ignoring = (completion: number | undefined, cap?: number): Sampler => async () => ({
+      text: 'abcdefghij'.repeat(10),
+      model: 'm',
+      finishReason: 'stop',
+      ...(completion === undefined ? {} : { usage: { model: 'm', prompt: 5, completion, cached: 0, reasoning: 0 } }),
+      ...(cap === undefined ? {} : { maxTokens: cap }),
+    });
+    const ask = (sample: Sampler, maxTokens: number) => serverRequests({ asker: () => ({ context, server }), sample }).onSample({ ...sampling, maxTokens }, new AbortController().signal);
+    // The endpoint counted 40 tokens against the server's cap of 10: a quarter of the text, marked as cut at the cap.
+    expect(await ask(ignoring(40), 10)).toMatchObject({ content: { text: 'abcdefghij'.repeat(2) + 'abcde' }, stopReason: 'maxTokens' });
+    // The user's own cap (5) is lower than the server's (10): it is the one held.
+    expect(await ask(ignoring(40, 5), 10)).toMatchObject({ content: { text: 'abcdefghij'.repeat(1) + 'ab' }, stopReason: 'maxTokens' });
+    // No count: four characters a token.
+    expect(await ask(ignoring(undefined), 10)).toMatchObject({ content: { text: 'abcdefghij'.repeat(4) }, stopReason: 'maxTokens' });
+    // Within the cap: untouched.
+    expect(await ask(ignoring(8), 10)).toMatchObject({ content: { text: 'abcdefghij'.repeat(10) }, stopReason: 'endTurn' });
   });
 });

@@ -6,23 +6,47 @@ import type {
   ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { ModelMessage } from '../engine/model-port.ts';
-import type { PausePoint } from '../engine/records/index.ts';
+import type { CallUsage, PausePoint } from '../engine/records/index.ts';
 import type { ToolContext } from '../engine/tool-definition.ts';
 import { elicitationForm } from './elicitation-form.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
 import type { McpServerRecord } from './mcp-server-record.ts';
 import type { SessionEvents } from './mcp-session.ts';
 import { serverLabel } from './mcp-tool.ts';
-import { samplingDescription, samplingMessages } from './sampling-request.ts';
+import { capAnswer, samplingDescription, samplingMessages } from './sampling-request.ts';
+
+/** An approved sampling request as the sampler gets it: for which conversation, what to send, at most how long an answer. */
+export interface SampleRequest {
+  conversationId: string;
+  messages: ModelMessage[];
+  /** The server's cap, shown on the card; the sampler lowers it to the user's own, if lower. */
+  maxTokens: number;
+  signal: AbortSignal;
+}
+
+export interface SampleResult {
+  text: string;
+  model: string;
+  finishReason: string;
+  /** What the call used, when the endpoint said (stored on the conversation by the sampler). */
+  usage?: CallUsage;
+  /** The cap the call was sent with, when lower than the server's: the answer is held to it. */
+  maxTokens?: number;
+}
 
 /**
  * One call to the user's configured model for an approved sampling request:
- * the worker's model port (the same one the engine uses, so the call is
- * counted like the engine's own), its answer at most `maxTokens` long (the
- * server's cap, shown on the card). Returns its text and the model's name.
+ * the worker's model port (the same one the engine uses), its usage stored on
+ * the conversation it was made for and counted by its spending limits, its
+ * answer at most the cap it was sent with. `limitNotice`, when given, says
+ * whether sending the request would pass a spending limit, for its card.
  */
-export type Sampler = (request: { messages: ModelMessage[]; maxTokens: number; signal: AbortSignal }) => Promise<{ text: string; model: string; finishReason: string }>;
+export interface Sampler {
+  (request: SampleRequest): Promise<SampleResult>;
+  limitNotice?(request: { conversationId: string; messages: ModelMessage[] }): Promise<string | null>;
+}
 
 /** A URL elicitation card's payload: the link the page opens when the user presses the card's button (see src/ui/cards/link-to-open.ts). */
 export interface LinkPayload {
@@ -126,15 +150,53 @@ async function elicitUrl(asker: Asker, params: ElicitRequestURLParams): Promise<
   return declinedOrCancelled(answer);
 }
 
+/** What a -32042 error carries: the links the server needs opened, as it sent them (untrusted: checked here). */
+const UrlsRequired = z.object({
+  elicitations: z.array(z.object({ mode: z.literal('url'), url: z.string(), message: z.string(), elicitationId: z.string() })).min(1),
+});
+
+/** At most this many links of one refusal become cards: a server cannot flood the conversation with them. */
+const MAX_REQUIRED_URLS = 3;
+
+/**
+ * A tool call the server refused with MCP error -32042 ("URL elicitation
+ * required": the user must open a link first, to sign in or consent there).
+ * Each link becomes the same card as a URL-mode elicitation, asked while the
+ * call is still running — nothing opens until the user presses Open link —
+ * and the model is told the call did not run, and what the user did, so it
+ * can call again once they are done. Returns null when the error is not one
+ * (or names no http:/https: link): it is then reported as the server's error.
+ */
+export async function urlElicitationRequired(asker: Asker, error: unknown): Promise<Error | null> {
+  if (!(error instanceof McpError) || error.code !== ErrorCode.UrlElicitationRequired) return null;
+  const parsed = UrlsRequired.safeParse(error.data);
+  if (!parsed.success) return null;
+  const links = parsed.data.elicitations.filter(({ url }) => URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol)).slice(0, MAX_REQUIRED_URLS);
+  if (links.length === 0) return null;
+  const answers: string[] = [];
+  for (const link of links) {
+    const answer = await elicitUrl(asker, link);
+    answers.push(answer.action === 'accept' ? `the user opened ${new URL(link.url).host}` : answer.action === 'decline' ? `the user declined to open ${new URL(link.url).host}` : `the link to ${new URL(link.url).host} went unanswered`);
+  }
+  return new Error(
+    `Not run: ${serverLabel(asker.server)} needs the user to open a link first (shown to them on a card): ${answers.join('; ')}. If they finished there, the call can be tried again.`,
+    { cause: error },
+  );
+}
+
 /**
  * A sampling request: refused unless the user approves it on a card that
  * shows what would be sent. Approved, it is one call to the user's model;
  * the answer goes to the server only.
  */
 async function sampleOnce(asker: Asker, sample: Sampler, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+  const { conversationId } = asker.context;
+  const messages = samplingMessages(params);
+  // Spending is an action: a request that would pass a limit says so on its card, whose approval decides it.
+  const limitWarning = (await sample.limitNotice?.({ conversationId, messages })) ?? null;
   const answer = await asker.context.ask({
     title: `${serverLabel(asker.server)} asks to use your model`,
-    description: samplingDescription(`${asksLine(asker, 'asks your model this')} (the server’s words, shown as they are):`, params),
+    description: samplingDescription(`${asksLine(asker, 'asks your model this')} (the server’s words, shown as they are):`, params, limitWarning),
     options: null,
     payload: null,
     kind: 'approval',
@@ -143,12 +205,13 @@ async function sampleOnce(asker: Asker, sample: Sampler, params: CreateMessageRe
     throw new McpError(ErrorCode.InvalidRequest, 'Sampling is refused: the user did not approve this request to use their model.');
   }
   try {
-    const result = await sample({ messages: samplingMessages(params), maxTokens: params.maxTokens, signal: AbortSignal.any([signal, asker.context.signal]) });
+    const result = await sample({ conversationId, messages, maxTokens: params.maxTokens, signal: AbortSignal.any([signal, asker.context.signal]) });
+    const capped = capAnswer(result.text, { completionTokens: result.usage?.completion, finishReason: result.finishReason }, Math.min(params.maxTokens, result.maxTokens ?? params.maxTokens));
     return {
       role: 'assistant',
-      content: { type: 'text', text: result.text },
+      content: { type: 'text', text: capped.text },
       model: result.model,
-      stopReason: result.finishReason === 'length' ? 'maxTokens' : 'endTurn',
+      stopReason: capped.cut || result.finishReason === 'length' ? 'maxTokens' : 'endTurn',
     };
   } catch (error) {
     throw new McpError(ErrorCode.InternalError, `The user’s model failed to answer: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,13 +1,69 @@
 import { describe, expect, it } from 'vitest';
 import { makePausePoint } from '../engine/testing/make-records.ts';
-import { acceptsNotificationActions, alreadyDecidedNotification, approvalNotification, readNotificationData, shortDescription } from './approval-notification.ts';
+import { TOOL_CHANGED } from '../engine/decide-by-rules.ts';
+import type { McpServerRecord, McpToolRecord } from '../mcp/mcp-server-record.ts';
+import {
+  acceptsNotificationActions,
+  alreadyDecidedNotification,
+  approvalNotification,
+  callText,
+  definitionChanged,
+  readNotificationData,
+  shortDescription,
+} from './approval-notification.ts';
+
+const MCP = { serverId: 's1', serverUrl: 'https://tools.example.com/mcp', serverName: 'Tools', toolName: 'delete_file', definitionHash: 'h-now' };
+function server(tool: Partial<McpToolRecord> = {}): McpServerRecord {
+  const definition = { name: 'delete_file', description: 'Deletes a file', inputSchema: { type: 'object' as const } };
+  return { id: 's1', tools: [{ definition, hash: 'h-now', pinned: { hash: 'h-now', definition, at: 0 }, enabled: true, ...tool }] } as unknown as McpServerRecord;
+}
 
 describe('approval notifications', () => {
-  it('a plain approval offers Approve and Decline, tagged with its card', () => {
+  it('a plain approval offers Approve and Decline, tagged with its card, and shows the whole call', () => {
     const { title, options } = approvalNotification(makePausePoint({ id: 'p1', conversationId: 'c1', title: 'Send the invoice?' }));
     expect(title).toBe('Approval needed: Send the invoice?');
-    expect(options).toMatchObject({ body: 'Sends 1 invoice of 120 EUR to ada@example.com.', tag: 'p1', data: { pausePointId: 'p1', conversationId: 'c1' } });
+    expect(options).toMatchObject({ body: 'Tool: send_invoice\nto: "ada@example.com"\namount: 120', tag: 'p1', data: { pausePointId: 'p1', conversationId: 'c1' } });
     expect(options.actions.map((a) => a.title)).toEqual(['Approve', 'Decline']);
+  });
+
+  it('point 9: Approve only where the text shows the whole call within the platform limit; otherwise the notification opens the card', () => {
+    // The tool, its target and every argument, uncut: Approve.
+    const short = makePausePoint({ toolName: 'http_request', payload: { method: 'POST', url: 'https://api.example.com/pay' } });
+    expect(callText(short)).toEqual({ text: 'Tool: http_request\nmethod: "POST"\nurl: "https://api.example.com/pay"', whole: true });
+    expect(acceptsNotificationActions(short)).toBe(true);
+    // An argument the platform would cut (a body past the fourth line): no actions, the description and the tap hint instead.
+    const long = makePausePoint({ toolName: 'http_request', payload: { method: 'POST', url: 'https://api.example.com/pay', body: 'amount=120&to=ada&note='.repeat(4) } });
+    expect(callText(long).whole).toBe(false);
+    expect(acceptsNotificationActions(long)).toBe(false);
+    const { options } = approvalNotification(long);
+    expect(options.actions).toEqual([]);
+    expect(options.body).toContain('Tap to answer in the app.');
+    // Too many arguments to show, each short.
+    expect(acceptsNotificationActions(makePausePoint({ payload: { a: 1, b: 2, c: 3, d: 4 } }))).toBe(false);
+    // An MCP call names the server's host as its target.
+    expect(callText(makePausePoint({ mcp: MCP, payload: { path: '/tmp/x' } })).text).toBe('Tool: delete_file on tools.example.com\npath: "/tmp/x"');
+    // The model's own question: its whole description and payload, and a title the platform shows whole.
+    expect(acceptsNotificationActions(makePausePoint({ origin: 'model', description: 'Publish the post?', payload: null }))).toBe(true);
+    expect(acceptsNotificationActions(makePausePoint({ origin: 'model', description: 'Publish the post?\n\n```\nrm -rf /srv/www\n```', payload: null }))).toBe(true);
+    expect(callText(makePausePoint({ origin: 'model', description: 'See [the draft](https://evil.example/x).', payload: null })).text).toBe('See the draft (https://evil.example/x).');
+    expect(acceptsNotificationActions(makePausePoint({ origin: 'model', description: 'word '.repeat(40), payload: null }))).toBe(false);
+    expect(acceptsNotificationActions(makePausePoint({ origin: 'model', title: 'A title far too long for one line of a notification', description: 'Ok?', payload: null }))).toBe(false);
+  });
+
+  it('point 9: never Approve for a tool whose definition changed', () => {
+    const mcpCall = makePausePoint({ mcp: MCP, payload: { path: '/tmp/x' } });
+    expect(definitionChanged(mcpCall, [server()])).toBe(false);
+    expect(acceptsNotificationActions(mcpCall, { definitionChanged: false })).toBe(true);
+    // Listed with another definition than the pinned one, or than the one the card was made for, or gone.
+    expect(definitionChanged(mcpCall, [server({ hash: 'h-new' })])).toBe(true);
+    expect(definitionChanged(mcpCall, [server({ pinned: { hash: 'h-old', definition: { name: 'delete_file', description: 'Deletes a file, or mails it', inputSchema: { type: 'object' } }, at: 0 } })])).toBe(true);
+    expect(definitionChanged(makePausePoint({ mcp: { ...MCP, definitionHash: 'h-then' } }), [server()])).toBe(true);
+    expect(definitionChanged(mcpCall, [])).toBe(true);
+    // A built-in tool that changed since a rule allowed it.
+    expect(definitionChanged(makePausePoint({ description: `${TOOL_CHANGED}\n\nSend it?` }), [])).toBe(true);
+    const { options } = approvalNotification(mcpCall, { definitionChanged: true });
+    expect(options.actions).toEqual([]);
+    expect(options.body).toContain('Tap to answer in the app.');
   });
 
   it('a card that needs input has no actions: its tap opens the app', () => {

@@ -36,6 +36,33 @@ export const CONTENT_SECURITY_POLICY = DIRECTIVES.join('; ');
 export const CONTENT_SECURITY_POLICY_HEADER = `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`;
 
 /**
+ * The headers every file of the built app is to be served with, by any host.
+ * The meta tag reaches the document only: the agent worker and the service
+ * worker each run under the policy of their own script's response, so without
+ * the header on those files they run under none (no `script-src`, nothing
+ * against `eval`). One set for every path keeps hosts' rules to one line:
+ * the policy suits the workers as it is (their scripts and imports are 'self';
+ * their requests go to user-chosen endpoints, which `connect-src *` leaves
+ * open on purpose — a sync server or model endpoint chosen later included).
+ * `X-Frame-Options` is `frame-ancestors` for browsers that predate it;
+ * `nosniff` keeps a mistyped response from being run as a script.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY_HEADER,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+});
+
+/**
+ * `public/_headers` as it must read (a test keeps the file equal): the format
+ * Netlify and Cloudflare Pages read, a path pattern and its indented headers.
+ */
+export function staticHostHeadersFile(): string {
+  const lines = Object.entries(SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`);
+  return `/*\n${lines.join('\n')}\n`;
+}
+
+/**
  * The dev server's variant: Vite's dev client injects each stylesheet as a
  * `<style>` element and reloads over a WebSocket. Never built into the app.
  */

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decisionSettlement } from '../engine/decision-settlement.ts';
 import type { DecidedBy } from '../engine/records/index.ts';
+import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import { makeConversation, makePausePoint } from '../engine/testing/make-records.ts';
 import { ToolRegistry } from '../engine/tool-registry.ts';
 import type { PausepointDb } from '../storage/db.ts';
@@ -71,5 +72,25 @@ describe('decideFromNotification', () => {
     await db.settings.put({ key: 'deviceId', value: 'device-1' });
     await db.conversations.update('c1', { ownerDevice: { id: 'device-1', name: 'Phone' } });
     expect((await decideFromNotification(db, 'p1', 'approve', BY_NOTIFICATION, fixed)).outcome).toBe('decided');
+  });
+
+  it('point 9: an Approve on a card whose call the notification cannot show whole, or whose tool changed, is refused and decides nothing', async () => {
+    await db.pausePoints.put(makePausePoint({ id: 'p5', conversationId: 'c1', origin: 'gate', payload: { body: 'x'.repeat(400) } }));
+    expect(await decideFromNotification(db, 'p5', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'refused' });
+    expect(await db.pausePoints.get('p5')).toMatchObject({ status: 'pending' });
+
+    const mcp = { serverId: 's1', serverUrl: 'https://tools.example.com/mcp', serverName: 'Tools', toolName: 'echo', definitionHash: 'h1' };
+    const definition = { name: 'echo', inputSchema: { type: 'object' as const } };
+    await db.mcpServers.put({
+      id: 's1',
+      tools: [{ definition, hash: 'h2', pinned: { hash: 'h1', definition, at: 0 }, enabled: true }],
+    } as unknown as McpServerRecord);
+    await db.pausePoints.put(makePausePoint({ id: 'p6', conversationId: 'c1', origin: 'gate', mcp, payload: { message: 'hi' } }));
+    expect(await decideFromNotification(db, 'p6', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'refused' });
+    expect(await db.pausePoints.get('p6')).toMatchObject({ status: 'pending' });
+
+    // The same call of the tool as pinned is decided.
+    await db.mcpServers.put({ id: 's1', tools: [{ definition, hash: 'h1', pinned: { hash: 'h1', definition, at: 0 }, enabled: true }] } as unknown as McpServerRecord);
+    expect(await decideFromNotification(db, 'p6', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'decided' });
   });
 });

@@ -4,7 +4,7 @@ import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
 import { ToolRegistry } from '../engine/tool-registry.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
-import { acceptsNotificationActions, type NotificationAction } from './approval-notification.ts';
+import { acceptsNotificationActions, definitionChanged, type NotificationAction } from './approval-notification.ts';
 
 /** Who decided: the conversation's next run is left to whichever tab takes it over (see decisionSettlement). */
 export const SERVICE_WORKER_OWNER = 'service-worker';
@@ -25,7 +25,10 @@ const NO_TOOLS = new ToolRegistry([]);
  * the engine's `decisionSettlement`): the first decision wins, the decision
  * message and the conversation's state are written in its transaction, and
  * the pause point — the audit record — carries `decidedBy` like any other.
- * A card that needs input is refused in the same transaction.
+ * A card that needs input, one whose notification could not show the whole
+ * call, or one of a tool that changed, is refused in the same transaction —
+ * whatever the notification offered (an older build's may have offered more):
+ * the notification then opens the card.
  */
 export async function decideFromNotification(
   db: PausepointDb,
@@ -39,8 +42,9 @@ export async function decideFromNotification(
   if (await runsElsewhere(db, pausePointId)) return { outcome: 'refused', message: 'This card is decided in the app: its conversation runs on another device.' };
   const ctx = { clock: { now, sleep: () => Promise.resolve() }, ids: { uuid }, tools: NO_TOOLS, owner: SERVICE_WORKER_OWNER };
   const at = now();
+  const changed = await toolChanged(db, pausePointId);
   const settled = await new DexieStorage(db).settlePausePoint(pausePointId, (pending) =>
-    acceptsNotificationActions(pending)
+    acceptsNotificationActions(pending, { definitionChanged: changed })
       ? decisionSettlement(ctx, pending, decision, decidedBy, at)
       : { commit: false, reason: 'This card needs an answer in the app.' },
   );
@@ -65,4 +69,16 @@ async function runsElsewhere(db: PausepointDb, pausePointId: string): Promise<bo
   const owner = pause && (await db.conversations.get(pause.conversationId))?.ownerDevice;
   if (!owner) return false;
   return owner.id !== (await db.settings.get('deviceId'))?.value;
+}
+
+/**
+ * Whether a card's tool changed (see `definitionChanged`), read before the
+ * decision's transaction, whose tables the MCP servers are not among: a change
+ * listed by a tab in the few milliseconds between the two reads goes unseen
+ * here, as it would by a person who pressed a card's Approve just then.
+ */
+export async function toolChanged(db: PausepointDb, pausePointId: string): Promise<boolean> {
+  const pause = await db.pausePoints.get(pausePointId);
+  if (!pause) return false;
+  return definitionChanged(pause, pause.mcp ? await db.mcpServers.toArray() : []);
 }

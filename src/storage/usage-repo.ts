@@ -1,5 +1,5 @@
 import Dexie, { liveQuery, type Observable } from 'dexie';
-import type { CallUsage, ModelTotals } from '../engine/records/index.ts';
+import { addUsage, type CallUsage, type ModelTotals } from '../engine/records/index.ts';
 import type { PausepointDb } from './db.ts';
 
 export interface DatedUsage {
@@ -9,21 +9,38 @@ export interface DatedUsage {
 }
 
 /**
- * Every model call's usage since `since` (ms), across conversations. Reads
- * only the conversations touched since then (an answer stored moves
- * `updatedAt`), through the updatedAt index, and their messages.
+ * Every model call's usage since `since` (ms), across conversations: each
+ * answer's, and each MCP sampling call's (kept on its conversation). Reads
+ * only the conversations touched since then (an answer or a sampling call
+ * stored moves `updatedAt`), through the updatedAt index, and their messages.
  */
 export async function usageSince(db: PausepointDb, since: number): Promise<DatedUsage[]> {
   return db.transaction('r', db.conversations, db.messages, async () => {
-    const ids = (await db.conversations.where('updatedAt').aboveOrEqual(since).primaryKeys()) as string[];
+    const conversations = await db.conversations.where('updatedAt').aboveOrEqual(since).toArray();
     const out: DatedUsage[] = [];
-    for (const id of ids) {
+    for (const { id, sampled } of conversations) {
       const messages = await db.messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray();
       for (const m of messages) {
         if (m.role === 'assistant' && m.usage && m.createdAt >= since) out.push({ usage: m.usage, at: m.createdAt, conversationId: id });
       }
+      for (const call of sampled ?? []) if (call.at >= since) out.push({ usage: call.usage, at: call.at, conversationId: id });
     }
     return out;
+  });
+}
+
+/**
+ * Stores what an approved MCP sampling call used on the conversation it was
+ * made for, in one transaction: added to its per-model totals (its header and
+ * Settings count it) and listed with its time (the spending check before the
+ * next model call, and the day's spending, count it). A conversation deleted
+ * meanwhile records nothing.
+ */
+export async function recordSampledUsage(db: PausepointDb, conversationId: string, usage: CallUsage, at: number): Promise<void> {
+  await db.conversations.where('id').equals(conversationId).modify((conversation) => {
+    conversation.usage = addUsage(conversation.usage, usage);
+    conversation.sampled = [...(conversation.sampled ?? []), { at, usage }];
+    conversation.updatedAt = Math.max(conversation.updatedAt, at);
   });
 }
 

@@ -1,27 +1,11 @@
 import { liveQuery } from 'dexie';
 import type { ToolDefinition } from '../engine/tool-definition.ts';
 import type { McpHub } from '../mcp/mcp-hub.ts';
-import type { Sampler } from '../mcp/server-requests.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import { readSettings } from '../storage/settings-repo.ts';
-import { modelFromSettings } from './model-from-settings.ts';
 import type { IntentHandlers, McpIntent } from './protocol.ts';
+import { samplerOver } from './sampler.ts';
 
 const NONE: readonly ToolDefinition[] = Object.freeze([]);
-
-/**
- * An approved sampling request, sent to the user's configured model through
- * the same model port (and settings read) the engine uses for its own steps,
- * so whatever counts that port's calls counts these too.
- */
-function samplerOver(db: PausepointDb): Sampler {
-  return async ({ messages, maxTokens, signal }) => {
-    const settings = await readSettings(db);
-    const model = await modelFromSettings(settings);
-    const result = await model.complete({ messages, tools: [], signal, onText: () => {}, maxTokens });
-    return { text: result.content, model: settings?.provider === 'demo' ? 'demo' : (settings?.model ?? ''), finishReason: result.finishReason };
-  };
-}
 
 /**
  * The worker's MCP side, loaded only when needed: the SDK and the hub come

@@ -43,3 +43,41 @@ test('the app runs under its Content-Security-Policy, which stops an injected in
   expect(state.handler).toBeUndefined();
   expect(state.violations.every((v) => v.blocked === 'inline')).toBe(true);
 });
+
+/**
+ * A request only a policy refuses: `connect-src *` matches network schemes,
+ * not `data:`, so a worker under its policy cannot fetch one, and a worker under
+ * none can. (Eval cannot be the probe: Playwright's evaluation bypasses it.)
+ */
+const FETCH_DATA_URL = () =>
+  fetch('data:text/plain,hello').then(
+    (response) => response.text(),
+    (error: unknown) => (error instanceof Error ? error.name : String(error)),
+  );
+
+test('point 15: the agent worker and the service worker are served with the headers and run under their own policy', async ({ page, context }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await send(page, 'please send the newsletter');
+  await expect(page.getByRole('region', { name: 'Send the April newsletter to 1,284 subscribers' })).toBeVisible();
+
+  await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated', undefined, { timeout: 20_000 });
+  const [serviceWorker] = context.serviceWorkers();
+  const [agentWorker] = page.workers();
+  expect(serviceWorker).toBeDefined();
+  expect(agentWorker).toBeDefined();
+
+  // Each script's own response carries the whole set (a host's _headers or the README's table; here vite preview).
+  for (const url of [new URL('/', page.url()).href, serviceWorker!.url(), agentWorker!.url()]) {
+    const headers = (await page.request.get(url)).headers();
+    expect({ url, csp: headers['content-security-policy'], nosniff: headers['x-content-type-options'], frame: headers['x-frame-options'] }).toEqual({
+      url,
+      csp: expect.stringMatching(/script-src 'self'.*connect-src \*.*frame-ancestors 'none'/),
+      nosniff: 'nosniff',
+      frame: 'DENY',
+    });
+  }
+  // And each worker is held by it, though the page's meta tag never reached it.
+  expect(await agentWorker!.evaluate(FETCH_DATA_URL)).toBe('TypeError');
+  expect(await serviceWorker!.evaluate(FETCH_DATA_URL)).toBe('TypeError');
+});

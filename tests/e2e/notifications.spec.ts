@@ -226,3 +226,36 @@ test('a card decided in a tab closes its notification; a card that needs input h
     .toEqual([expect.stringContaining(`#/c/${encodeURIComponent(slot.conversationId)}/card/${encodeURIComponent(slot.pausePointId)}`)]);
   expect(await storedPausePoint(worker, slot.pausePointId)).toMatchObject({ status: 'pending' });
 });
+
+test('point 9: Approve only on a notification that shows the whole call; a longer one opens the card, and an Approve sent to it anyway decides nothing', async ({ context, page, llm }) => {
+  const post = (id: string, url: string, body: string) => ({ id, name: 'http_request', arguments: { method: 'POST', url, body } });
+  llm.enqueue({ toolCalls: [post('call_short', 'https://shop.example.com/orders', 'qty=1'), post('call_long', 'https://mail.example.com/send', `to=all&text=${'leave it at the door, '.repeat(6)}`)] });
+  await setUpEndpoint(page, llm);
+  const worker = await serviceWorkerInControl(page, context);
+  await send(page, 'order one and tell everyone');
+  const short = await pendingCard(page, 'POST to shop.example.com');
+  const long = await pendingCard(page, 'POST to mail.example.com');
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const other = await context.newPage();
+  await page.close();
+  await other.close();
+  await reportPending(worker, short.pausePointId);
+  await reportPending(worker, long.pausePointId);
+  await expect.poll(async () => (await notifications(worker)).length).toBe(2);
+  const [shown, longShown] = [short, long].map(({ pausePointId }) => notifications(worker).then((all) => all.find((n) => n.tag === pausePointId)));
+  expect(await shown).toEqual({
+    title: 'Approval needed: POST to shop.example.com',
+    body: 'Tool: http_request\nmethod: "POST"\nurl: "https://shop.example.com/orders"\nbody: "qty=1"',
+    tag: short.pausePointId,
+    actions: ['Approve', 'Decline'],
+  });
+  expect(await longShown).toMatchObject({ tag: long.pausePointId, actions: [], body: expect.stringContaining('Tap to answer in the app.') });
+
+  // An Approve the notification never offered (an older build's, or a forged event): refused, and the app opens on the card.
+  await clickAction(worker, long.pausePointId, 'approve');
+  await expect
+    .poll(() => worker.evaluate(() => (self as unknown as SwScope).opened))
+    .toEqual([expect.stringContaining(`#/c/${encodeURIComponent(long.conversationId)}/card/${encodeURIComponent(long.pausePointId)}`)]);
+  expect(await storedPausePoint(worker, long.pausePointId)).toMatchObject({ status: 'pending' });
+  expect(await storedPausePoint(worker, short.pausePointId)).toMatchObject({ status: 'pending' });
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACTIVE_STATES } from './active-states.ts';
-import { ModelTotals } from './usage.ts';
+import { ModelTotals, SampledUsage } from './usage.ts';
 
 /**
  * The stored state machine every tab renders. Only the tab whose worker holds
@@ -57,6 +57,8 @@ export const Conversation = z.object({
   nextSeq: z.number().int().nonnegative(),
   /** Tokens used so far, per model (see usage.ts); absent before the first reported call. */
   usage: z.array(ModelTotals).optional(),
+  /** The MCP sampling calls made for it (their tokens are in `usage` too); absent before the first. */
+  sampled: z.array(SampledUsage).optional(),
   ownerDevice: OwnerDevice.optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;

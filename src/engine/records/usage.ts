@@ -25,6 +25,15 @@ export type CallUsage = z.infer<typeof CallUsage>;
 export const ModelTotals = CallUsage.extend({ calls: z.number().int().positive() });
 export type ModelTotals = z.infer<typeof ModelTotals>;
 
+/**
+ * One MCP sampling call's usage (a server's `sampling/createMessage` the user
+ * approved, sent to their model): spent like an answer's, but it writes no
+ * message, so it is kept on its conversation with when it was made — what the
+ * spending check and the day's totals add to the answers' usage.
+ */
+export const SampledUsage = z.object({ at: z.number(), usage: CallUsage });
+export type SampledUsage = z.infer<typeof SampledUsage>;
+
 /** The totals with one more call added (per model, in the order models were first used). */
 export function addUsage(totals: readonly ModelTotals[] | undefined, usage: CallUsage): ModelTotals[] {
   const list = [...(totals ?? [])];

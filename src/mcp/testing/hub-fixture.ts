@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { realSleeps } from '../../engine/testing/fake-clock.ts';
 import { harness, pending, tab } from '../../engine/testing/harness.ts';
@@ -17,8 +18,8 @@ export interface Peer {
   release?: () => void;
 }
 
-/** A real SDK server with an echo (read-only), a sum, a slow tool, and one that asks the user. */
-export function makePeer(peer: Partial<Peer> = {}): Peer {
+/** A real SDK server with an echo (read-only), a sum, a slow tool, ones that ask the user, and (`needsLink`) one that needs a link opened first (-32042). */
+export function makePeer(peer: Partial<Peer> = {}, { needsLink = false } = {}): Peer {
   const server = new McpServer({ name: 'peer', version: '1.0.0' });
   const state: Peer = { server, calls: [], ...peer };
   server.registerTool(
@@ -60,6 +61,12 @@ export function makePeer(peer: Partial<Peer> = {}): Peer {
       return { content: [{ type: 'text', text: `sampling failed: ${(error as Error).message}` }] };
     }
   });
+  if (needsLink) {
+    server.registerTool('needs-link', { description: 'Refuses until the user opens a link (-32042)', inputSchema: {} }, async () => {
+      state.calls.push('needs-link');
+      throw new UrlElicitationRequiredError([{ mode: 'url', message: 'Connect your calendar first.', url: 'https://calendar.example.com/connect?state=7', elicitationId: 'el-2' }]);
+    });
+  }
   return state;
 }
 
@@ -76,10 +83,10 @@ export async function closeHubs(): Promise<void> {
 }
 
 /** A hub with one server (a `makePeer` per session it opens), connected, and an engine harness that offers its tools. */
-export async function hubWithPeer(options: { trusted?: boolean; rules?: MemoryRules; sample?: Sampler } = {}) {
+export async function hubWithPeer(options: { trusted?: boolean; rules?: MemoryRules; sample?: Sampler; needsLink?: boolean } = {}) {
   const peers: Peer[] = [];
   const sessions = inMemorySessions(() => {
-    const peer = makePeer();
+    const peer = makePeer({}, { needsLink: options.needsLink === true });
     peers.push(peer);
     return peer.server;
   });

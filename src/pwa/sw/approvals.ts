@@ -4,7 +4,7 @@ import { deviceId, readSettings } from '../../storage/settings-repo.ts';
 import { routeHref } from '../../ui/state/route.ts';
 import { deviceLabel } from '../../worker/device-label.ts';
 import { alreadyDecidedNotification, approvalNotification, type ApprovalNotificationData } from '../approval-notification.ts';
-import { decideFromNotification, SERVICE_WORKER_OWNER } from '../decide-from-notification.ts';
+import { decideFromNotification, SERVICE_WORKER_OWNER, toolChanged } from '../decide-from-notification.ts';
 import type { ServiceWorkerToPage } from '../sw-message.ts';
 
 /**
@@ -33,7 +33,7 @@ export async function notifyPending(pausePointId: string, reminder: boolean): Pr
     if (reminded.has(pausePointId)) return;
     reminded.add(pausePointId);
   }
-  const { title, options } = approvalNotification(pause, { reminder });
+  const { title, options } = approvalNotification(pause, { reminder, definitionChanged: await toolChanged(db, pausePointId) });
   try {
     await self.registration.showNotification(title, options);
   } catch (error) {
