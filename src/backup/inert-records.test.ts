@@ -41,6 +41,13 @@ describe('inertRecords: conversation states', () => {
   });
 });
 
+describe('inertRecords: where a conversation runs', () => {
+  it('a conversation comes back without the device it ran on, so it runs here', () => {
+    const [restored] = inertRecords(records({ conversations: [makeConversation({ ownerDevice: { id: 'laptop', name: 'Laptop' } })] })).conversations;
+    expect(restored).not.toHaveProperty('ownerDevice');
+  });
+});
+
 describe('inertRecords: pause points', () => {
   it('marks every decided or expired card as restored', () => {
     const decided = makePausePoint({ id: 'd', status: 'resolved', resolution: 'approve', resolvedAt: 2 });

@@ -30,6 +30,9 @@ export const RESTORED_INTERRUPTED_MESSAGE = 'Restored from a backup made while i
  *   (src/engine/restored-start.ts). Other entries are kept as they are: a
  *   finished one is only read back, and an unknown one asks already.
  *
+ * - A conversation comes back without the device it ran on (`ownerDevice`,
+ *   from sync): restored, it runs here, and nowhere else is told it ran.
+ *
  * Messages and notes are kept as they are.
  */
 export function inertRecords(records: BackupRecords): BackupRecords {
@@ -46,9 +49,10 @@ export function inertRecords(records: BackupRecords): BackupRecords {
   };
 }
 
-function inertConversation(conversation: Conversation, pending: number): Conversation {
+// Restored, it is this browser's: the device it ran on (sync) is another browser's word, and would keep it from running here.
+function inertConversation({ ownerDevice: _elsewhere, ...conversation }: Conversation, pending: number): Conversation {
   const state = inertState(conversation.state, pending);
-  return state === conversation.state ? conversation : { ...conversation, state };
+  return { ...conversation, state };
 }
 
 function inertState(state: ConversationState, pending: number): ConversationState {
