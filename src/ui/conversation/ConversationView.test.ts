@@ -30,10 +30,12 @@ async function show(record: Conversation) {
 describe('ConversationView — a conversation another device runs', () => {
   test('says where it runs, and the composer is disabled with that explanation', async () => {
     await show(conversation({ kind: 'idle' }, { ownerDevice: LAPTOP }));
-    expect(await screen.findByText('Runs on Chromium on Linux')).toBeTruthy();
+    // Exactly one element says it (an end-to-end test finds it by this text).
+    expect(await screen.findAllByText(/runs on Chromium on Linux/i)).toHaveLength(1);
+    expect(screen.getByText('Runs on Chromium on Linux')).toBeTruthy();
     const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
     expect(box.disabled).toBe(true);
-    expect(screen.getByText('This conversation runs on Chromium on Linux: send messages from there.').id).toBe(box.getAttribute('aria-describedby'));
+    expect(screen.getByText('Send messages from Chromium on Linux: only the device that started a conversation can send into it.').id).toBe(box.getAttribute('aria-describedby'));
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
   });
 

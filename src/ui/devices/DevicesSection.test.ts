@@ -11,7 +11,7 @@ import DevicesSection from './DevicesSection.svelte';
 let db: PausepointDb;
 useTestDb((fresh) => (db = fresh));
 
-const CONFIG = { v: 1, on: true, serverUrl: 'https://couch.example.com', database: 'pausepoint', username: 'ana', password: 'secret' };
+const CONFIG = { v: 1, on: true, serverUrl: 'https://couch.example.com', database: 'pausepoint', username: 'ana', password: 'secret', deviceName: 'Chromium on Linux', since: 1 };
 
 function setUp() {
   const fake = fakeContext({ db });

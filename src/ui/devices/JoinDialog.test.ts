@@ -112,7 +112,7 @@ describe('the Join dialog', () => {
 
     // What the worker's sync writes as it joins: the config, then the other devices' records.
     await db.settings.bulkPut([
-      { key: 'sync', value: { v: 1, on: true, serverUrl: 'https://couch.example.com', database: 'pausepoint', username: '', password: '' } },
+      { key: 'sync', value: { v: 1, on: true, serverUrl: 'https://couch.example.com', database: 'pausepoint', username: '', password: '', deviceName: 'Phone', since: 1 } },
       { key: 'deviceId', value: 'dev-phone' },
     ]);
     await db.conversations.put(fromOtherDevice);
