@@ -41,7 +41,8 @@ export function cardOutcome(p: PausePoint): CardOutcome {
 /** Who decided, as the card says it: "this tab", or the other tab's or device's label. */
 export function deciderText(p: PausePoint, tabId: string): string | null {
   if (!p.decidedBy) return null;
-  return p.decidedBy.tabId === tabId ? 'this tab' : p.decidedBy.label;
+  // "(by sync)": it reached this device's record from another device, through the sync server.
+  return p.decidedBy.tabId === tabId ? 'this tab' : `${p.decidedBy.label}${p.decidedBy.via === 'sync' ? ' (by sync)' : ''}`;
 }
 
 /** What kind of card this is, for its badge. */

@@ -1,0 +1,80 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { setUpEndpoint } from './app.ts';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * Settings › Devices and the Join dialog as a person meets them, at a phone's
+ * width and a laptop's, with no sync server: every field reachable by its
+ * label, nothing axe calls serious, nothing wider than the screen.
+ */
+async function expectNoSeriousViolations(page: Page) {
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  const overflowing = await page.evaluate(() =>
+    [document.documentElement, ...document.querySelectorAll<HTMLElement>('.main, .page')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.className || el.tagName}: ${el.scrollWidth} > ${el.clientWidth}`),
+  );
+  expect(overflowing).toEqual([]);
+}
+
+async function openDevices(page: Page, narrow: boolean) {
+  if (narrow) await page.getByRole('button', { name: 'Menu', exact: true }).click();
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const devices = page.getByRole('region', { name: 'Devices' });
+  await expect(devices).toBeVisible();
+  return devices;
+}
+
+for (const { width, height, narrow } of [
+  { width: 390, height: 844, narrow: true },
+  { width: 1280, height: 800, narrow: false },
+]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height } });
+
+    test('Settings › Devices: every field by its label, a mismatch said before anything is sent, and axe is clean', async ({ page, llm }) => {
+      await setUpEndpoint(page, llm);
+      const devices = await openDevices(page, narrow);
+      await expect(devices.getByRole('heading', { name: 'Devices' })).toBeVisible();
+      await expect(devices.getByLabel("This device's name")).toHaveValue(/ on /);
+      await expect(devices.getByLabel('Database')).toHaveValue('pausepoint');
+      await expect(devices.getByLabel('Sync server URL')).toHaveAttribute('placeholder', 'https://couch.example.com');
+      await devices.getByLabel('Sync server URL').fill('https://couch.example.com');
+      await devices.getByLabel('User name').fill('ada');
+      await devices.getByLabel('Password', { exact: true }).fill('secret');
+      await devices.getByLabel('Encryption passphrase').fill('correct horse battery staple');
+      await devices.getByLabel('Repeat passphrase').fill('correct horse battery stable');
+      await devices.getByLabel('Repeat passphrase').scrollIntoViewIfNeeded();
+      await expectNoSeriousViolations(page);
+
+      await devices.getByRole('button', { name: 'Turn on sync' }).click();
+      await expect(devices.getByRole('alert')).toHaveText('The passphrases do not match.');
+      await expect(devices.getByLabel('Repeat passphrase')).toHaveAttribute('aria-invalid', 'true');
+      await expectNoSeriousViolations(page);
+      await expectNoSidewaysScroll(page);
+    });
+
+    test('a pairing link opens Join, with the fragment gone from the address, and axe is clean', async ({ page }) => {
+      await page.goto('/#pair=not-a-real-blob');
+      const join = page.getByRole('dialog', { name: 'Join' });
+      await expect(join).toBeVisible();
+      expect(new URL(page.url()).hash).toBe('');
+      await expect(join.getByLabel('Pairing code')).toBeFocused();
+      await expect(join.getByLabel("This device's name")).toHaveValue(/ on /);
+      await join.getByRole('button', { name: 'Join' }).click();
+      await expect(join.getByRole('alert')).toHaveText('Type the pairing code shown on the other device.');
+      await expectNoSeriousViolations(page);
+      await expectNoSidewaysScroll(page);
+
+      await join.getByRole('button', { name: 'Cancel' }).click();
+      await expect(join).toBeHidden();
+      await expect(page.getByRole('heading', { name: 'Connect a model' })).toBeVisible();
+    });
+  });
+}
