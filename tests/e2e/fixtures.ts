@@ -48,9 +48,10 @@ export const test = base.extend<
     },
     { scope: 'worker' },
   ],
-  couch: async ({ pouchdb }, use, testInfo) => {
+  couch: async ({ pouchdb }, use) => {
     let count = 0;
-    const prefix = `t${testInfo.testId.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}`;
+    // Test ids share their file's prefix: a random one keeps each test's databases its own.
+    const prefix = `t${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
     await use({
       url: pouchdb.url,
       user: SYNC_USER,

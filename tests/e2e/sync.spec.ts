@@ -30,6 +30,15 @@ async function turnOnSync(page: Page, couch: SyncServer, database: string, name:
   return devices;
 }
 
+/** Opens a card that arrives by sync, as a person would: once the inbox counts it, Next pending approval. */
+async function openArrivedCard(phone: Page, title: string) {
+  await expect(phone.getByRole('link', { name: /^Approvals 1 pending/ })).toBeVisible({ timeout: 20_000 });
+  await phone.getByRole('button', { name: 'Next pending approval' }).click();
+  const arrived = card(phone, title);
+  await expect(arrived).toBeVisible();
+  return arrived;
+}
+
 /** The laptop turns sync on; the phone, a fresh context with no model set up, joins with the link and code. */
 async function pairLaptopAndPhone(browser: Browser, laptop: Page, couch: SyncServer, database: string) {
   const devices = await turnOnSync(laptop, couch, database, 'Laptop');
@@ -62,9 +71,7 @@ test('pair, see the laptop’s card on the phone, approve there: one continuatio
   await send(page, 'send the q3 report');
   await expect(card(page, 'Send the Q3 report')).toBeVisible();
 
-  await phone.getByRole('button', { name: 'Next pending approval' }).click();
-  const onPhone = card(phone, 'Send the Q3 report');
-  await expect(onPhone).toBeVisible({ timeout: 20_000 });
+  const onPhone = await openArrivedCard(phone, 'Send the Q3 report');
   await expect(phone.getByText('Runs on Laptop')).toBeVisible();
   await onPhone.getByRole('button', { name: 'Approve' }).click();
 
@@ -87,8 +94,7 @@ test('the phone decides while the laptop is closed: the laptop opens and resumes
   const url = page.url();
   await page.close();
 
-  await phone.getByRole('button', { name: 'Next pending approval' }).click();
-  await card(phone, 'Archive the old invoices').getByRole('button', { name: 'Approve' }).click();
+  await (await openArrivedCard(phone, 'Archive the old invoices')).getByRole('button', { name: 'Approve' }).click();
   await expect(card(phone, 'Archive the old invoices')).toContainText(/Sent to Laptop|Laptop/);
   expect(llm.chatRequests()).toHaveLength(1);
 
@@ -124,8 +130,7 @@ test('the server stores none of what a card or a conversation says', async ({ br
   await page.getByRole('button', { name: 'New chat' }).click();
   await send(page, 'pay the Globex invoice');
   await expect(card(page, 'Wire 4,200 EUR to Globex')).toBeVisible();
-  await phone.getByRole('button', { name: 'Next pending approval' }).click();
-  await card(phone, 'Wire 4,200 EUR to Globex').getByRole('button', { name: 'Approve' }).click();
+  await (await openArrivedCard(phone, 'Wire 4,200 EUR to Globex')).getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Wired the money.')).toBeVisible({ timeout: 20_000 });
   await expect(phone.getByText('Wired the money.')).toBeVisible({ timeout: 20_000 });
 
