@@ -141,3 +141,75 @@ test('the server stores none of what a card or a conversation says', async ({ br
   }
   await phoneContext.close();
 });
+
+test('both press Approve at once: one continuation, and the device that lost says who was first', async ({ browser, page, llm, couch }) => {
+  test.setTimeout(90_000);
+  const database = await couch.database();
+  await setUpEndpoint(page, llm);
+  const { phone, phoneContext } = await pairLaptopAndPhone(browser, page, couch, database);
+  llm.enqueue(waitCall({ title: 'Publish the release', description: 'Tags **v2.0** and publishes it.' }), { content: 'Published.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'publish the release');
+  await expect(card(page, 'Publish the release')).toBeVisible();
+  const onPhone = await openArrivedCard(phone, 'Publish the release');
+
+  // Both clicks are dispatched together, before either device can hear of the other's.
+  const buttons = await Promise.all([card(page, 'Publish the release'), onPhone].map((c) => c.getByRole('button', { name: 'Approve' }).elementHandle()));
+  await Promise.all(buttons.map((button) => button!.evaluate((b: HTMLButtonElement) => b.click())));
+
+  await expect(page.getByText('Published.')).toBeVisible({ timeout: 20_000 });
+  await expect(phone.getByText('Published.')).toBeVisible({ timeout: 20_000 });
+  const lost = await Promise.all([
+    card(page, 'Publish the release').getByText('Decided on Phone first').count(),
+    card(phone, 'Publish the release').getByText('Decided on Laptop first').count(),
+  ]);
+  expect(lost.reduce((a, b) => a + b)).toBe(1);
+  expect(llm.chatRequests()).toHaveLength(2);
+  await phoneContext.close();
+});
+
+test('the laptop decides offline while the phone decides: one continuation, and both end showing the laptop’s decision', async ({ browser, page, llm, couch, context }) => {
+  test.setTimeout(90_000);
+  const database = await couch.database();
+  await setUpEndpoint(page, llm);
+  const { phone, phoneContext } = await pairLaptopAndPhone(browser, page, couch, database);
+  llm.enqueue(waitCall({ title: 'Delete the staging database', description: 'Drops **staging**; cannot be undone.' }), { content: 'Deleted staging.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'delete staging');
+  await expect(card(page, 'Delete the staging database')).toBeVisible();
+  const onPhone = await openArrivedCard(phone, 'Delete the staging database');
+
+  await context.setOffline(true);
+  await card(page, 'Delete the staging database').getByRole('button', { name: 'Approve' }).click();
+  await onPhone.getByRole('button', { name: 'Decline' }).click();
+  await expect(onPhone).toContainText('Sent to Laptop');
+  await context.setOffline(false);
+
+  await expect(page.getByText('Deleted staging.')).toBeVisible({ timeout: 30_000 });
+  await expect(onPhone).toContainText('Not applied: Laptop decided first while offline', { timeout: 30_000 });
+  await expect(phone.getByText('Deleted staging.')).toBeVisible({ timeout: 20_000 });
+  expect(llm.chatRequests()).toHaveLength(2);
+  await phoneContext.close();
+});
+
+test('the sync server down, then up: the phone’s decision waits, then reaches the laptop once', async ({ browser, page, llm, couch }) => {
+  test.setTimeout(120_000);
+  const database = await couch.database();
+  await setUpEndpoint(page, llm);
+  const { phone, phoneContext } = await pairLaptopAndPhone(browser, page, couch, database);
+  llm.enqueue(waitCall({ title: 'Renew the certificate', description: 'Renews **api.example.com** for 90 days.' }), { content: 'Renewed.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'renew the certificate');
+  const onPhone = await openArrivedCard(phone, 'Renew the certificate');
+
+  let down = true;
+  await phoneContext.route(`${couch.url}/**`, (route) => (down ? route.abort('connectionrefused') : route.continue()));
+  await onPhone.getByRole('button', { name: 'Approve' }).click();
+  await expect(onPhone.getByRole('status').filter({ hasText: 'Waiting for the sync server' })).toBeVisible();
+  expect(llm.chatRequests()).toHaveLength(1);
+  down = false;
+  await expect(page.getByText('Renewed.')).toBeVisible({ timeout: 60_000 });
+  await expect(phone.getByText('Renewed.')).toBeVisible({ timeout: 30_000 });
+  expect(llm.chatRequests()).toHaveLength(2);
+  await phoneContext.close();
+});
