@@ -130,13 +130,13 @@ export class CouchClient {
   /**
    * GET /db/id: undefined when the document is missing or deleted. With
    * `conflicts`, a document that has stored conflicting revisions (as a
-   * cluster can keep) lists them in `_conflicts`.
+   * cluster can keep) lists them in `_conflicts`; `rev` reads one of those.
    */
-  async getDocument(id: string, options: { conflicts?: boolean; signal?: AbortSignal } = {}): Promise<CouchDocument | undefined> {
+  async getDocument(id: string, options: { conflicts?: boolean; rev?: string; signal?: AbortSignal } = {}): Promise<CouchDocument | undefined> {
     const answer = await this.#request({
       method: 'GET',
       path: [this.#database, id],
-      query: { conflicts: options.conflicts === true ? true : undefined },
+      query: { conflicts: options.conflicts === true ? true : undefined, rev: options.rev },
       accept: [200, 404],
       signal: options.signal,
     });
