@@ -210,7 +210,7 @@ export class CouchClient {
     const parsed = parse(AllDocsBody, body, 'all docs');
     const rows: AllDocsRow[] = [];
     for (const row of parsed.rows) {
-      if (!('id' in row)) continue;
+      if (row === undefined) continue;
       rows.push({
         id: row.id,
         rev: row.value.rev,

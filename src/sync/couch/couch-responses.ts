@@ -42,8 +42,8 @@ export const BulkDocsBody = z.array(
 
 /**
  * A row of _all_docs. A key asked for that has no document comes back as
- * `{ key, error: "not_found" }` with no id; a deleted one with
- * `value.deleted: true` and `doc: null`.
+ * `{ key, error: "not_found" }` with no id (read as undefined here); a
+ * deleted one with `value.deleted: true` and `doc: null`.
  */
 const AllDocsRow = z.union([
   z.looseObject({
@@ -51,7 +51,7 @@ const AllDocsRow = z.union([
     value: z.looseObject({ rev: z.string(), deleted: z.boolean().optional() }),
     doc: CouchDocument.nullable().optional(),
   }),
-  z.looseObject({ key: z.unknown(), error: z.string() }),
+  z.looseObject({ key: z.unknown(), error: z.string() }).transform(() => undefined),
 ]);
 
 export const AllDocsBody = z.looseObject({ total_rows: z.number().int().nonnegative(), rows: z.array(AllDocsRow) });
