@@ -76,7 +76,10 @@ export class FakeDatabase {
     const entry = this.#docs.get(id);
     if (entry === undefined) throw new Error(`fake-couch: no document ${id} to conflict with`);
     const winner = winnerOf(entry);
-    const revision: Revision = { rev: `${generationOf(winner.rev)}-${wins ? 'f' : '0'}${randomBytes(15).toString('hex')}f`, fields, deleted: false };
+    let rev: string;
+    do rev = `${generationOf(winner.rev)}-${wins ? 'f' : '0'}${randomBytes(15).toString('hex')}f`;
+    while (rev > winner.rev !== wins);
+    const revision: Revision = { rev, fields, deleted: false };
     entry.leaves.push(revision);
     entry.history.set(revision.rev, revision);
     this.#append(id, winnerOf(entry));

@@ -195,6 +195,27 @@ describe('CouchClient over a fetch that answers like something else', () => {
     expect(new Headers(probes[0]?.headers).has('authorization')).toBe(false);
   });
 
+  // A fetch whose body (or answer) ignores the abort, as Node 20's did now and then when a
+  // chunk arrived just as the poll ended: the client must end the request all the same.
+  const stalling = (firstChunk: string | undefined): typeof fetch => () =>
+    firstChunk === undefined
+      ? new Promise<Response>(() => undefined)
+      : Promise.resolve(new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode(firstChunk)) })));
+
+  it('ends a quiet longpoll whose body ignores the abort, at the checkpoint', async () => {
+    const client = new CouchClient({ serverUrl: 'https://couch.example', database: 'db', username: '', password: '', fetch: stalling('{"results":[\n') });
+
+    expect(await client.changes({ feed: 'longpoll', since: '7-abc', timeoutMs: 200 })).toEqual({ results: [], lastSeq: '7-abc' });
+  });
+
+  it('ends an ordinary request whose body stalls, or whose answer never comes, as a timeout', async () => {
+    const stalledBody = new CouchClient({ serverUrl: 'https://couch.example', database: 'db', username: '', password: '', timeoutMs: 200, fetch: stalling('{"doc_count":') });
+    const noAnswer = new CouchClient({ serverUrl: 'https://couch.example', database: 'db', username: '', password: '', timeoutMs: 200, fetch: stalling(undefined) });
+
+    expect(await failureOf(stalledBody.databaseInfo())).toMatchObject({ kind: 'timeout' });
+    expect(await failureOf(noAnswer.databaseInfo())).toMatchObject({ kind: 'timeout' });
+  });
+
   it('says unreachable when the no-cors probe fails too', async () => {
     const offline: typeof fetch = () => Promise.reject(new TypeError('Failed to fetch'));
     const client = new CouchClient({ serverUrl: 'https://couch.example', database: 'db', username: '', password: '', fetch: offline });

@@ -58,9 +58,15 @@ export async function couchRequest(target: CouchTarget, request: CouchRequest): 
   // One controller for everything that may end the request, and the reason it ended.
   const controller = new AbortController();
   let ending: 'timeout' | 'ended' | 'aborted' | undefined;
+  // Aborting the fetch should be enough, but a read that is pending as a chunk
+  // arrives can miss the abort (seen with Node 20's fetch: a longpoll ended as
+  // pouchdb-server's heartbeat came in, and hung); every wait also races this.
+  let stop = () => {};
+  const stopped = new Promise<typeof STOPPED>((resolve) => (stop = () => resolve(STOPPED)));
   const end = (why: 'timeout' | 'ended' | 'aborted') => {
     ending ??= why;
     controller.abort();
+    stop();
   };
   const onAbort = () => end('aborted');
   if (request.signal?.aborted) throw new CouchError('aborted');
@@ -85,9 +91,9 @@ export async function couchRequest(target: CouchTarget, request: CouchRequest): 
         }, request.endAfterMs);
 
   try {
-    let response: Response;
+    let response: Response | typeof STOPPED;
     try {
-      response = await target.fetch(url, {
+      const fetching = target.fetch(url, {
         method: request.method,
         headers,
         ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
@@ -96,17 +102,19 @@ export async function couchRequest(target: CouchTarget, request: CouchRequest): 
         cache: 'no-store',
         signal: controller.signal,
       });
+      response = await Promise.race([fetching, stopped]);
     } catch (error) {
       if (ending !== undefined) return endedAs(ending, error);
       // A TypeError is the browser's one answer for every network failure, CORS included.
       if (error instanceof TypeError) throw new CouchError(await classifyFetchFailure(`${target.root}/`, target.fetch), { cause: error });
       throw new CouchError('unreachable', { cause: error, detail: String(error) });
     }
+    if (response === STOPPED) return endedAs(ending ?? 'aborted', undefined);
     stillAlive();
 
     let text: string;
     try {
-      text = await readText(response, stillAlive);
+      text = await readText(response, stillAlive, stopped);
     } catch (error) {
       if (ending !== undefined) return endedAs(ending, error);
       if (error instanceof CouchError) throw error;
@@ -139,14 +147,27 @@ function urlOf(root: string, path: string[], query: CouchRequest['query']): stri
   return `${root}/${path.map(encodeURIComponent).join('/')}${text === '' ? '' : `?${text}`}`;
 }
 
+/** Settles the races of a request that was ended (by its signal, its silence or its end). */
+const STOPPED = Symbol('stopped');
+
+class RequestStopped extends Error {
+  override readonly name = 'RequestStopped';
+}
+
 /** Reads the body as it arrives, telling the caller of every chunk (a longpoll's heartbeat is one). */
-async function readText(response: Response, onChunk: () => void): Promise<string> {
+async function readText(response: Response, onChunk: () => void, stopped: Promise<typeof STOPPED>): Promise<string> {
   if (response.body === null) return '';
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const read = await Promise.race([reader.read(), stopped]);
+    if (read === STOPPED) {
+      // Releases the connection; a stream the abort already errored rejects, and the request has ended either way.
+      reader.cancel().catch((alreadyErrored: unknown) => alreadyErrored);
+      throw new RequestStopped();
+    }
+    const { done, value } = read;
     if (done) break;
     onChunk();
     size += value.byteLength;
