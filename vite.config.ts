@@ -98,7 +98,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'node',
-          include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/fake-couch/**/*.test.ts', 'tests/couch/**/*.test.ts', 'tests/unit/**/*.test.ts'],
           exclude: ['src/ui/**'],
           environment: 'node',
         },
