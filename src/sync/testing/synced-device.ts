@@ -43,19 +43,7 @@ export async function syncedDevice(name: string, turns: ScriptedTurn[] = []): Pr
   const offline = { on: false };
   const fetchUnlessOffline: typeof fetch = (input, init) => (offline.on ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init));
   const stop = new AbortController();
-  let engine!: Engine;
-  const sync = createSyncService(db, {
-    deviceId: id,
-    origin: 'http://localhost:4173',
-    fetch: fetchUnlessOffline,
-    hooks: {
-      applyClaim: async (claim) => void (await engine.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' })),
-      newCards: () => {},
-      stop: (conversationId) => engine.stopEverywhere(conversationId),
-    },
-    lead: (work, signal) => work(AbortSignal.any([signal, stop.signal])),
-  });
-  engine = new Engine({
+  const engine: Engine = new Engine({
     storage: new DexieStorage(db),
     rules: new DexieRules(db),
     model: () => model,
@@ -66,6 +54,17 @@ export async function syncedDevice(name: string, turns: ScriptedTurn[] = []): Pr
     locks: new MemoryLocks(),
     owner: `${id}-tab`,
     devices: devicesPort(() => id, () => sync),
+  });
+  const sync = createSyncService(db, {
+    deviceId: id,
+    origin: 'http://localhost:4173',
+    fetch: fetchUnlessOffline,
+    hooks: {
+      applyClaim: async (claim) => void (await engine.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' })),
+      newCards: () => {},
+      stop: (conversationId) => engine.stopEverywhere(conversationId),
+    },
+    lead: (work, signal) => work(AbortSignal.any([signal, stop.signal])),
   });
   return {
     id,
