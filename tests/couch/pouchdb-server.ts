@@ -30,6 +30,8 @@ export interface PouchdbServer {
   readonly port: number;
   /** The server admin, created at start: anonymous requests are no longer admin once one exists. */
   readonly admin: { username: string; password: string };
+  /** Its working folder (config.json, log.txt: read the log when a test puzzles you); removed on close. */
+  readonly folder: string;
   /**
    * Creates the database as the admin. With `members`, also the user (in
    * `_users`, updated if it exists) and the database's `_security` naming it
@@ -85,6 +87,7 @@ export async function startPouchdbServer(options: { port?: number } = {}): Promi
     url,
     port,
     admin,
+    folder,
     async createDatabase(name, members) {
       await expectOk(await fetch(`${url}/${encodeURIComponent(name)}`, { method: 'PUT', headers: asAdmin }), `create database ${name}`);
       if (members === undefined) return;

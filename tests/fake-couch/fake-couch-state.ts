@@ -11,9 +11,12 @@ export interface RecordedCouchRequest {
   body: unknown;
 }
 
-/** A scripted failure: the next `remaining` requests that `matches` (all, when absent) answer `status`. */
+/** A scripted failure: the next `remaining` requests that `matches` (all, when absent) answer `status` with CouchDB's error shape. */
 export interface ScriptedFailure {
   status: number;
+  /** CouchDB's `error` and `reason` words in the body. */
+  error: string;
+  reason: string;
   remaining: number;
   matches?: (request: RecordedCouchRequest) => boolean;
 }

@@ -25,7 +25,7 @@ export async function handleRequest(state: FakeCouchState, req: IncomingMessage,
   const failure = state.faults.failures.find((f) => f.remaining > 0 && (f.matches === undefined || f.matches(request)));
   if (failure !== undefined) {
     failure.remaining--;
-    return sendError(res, failure.status, 'unknown_error', 'fake-couch: scripted failure');
+    return sendError(res, failure.status, failure.error, failure.reason);
   }
 
   const [name, ...rest] = request.path;

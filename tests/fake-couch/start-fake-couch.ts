@@ -32,7 +32,7 @@ export interface FakeCouch {
   /** The next `count` longpolls are held: the socket stays open and nothing is ever written back. */
   dropLongpolls(count?: number): void;
   /** The next `count` requests (that `matches`, when given) answer `status` (500 unless told) with CouchDB's error shape. */
-  failNext(count?: number, options?: { status?: number; matches?: (request: RecordedCouchRequest) => boolean }): void;
+  failNext(count?: number, options?: { status?: number; error?: string; reason?: string; matches?: (request: RecordedCouchRequest) => boolean }): void;
   /** Stops the server, cutting held and waiting responses; safe to call twice. */
   close(): Promise<void>;
 }
@@ -91,7 +91,13 @@ export async function startFakeCouch(options: FakeCouchOptions = {}): Promise<Fa
       state.faults.droppedLongpolls += count;
     },
     failNext: (count = 1, failure = {}) => {
-      state.faults.failures.push({ status: failure.status ?? 500, remaining: count, ...(failure.matches ? { matches: failure.matches } : {}) });
+      state.faults.failures.push({
+        status: failure.status ?? 500,
+        error: failure.error ?? 'unknown_error',
+        reason: failure.reason ?? 'fake-couch: scripted failure',
+        remaining: count,
+        ...(failure.matches ? { matches: failure.matches } : {}),
+      });
     },
     close: () => {
       closed ??= new Promise<void>((resolve, reject) => {

@@ -137,6 +137,18 @@ describe('CouchClient against a cluster’s answers and a failing server (fake-c
     expect(await failureOf(client.allDocs({}))).toMatchObject({ kind: 'forbidden', status: 403 });
   });
 
+  it('says forbidden, not a wrong password, when only a server admin may create the database', async () => {
+    const { client } = freshClient();
+    couch.failNext(1, { status: 401, error: 'unauthorized', reason: 'You are not a server admin.' });
+    couch.failNext(1, { status: 401, error: 'unauthorized', reason: 'Name or password is incorrect.' });
+
+    const notAdmin = await failureOf(client.createDatabase());
+    const wrongPassword = await failureOf(client.createDatabase());
+
+    expect(notAdmin).toMatchObject({ kind: 'forbidden', status: 401, message: expect.stringContaining('Only a server admin can create a database') });
+    expect(wrongPassword).toMatchObject({ kind: 'unauthorized', status: 401 });
+  });
+
   it('sends the database name and ids percent-encoded', async () => {
     couch.createDatabase('team/pausepoint');
     const client = new CouchClient({ serverUrl: `${couch.url}/`, database: 'team/pausepoint', username: '', password: '' });

@@ -222,6 +222,24 @@ describe('CouchClient against pouchdb-server', () => {
     expect(new Headers(seen[1]?.init?.headers).has('content-type')).toBe(false);
   });
 
+  it('ends a longpoll as unreachable at once when the server goes away mid-feed', async () => {
+    const restarting = await startPouchdbServer();
+    try {
+      await restarting.createDatabase('db');
+      const client = new CouchClient({ serverUrl: restarting.url, database: 'db', ...restarting.admin });
+      const poll = failureOf(client.changes({ feed: 'longpoll', since: '0', timeoutMs: 30_000 }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+
+      const stoppedAt = Date.now();
+      await restarting.close();
+
+      expect(await poll).toMatchObject({ kind: 'unreachable' });
+      expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    } finally {
+      await restarting.close();
+    }
+  }, 20_000);
+
   it('says unreachable when nothing listens at the address', async () => {
     const nobody = new CouchClient({ serverUrl: `http://127.0.0.1:${await closedPort()}`, database: 'x', username: '', password: '' });
 

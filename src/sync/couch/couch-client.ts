@@ -122,9 +122,27 @@ export class CouchClient {
     }
   }
 
-  /** PUT /db. A database that already exists (412) is fine. Creating one takes a server admin on CouchDB. */
+  /**
+   * PUT /db. A database that already exists (412) is fine. Creating one takes
+   * a server admin: CouchDB answers anyone else 401 "You are not a server
+   * admin.", which is 'forbidden' here (the credentials are right, the rights
+   * are not); wrong credentials stay 'unauthorized'. (pouchdb-server 4.2.0
+   * crashes when a non-admin tries: tests create databases as its admin.)
+   */
   async createDatabase(signal?: AbortSignal): Promise<void> {
-    await this.#send({ method: 'PUT', path: [this.#database], accept: [201, 202, 412], signal });
+    try {
+      await this.#send({ method: 'PUT', path: [this.#database], accept: [201, 202, 412], signal });
+    } catch (error) {
+      if (error instanceof CouchError && (error.kind === 'unauthorized' || error.kind === 'forbidden') && /server admin/i.test(error.detail ?? '')) {
+        throw new CouchError('forbidden', {
+          ...(error.status === undefined ? {} : { status: error.status }),
+          detail: error.detail ?? '',
+          message: 'Only a server admin can create a database on the sync server: create it as the admin, then turn sync on.',
+          cause: error,
+        });
+      }
+      throw error;
+    }
   }
 
   /**
