@@ -49,8 +49,13 @@ export async function readPage(ctx: SyncContext, since: string, feed: 'normal' |
 export function backoff(attempt: number, signal: AbortSignal): Promise<void> {
   const ms = Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }
 

@@ -116,10 +116,7 @@ export class Replicator {
   async #push(signal: AbortSignal): Promise<void> {
     let attempt = 0;
     while (!signal.aborted) {
-      if (!this.#pokedEarly) await new Promise<void>((resolve) => {
-        this.#poked = resolve;
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      if (!this.#pokedEarly) await untilPokedOr(signal, (wake) => (this.#poked = wake));
       this.#poked = null;
       this.#pokedEarly = false;
       if (signal.aborted) return;
@@ -148,10 +145,25 @@ export class Replicator {
     await writeSyncStatus(this.ctx.db, kind, { message }).catch((failure: unknown) => console.error('Pausepoint: the sync status could not be stored', failure));
   }
 
-  #backoff(attempt: number, signal: AbortSignal): Promise<void> {
-    const cut = new AbortController();
-    this.#wake = () => cut.abort();
-    signal.addEventListener('abort', () => cut.abort(), { once: true });
-    return backoff(attempt, cut.signal).finally(() => (this.#wake = null));
+  async #backoff(attempt: number, signal: AbortSignal): Promise<void> {
+    await untilPokedOr(signal, (wake) => (this.#wake = wake), backoff(attempt, signal));
+    this.#wake = null;
   }
+}
+
+/**
+ * Resolves when `wake` (handed to `hold`) is called, `signal` aborts, or
+ * `until` settles; the abort listener goes with it, so a long-lived signal
+ * does not gather one per wait.
+ */
+function untilPokedOr(signal: AbortSignal, hold: (wake: () => void) => void, until?: Promise<void>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    hold(done);
+    signal.addEventListener('abort', done, { once: true });
+    void until?.then(done);
+  });
 }
