@@ -1,0 +1,121 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
+import type { PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
+import { launchChromium, newProfile } from '../ui/browser.ts';
+import { buildApp, startPreview } from '../ui/preview-server.ts';
+import { setUpEndpoint } from '../latency/set-up-endpoint.ts';
+
+/**
+ * bench:sync's browser rows: two profiles of real Chromium over a fresh
+ * production build are two devices, paired through the Settings › Devices UI
+ * and syncing through pouchdb-server. Each round, the laptop's model asks for
+ * a card; times are epoch ms on `performance.timeOrigin + performance.now()`
+ * in both pages and at the fake model server: one clock on one machine.
+ *   - card on A → first frame of it on B;
+ *   - press Approve on B → the continuation request from A at the model server;
+ *   - press Approve on B → first frame of A's card saying B decided.
+ */
+const API_KEY = 'sk-bench-sync';
+const PASSPHRASE = 'bench sync passphrase';
+
+export interface BrowserRows {
+  cardToOtherDevice: number[];
+  pressToContinuation: number[];
+  pressToDecidedOnOwner: number[];
+}
+
+/** Installed before the app's scripts: stamps the frame in which a text first shows inside a card. */
+function installWatch(): void {
+  const w = window as unknown as { __watch?: { text: string; shownAt?: number }; __press?: number };
+  const now = () => performance.timeOrigin + performance.now();
+  new MutationObserver(() => {
+    const watch = w.__watch;
+    if (!watch || watch.shownAt !== undefined) return;
+    const found = [...document.querySelectorAll('[role="region"]')].some((region) => region.textContent?.includes(watch.text));
+    if (!found) return;
+    watch.shownAt = -1;
+    // The frame showing it: the next animation frame, then the task after it.
+    requestAnimationFrame(() => setTimeout(() => (watch.shownAt = now())));
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+  addEventListener('click', (event) => (w.__press = performance.timeOrigin + event.timeStamp), { capture: true });
+}
+
+const watchFor = (page: Page, text: string) => page.evaluate((t) => ((window as unknown as { __watch: unknown }).__watch = { text: t }), text);
+const shownAt = (page: Page) =>
+  page.waitForFunction(() => {
+    const at = (window as unknown as { __watch?: { shownAt?: number } }).__watch?.shownAt;
+    return at !== undefined && at > 0 ? at : false;
+  }, undefined, { timeout: 30_000 }).then((handle) => handle.jsonValue() as Promise<number>);
+const pressAt = (page: Page) => page.evaluate(() => (window as unknown as { __press: number }).__press);
+
+export async function browserRows(server: PouchdbServer, rounds: number, user: { username: string; password: string }): Promise<BrowserRows> {
+  const dist = await mkdtemp(join(tmpdir(), 'pausepoint-bench-sync-'));
+  const llm: FakeLlm = await startFakeLlm({ requireKey: API_KEY });
+  await buildApp(dist);
+  const preview = await startPreview(dist);
+  const browser = await launchChromium();
+  try {
+    await server.createDatabase('bench-browser', user);
+    const [laptopContext, phoneContext] = await Promise.all([newProfile(browser, preview.origin), newProfile(browser, preview.origin)]);
+    for (const context of [laptopContext, phoneContext]) await context.addInitScript(installWatch);
+    const laptop = await laptopContext.newPage();
+    await setUpEndpoint(laptop, llm, API_KEY);
+    await laptop.getByRole('link', { name: 'Settings' }).click();
+    const devices = laptop.getByRole('region', { name: 'Devices' });
+    await devices.getByLabel("This device's name").fill('Laptop');
+    await devices.getByLabel('Sync server URL').fill(server.url);
+    await devices.getByLabel('Database').fill('bench-browser');
+    await devices.getByLabel('User name').fill(user.username);
+    await devices.getByLabel('Password', { exact: true }).fill(user.password);
+    await devices.getByLabel('Encryption passphrase').fill(PASSPHRASE);
+    await devices.getByLabel('Repeat passphrase').fill(PASSPHRASE);
+    await devices.getByRole('button', { name: 'Turn on sync' }).click();
+    await devices.getByRole('button', { name: 'Add a device' }).click();
+    const link = await devices.getByLabel('Pairing link').inputValue();
+    const code = await devices.getByLabel('Pairing code').inputValue();
+    const phone = await phoneContext.newPage();
+    await phone.goto(link);
+    const join = phone.getByRole('dialog', { name: 'Join' });
+    await join.getByLabel('Pairing code').fill(code);
+    await join.getByLabel("This device's name").fill('Phone');
+    await join.getByRole('button', { name: 'Join' }).click();
+    await join.waitFor({ state: 'hidden', timeout: 30_000 });
+
+    const rows: BrowserRows = { cardToOtherDevice: [], pressToContinuation: [], pressToDecidedOnOwner: [] };
+    await laptop.getByRole('button', { name: 'New chat' }).click();
+    for (let round = 0; round < rounds + 2; round++) {
+      const title = `Send batch ${round}`;
+      llm.enqueue({ toolCalls: [{ id: `call_${round}`, name: 'wait_for_approval', arguments: { title, description: `Sends batch **${round}**.` } }] }, { content: `Batch ${round} sent.` });
+      await Promise.all([watchFor(laptop, title), watchFor(phone, title)]);
+      await laptop.getByRole('textbox', { name: 'Message' }).fill(`send batch ${round}`);
+      await laptop.getByRole('button', { name: 'Send', exact: true }).click();
+      const [onLaptop, onPhone] = await Promise.all([shownAt(laptop), shownAt(phone)]);
+      if (round === 0) await phone.goto(laptop.url());
+      const phoneCard = phone.getByRole('region', { name: title, exact: true });
+      await phoneCard.getByRole('button', { name: 'Approve' }).waitFor();
+      const before = llm.chatRequests().length;
+      await watchFor(laptop, 'Phone (by sync)');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await phoneCard.getByRole('button', { name: 'Approve' }).click();
+      const decidedOnLaptop = await shownAt(laptop);
+      const pressed = await pressAt(phone);
+      while (llm.chatRequests().length <= before) await new Promise((resolve) => setTimeout(resolve, 10));
+      const request = llm.chatRequests()[before]!;
+      await laptop.getByText(`Batch ${round} sent.`).waitFor({ timeout: 30_000 });
+      // The first two rounds warm both sides up (JIT, the longpoll's first open, the phone's first view of the conversation).
+      if (round < 2) continue;
+      rows.cardToOtherDevice.push(onPhone - onLaptop);
+      rows.pressToContinuation.push(request.receivedAt - pressed);
+      rows.pressToDecidedOnOwner.push(decidedOnLaptop - pressed);
+    }
+    return rows;
+  } finally {
+    await browser.close();
+    await preview.stop();
+    await llm.close();
+    await rm(dist, { recursive: true, force: true });
+  }
+}
