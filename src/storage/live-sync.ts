@@ -26,8 +26,9 @@ export function liveDeviceId(db: PausepointDb): Observable<string | undefined> {
 
 /**
  * The decision this device claimed for a card through the sync server, if any.
- * Only its state is checked here (the card branches on it); the note that
- * shows the rest reads the record through its schema (RemoteDecisionNote.svelte).
+ * Only this device's worker writes the table, through RemoteDecision's schema
+ * (src/sync); the page checks the state it branches on, and reads the rest as
+ * stored, like the MCP servers' records (live-mcp-servers.ts).
  */
 export function liveRemoteDecision(db: PausepointDb, pausePointId: string): Observable<RemoteDecision | undefined> {
   return liveQuery(async () => {
