@@ -153,6 +153,8 @@ describe('WorkerClient sync calls', () => {
       client.sync.renameDevice('Desk'),
       client.sync.retry(),
     ];
+    // Sent once the sync calls' module is loaded (on the first of them), in the order they were made.
+    await vi.waitFor(() => expect(worker.posted).toHaveLength(7));
     expect(worker.posted.map((p) => p.intent)).toEqual([
       { type: 'syncTurnOn', ...turnOn },
       { type: 'syncTurnOff' },
@@ -180,6 +182,7 @@ describe('WorkerClient sync calls', () => {
     const joined = client.sync.join({ blob: 'b', code: 'C', deviceName: 'Phone' });
     const invited = client.sync.addDevice();
     const turnedOn = client.sync.turnOn(turnOn);
+    await vi.waitFor(() => expect(worker.posted).toHaveLength(3));
     worker.answer({ id: 1, ok: true, value: { ok: false, refusal: { kind: 'nonsense', message: 'm' } } });
     worker.answer({ id: 2, ok: true, value: { link: 'l' } });
     worker.answer({ id: 3, ok: true, value: { ok: 'yes' } });

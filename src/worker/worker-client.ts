@@ -1,6 +1,5 @@
 import type { AgentClient, IntentCall, McpControl, SyncControl } from './agent-client.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
-import type { PairingInvite, SyncResult } from '../sync/sync-control.ts';
 import type { DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
@@ -95,14 +94,26 @@ export class WorkerClient implements AgentClient {
     signOut: (serverId, signal) => this.#call({ type: 'mcpSignOut', serverId }, readSignOut, signal),
   };
 
+  // Sync's calls and the zod schemas that read their answers come on the first sync call (sync-calls.ts): start-up loads neither.
+  #syncCalls: Promise<SyncControl> | undefined;
+  #loadSync(): Promise<SyncControl> {
+    return (this.#syncCalls ??= import('./sync-calls.ts').then(
+      ({ syncCalls }) => syncCalls((intent, signal) => this.#call(intent, same, signal)),
+      (error: unknown) => {
+        this.#syncCalls = undefined;
+        throw error;
+      },
+    ));
+  }
+
   readonly sync: SyncControl = {
-    turnOn: (input, signal) => this.#call({ type: 'syncTurnOn', ...input }, same, signal).then(readSyncResult),
-    turnOff: (signal) => this.#call({ type: 'syncTurnOff' }, ignore, signal),
-    addDevice: (signal) => this.#call({ type: 'syncAddDevice' }, same, signal).then(readPairingInvite),
-    join: (input, signal) => this.#call({ type: 'syncJoin', ...input }, same, signal).then(readSyncResult),
-    removeDevice: (deviceId, signal) => this.#call({ type: 'syncRemoveDevice', deviceId }, ignore, signal),
-    renameDevice: (name, signal) => this.#call({ type: 'syncRenameDevice', name }, ignore, signal),
-    retry: (signal) => this.#call({ type: 'syncRetry' }, ignore, signal),
+    turnOn: (input, signal) => this.#loadSync().then((sync) => sync.turnOn(input, signal)),
+    turnOff: (signal) => this.#loadSync().then((sync) => sync.turnOff(signal)),
+    addDevice: (signal) => this.#loadSync().then((sync) => sync.addDevice(signal)),
+    join: (input, signal) => this.#loadSync().then((sync) => sync.join(input, signal)),
+    removeDevice: (deviceId, signal) => this.#loadSync().then((sync) => sync.removeDevice(deviceId, signal)),
+    renameDevice: (name, signal) => this.#loadSync().then((sync) => sync.renameDevice(name, signal)),
+    retry: (signal) => this.#loadSync().then((sync) => sync.retry(signal)),
   };
 
   readonly addRule: IntentCall<'addRule'> = (draft, signal) => this.#call({ type: 'addRule', draft }, readRuleId, signal);
@@ -261,29 +272,10 @@ function readSignOut(value: unknown): SignOutResult {
   throw new AgentError('ProtocolError', 'The agent worker did not say what Sign out did.');
 }
 
-/*
- * Sync's answers are read with their zod schemas (src/sync/sync-control.ts),
- * loaded with zod on the first sync call: only a page that opens Settings ›
- * Devices or a pairing link pays for them, never the start-up.
- */
-async function readSyncResult(value: unknown): Promise<SyncResult> {
-  const { SyncResult } = await import('../sync/sync-control.ts');
-  const parsed = SyncResult.safeParse(value);
-  if (!parsed.success) throw new AgentError('ProtocolError', 'The agent worker answered sync with something unreadable.');
-  return parsed.data;
-}
-
-async function readPairingInvite(value: unknown): Promise<PairingInvite> {
-  const { PairingInvite } = await import('../sync/sync-control.ts');
-  const parsed = PairingInvite.safeParse(value);
-  if (!parsed.success) throw new AgentError('ProtocolError', 'The agent worker did not give a readable pairing link.');
-  return parsed.data;
-}
-
 const readModels = (value: unknown): string[] => (Array.isArray(value) ? value.filter(isString) : []);
 
 /** For intents that answer nothing (`null` on the wire). */
 const ignore = (): void => undefined;
 
-/** For answers read afterwards, asynchronously (the sync ones). */
+/** For answers read elsewhere (sync-calls.ts). */
 const same = (value: unknown): unknown => value;

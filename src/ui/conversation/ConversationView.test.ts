@@ -35,7 +35,7 @@ describe('ConversationView — a conversation another device runs', () => {
     expect(screen.getByText('Runs on Chromium on Linux')).toBeTruthy();
     const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
     expect(box.disabled).toBe(true);
-    expect(screen.getByText('Send messages from Chromium on Linux: only the device that started a conversation can send into it.').id).toBe(box.getAttribute('aria-describedby'));
+    expect(screen.getByText('Only Chromium on Linux, where it runs, can send into this conversation.').id).toBe(box.getAttribute('aria-describedby'));
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
   });
 

@@ -1,0 +1,32 @@
+import type { z } from 'zod';
+import { PairingInvite, SyncResult } from '../sync/sync-control.ts';
+import type { SyncControl } from './agent-client.ts';
+import type { IntentInput } from './protocol.ts';
+import { AgentError } from './worker-client.ts';
+
+/** Sends one intent and resolves with the worker's answer as it came (WorkerClient's own call, its timeout and abort included). */
+export type SendIntent = (intent: IntentInput, signal?: AbortSignal) => Promise<unknown>;
+
+/**
+ * The page's sync calls (client.sync), each answer read with its zod schema.
+ * Loaded by WorkerClient on the first sync call, with zod and the schemas:
+ * only a page that opens Settings › Devices or a pairing link pays for them.
+ */
+export function syncCalls(send: SendIntent): SyncControl {
+  const nothing = async (intent: IntentInput, signal?: AbortSignal) => void (await send(intent, signal));
+  return {
+    turnOn: async (input, signal) => read(SyncResult, await send({ type: 'syncTurnOn', ...input }, signal)),
+    turnOff: (signal) => nothing({ type: 'syncTurnOff' }, signal),
+    addDevice: async (signal) => read(PairingInvite, await send({ type: 'syncAddDevice' }, signal)),
+    join: async (input, signal) => read(SyncResult, await send({ type: 'syncJoin', ...input }, signal)),
+    removeDevice: (deviceId, signal) => nothing({ type: 'syncRemoveDevice', deviceId }, signal),
+    renameDevice: (name, signal) => nothing({ type: 'syncRenameDevice', name }, signal),
+    retry: (signal) => nothing({ type: 'syncRetry' }, signal),
+  };
+}
+
+function read<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new AgentError('ProtocolError', 'The agent worker answered a sync request with something unreadable.');
+  return parsed.data;
+}
