@@ -220,6 +220,10 @@ export function readDecideResult(value: unknown): DecideResult | null {
       return { outcome: 'not_found' };
     case 'expired':
       return { outcome: 'expired' };
+    case 'sent':
+      return isString(value.owner) ? { outcome: 'sent', owner: value.owner } : null;
+    case 'queued':
+      return { outcome: 'queued' };
     case 'invalid':
       return isString(value.message) ? { outcome: 'invalid', message: value.message } : null;
     case 'already_decided': {
@@ -228,7 +232,8 @@ export function readDecideResult(value: unknown): DecideResult | null {
       if (value.decidedBy === undefined) return { outcome: 'already_decided', status };
       const by = value.decidedBy;
       if (!isObject(by) || !isString(by.tabId) || !isString(by.deviceId) || !isString(by.label)) return null;
-      return { outcome: 'already_decided', status, decidedBy: { tabId: by.tabId, deviceId: by.deviceId, label: by.label } };
+      const via = by.via === 'sync' ? ({ via: 'sync' } as const) : {};
+      return { outcome: 'already_decided', status, decidedBy: { tabId: by.tabId, deviceId: by.deviceId, label: by.label, ...via } };
     }
     default:
       return null;
