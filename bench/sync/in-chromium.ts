@@ -92,8 +92,12 @@ export async function browserRows(server: PouchdbServer, rounds: number, user: {
       await Promise.all([watchFor(laptop, title), watchFor(phone, title)]);
       await laptop.getByRole('textbox', { name: 'Message' }).fill(`send batch ${round}`);
       await laptop.getByRole('button', { name: 'Send', exact: true }).click();
-      const [onLaptop, onPhone] = await Promise.all([shownAt(laptop), shownAt(phone)]);
-      if (round === 0) await phone.goto(laptop.url());
+      // The first round makes the conversation, which the phone then opens and keeps open.
+      if (round === 0) {
+        await shownAt(laptop);
+        await phone.goto(laptop.url());
+      }
+      const [onLaptop, onPhone] = round === 0 ? [0, 0] : await Promise.all([shownAt(laptop), shownAt(phone)]);
       const phoneCard = phone.getByRole('region', { name: title, exact: true });
       await phoneCard.getByRole('button', { name: 'Approve' }).waitFor();
       const before = llm.chatRequests().length;
