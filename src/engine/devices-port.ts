@@ -23,6 +23,8 @@ export type ClaimOutcome =
  * card of this browser. None: a browser of its own, as before sync.
  */
 export interface DevicesPort {
+  /** Whether decisions are claimed on a sync server now; while not, a press takes the one-transaction path. */
+  readonly syncing: boolean;
   /** The owner a conversation started here records; undefined while sync is off (it runs where it is). */
   ownerForNew(): OwnerDevice | undefined;
   /** Whether this device runs a conversation with this owner: none, or this device. */
@@ -35,6 +37,7 @@ export interface DevicesPort {
 
 /** Without sync: every conversation runs here and every card is decided here. */
 export const THIS_BROWSER_ONLY: DevicesPort = {
+  syncing: false,
   ownerForNew: () => undefined,
   runsHere: (owner) => owner === undefined,
   claim: async () => ({ outcome: 'local' }),
@@ -58,6 +61,9 @@ export interface DeviceSync {
  */
 export function devicesPort(deviceId: () => string | undefined, sync: () => DeviceSync | null | undefined): DevicesPort {
   return {
+    get syncing() {
+      return sync()?.on ?? false;
+    },
     ownerForNew: () => {
       const on = sync();
       const id = deviceId();

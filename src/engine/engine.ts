@@ -170,7 +170,7 @@ export class Engine {
    */
   async #claimAndDecide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
     // Without sync the press path stays one transaction (settleAndLoadStep): no read before it.
-    if (this.#devices === THIS_BROWSER_ONLY) return this.#decide(pausePointId, decision, decidedBy, rule);
+    if (!this.#devices.syncing) return this.#decide(pausePointId, decision, decidedBy, rule);
     const { storage, tools } = this.#ctx;
     const pending = await storage.getPausePoint(pausePointId);
     if (!pending) return { outcome: 'not_found' };
@@ -299,7 +299,7 @@ export class Engine {
   async stopEverywhere(conversationId: string): Promise<void> {
     if (this.stop(conversationId)) return;
     this.#options.tabs?.requestStop(conversationId);
-    if (this.#devices === THIS_BROWSER_ONLY) return;
+    if (!this.#devices.syncing) return;
     const conversation = await this.#ctx.storage.getConversation(conversationId);
     if (conversation && !this.#devices.runsHere(conversation.ownerDevice)) await this.#devices.requestStop(conversationId);
   }

@@ -100,10 +100,11 @@ describe('what the server sends back', () => {
 
 describe('a claim on a server that is not one node', () => {
   it('a create answered 202 whose read-back shows another device’s claim winning is lost, not won', async () => {
-    let setup: { ctx: SyncContext; name: string } | undefined;
+    const made: { setup?: { ctx: SyncContext; name: string } } = {};
     const fetcher: typeof fetch = async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
       // Between the 202 and the read-back, the cluster's other node held the phone's claim too, and it wins.
+      const setup = made.setup;
       if (setup && init?.method === 'GET' && url.includes('conflicts=true')) {
         const id = decodeURIComponent(new URL(url).pathname.split('/').at(-1)!);
         const theirs = await setup.ctx.sealed.seal({
@@ -118,7 +119,7 @@ describe('a claim on a server that is not one node', () => {
       }
       return fetch(input, init);
     };
-    setup = phone(fetcher);
+    const setup = (made.setup = phone(fetcher));
     couch.answerCreatesWith202();
     const outcome = await claimDecision(setup.ctx, pending, { type: 'approve' }, { tabId: 't1', deviceId: 'phone', label: 'Phone' });
     expect(outcome).toEqual({ outcome: 'lost', decision: { type: 'decline' }, decidedBy: { tabId: 't2', deviceId: 'tablet', label: 'Tablet' } });

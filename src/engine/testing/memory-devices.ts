@@ -12,6 +12,7 @@ export class MemoryClaimServer {
 export class MemoryDevices implements DevicesPort {
   readonly queued: { pausePointId: string; decision: Decision; decidedBy: DecidedBy }[] = [];
   readonly stopsRequested: string[] = [];
+  readonly syncing = true;
 
   constructor(
     readonly server: MemoryClaimServer,
