@@ -101,6 +101,14 @@ const decisionShape = {
     .nullable()
     .meta({ description: 'SHA-256 (hex) of the tool\'s definition as the model was given it (name, description, input schema); null when not recorded.' }),
   mcp: AuditMcpTool.nullable(),
+  // Added after version 2 was first written: optional, left out when the record has none.
+  risk: PausePoint.shape.risk.meta({
+    description: 'The call\'s risk label when its card was made: reads, changes, destructive or unknown (src/engine/risk-label.ts). Absent on records from before cards carried one.',
+  }),
+  batch_id: z
+    .string()
+    .optional()
+    .meta({ description: 'Present when this card was decided with others in one press (Approve all, Decline all): the same id on each card of the batch.' }),
 };
 
 export const AuditRuleSnapshot = z
