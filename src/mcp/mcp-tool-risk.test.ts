@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { riskOfPause, type RiskHints } from '../engine/risk-label.ts';
-import type { McpServerRecord, McpToolRecord } from './mcp-server-record.ts';
+import { riskOfPause } from '../engine/risk-label.ts';
+import type { McpServerRecord, McpToolAnnotations, McpToolRecord } from './mcp-server-record.ts';
 import { mcpToolDefinition } from './mcp-tool.ts';
 
 const card = { origin: 'gate', kind: 'approval', payload: {} } as const;
 
 describe('an MCP tool\'s risk label', () => {
-  const definition = (annotations: RiskHints) => ({ name: 'lookup', description: 'Looks up', inputSchema: { type: 'object' }, annotations });
+  const definition = (annotations: McpToolAnnotations) => ({ name: 'lookup', description: 'Looks up', inputSchema: { type: 'object' }, annotations });
   const server = (trusted: boolean): McpServerRecord => ({
     v: 1,
     id: 's1',
@@ -21,7 +21,7 @@ describe('an MCP tool\'s risk label', () => {
     serverInfo: null,
     tools: [],
   });
-  const toolRecord = (annotations: RiskHints, pinnedHash = 'h1'): McpToolRecord => ({
+  const toolRecord = (annotations: McpToolAnnotations, pinnedHash = 'h1'): McpToolRecord => ({
     definition: definition(annotations),
     hash: 'h1',
     pinned: { hash: pinnedHash, definition: definition({}), at: 0 },

@@ -17,6 +17,7 @@ type CallArguments = EveryIntent<{
   mcpSignOut: ['serverId'];
   send: ['conversationId', 'text'];
   decide: ['pausePointId', 'decision'];
+  decideBatch: ['pausePointIds', 'decision'];
   stop: ['conversationId'];
   retry: ['conversationId'];
   createConversation: ['title'?];
