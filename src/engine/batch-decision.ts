@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DecideResult } from './decision.ts';
-import type { PausePoint } from './records/index.ts';
 
 /** At most this many cards in one press: an inbox screenful many times over, and a bound on one intent's work. */
 export const MAX_BATCH = 200;
@@ -24,13 +23,3 @@ export type BatchCardResult = z.infer<typeof BatchCardResult>;
 
 export const BatchResult = z.object({ batchId: z.string(), cards: z.array(BatchCardResult) });
 export type BatchResult = z.infer<typeof BatchResult>;
-
-/**
- * A card `Approve all` may decide: a pending plain approval of the model's or
- * a tool's gate — no options, no form, nothing to open, not a question about
- * a call's outcome or a spending limit. (The notification's Approve follows
- * the same line: src/pwa/approval-notification.ts.)
- */
-export function isPlainApproval(pause: PausePoint): boolean {
-  return pause.status === 'pending' && pause.kind === 'approval' && (pause.origin === 'model' || pause.origin === 'gate');
-}

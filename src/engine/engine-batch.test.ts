@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPlainApproval } from './batch-decision.ts';
+import { isPlainApproval } from './plain-approval.ts';
 import { makePausePoint } from './testing/make-records.ts';
 import { harness, pending, say, state, tab } from './testing/harness.ts';
 

@@ -1,4 +1,5 @@
 import type { PausePoint } from '../engine/records/index.ts';
+import { RISK_TEXT } from '../engine/risk-label.ts';
 
 /** The two actions a notification offers; `action` is what `notificationclick` reports. */
 export const NOTIFICATION_ACTIONS = [
@@ -46,14 +47,15 @@ export function shortDescription(markdown: string, max = BODY_MAX): string {
   return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
 }
 
-/** The title and options of a pending card's notification (tagged with its id: one per card, replaced, never stacked). */
+/** The title and options of a pending card's notification (tagged with its id: one per card, replaced, never stacked); its body starts with the card's risk label. */
 export function approvalNotification(pause: PausePoint, { reminder = false } = {}): { title: string; options: ApprovalNotificationOptions } {
   const actionable = acceptsNotificationActions(pause);
   const hint = actionable ? '' : ' Tap to answer in the app.';
   return {
     title: `${reminder ? 'Still waiting' : 'Approval needed'}: ${pause.title}`,
     options: {
-      body: `${shortDescription(pause.description)}${hint}`.trim(),
+      // The risk label leads, as a word, as on the card (a record from before labels: unknown).
+      body: `${RISK_TEXT[pause.risk ?? 'unknown']}: ${shortDescription(pause.description)}${hint}`.trim(),
       tag: pause.id,
       icon: '/icon-192.png',
       data: { pausePointId: pause.id, conversationId: pause.conversationId },
