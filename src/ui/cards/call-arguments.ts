@@ -12,8 +12,8 @@ const MAX_VALUE = 120;
 /**
  * The arguments that matter, for a list of many cards at once (the batch
  * dialog): an HTTP request's method and URL; otherwise the first few
- * top-level members of the payload, each as JSON on one line, and how many
- * more there are. The card itself shows them all.
+ * top-level members of the payload, each as JSON on one line, and the names
+ * of the others. The card itself shows them all.
  */
 export function argumentsThatMatter(pause: Pick<PausePoint, 'toolName' | 'payload'>): ArgumentLine[] {
   const payload = pause.payload;
@@ -23,8 +23,9 @@ export function argumentsThatMatter(pause: Pick<PausePoint, 'toolName' | 'payloa
   const entries = Object.entries(payload as Record<string, unknown>);
   const picked = pause.toolName === 'http_request' ? entries.filter(([name]) => name === 'method' || name === 'url') : entries;
   const lines = picked.slice(0, MAX_LINES).map(([name, value]) => ({ name, value: oneLine(value) }));
-  const rest = entries.length - lines.length;
-  return rest > 0 ? [...lines, { name: 'and', value: `${rest} more` }] : lines;
+  // The others are named, so the list says what it leaves out (the card shows them).
+  const rest = entries.filter(([name]) => !lines.some((line) => line.name === name)).map(([name]) => name);
+  return rest.length > 0 ? [...lines, { name: 'also', value: rest.join(', ') }] : lines;
 }
 
 function oneLine(value: unknown): string {
