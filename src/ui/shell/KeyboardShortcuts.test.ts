@@ -10,7 +10,7 @@ describe('Keyboard shortcuts', () => {
     render(KeyboardShortcuts);
     expect(screen.queryByRole('dialog')).toBeNull();
     await fireEvent.keyDown(document.body, { key: '?' });
-    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     for (const what of ['Approve the focused card', 'Decline the focused card', 'Approvals: next / previous card']) {
       expect(within(dialog).getByText(what, { exact: false })).toBeTruthy();
     }
