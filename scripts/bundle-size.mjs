@@ -7,7 +7,9 @@
 //     since it sets that without importing zod, 75.4 kB with the payload and form
 //     editors on demand (and the phone, notification and usage features of the
 //     same stop), 72.5 kB since the service worker registers once the first
-//     screen is up, 73.1 kB with the first screen read before the app mounts.
+//     screen is up, 73.1 kB with the first screen read before the app mounts,
+//     74.5 kB with issue 28's risk label on every card, the batch bar's check and
+//     the keyboard shortcuts' keys (their dialogs and the bar load on demand).
 //     Kept just above the current size, so that it cannot creep back.
 //   - page JS every visit loads by itself, without waiting on it: the service
 //     worker's registration (the update banner with workbox-window, once the main
@@ -26,7 +28,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 73.2;
+const PAGE_BUDGET_KB = 74.6;
 // Dynamic imports every page load makes by itself, which the first screen does not wait for (see above).
 const EVERY_VISIT = [/^UpdateBanner\b/, /^workbox-window\b/, /^FollowApprovals\b/, /^approval-alerts\b/];
 const dist = process.argv[2] ?? 'dist';

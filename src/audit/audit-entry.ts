@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PausePoint } from '../engine/records/pause-point.ts';
 import { AUDIT_FORMAT, AuditMetadata, HeadHash, SkippedRecord } from './audit-parts.ts';
 import { chainShape, decisionShapeV2, RuleEventEntry, ToolChangeEntry } from './audit-log-v2.ts';
 
@@ -52,6 +53,14 @@ const decisionShape = {
     })
     .nullable()
     .meta({ description: 'The device that decided; null while pending, and when no device is on record (a rule, an expiry).' }),
+  // Added after version 3 was first written: optional, left out when the record has none.
+  risk: PausePoint.shape.risk.meta({
+    description: 'The call\'s risk label when its card was made: reads, changes, destructive or unknown (src/engine/risk-label.ts). Absent on records from before cards carried one.',
+  }),
+  batch_id: z
+    .string()
+    .optional()
+    .meta({ description: 'Present when this card was decided with others in one press (Approve all, Decline all): the same id on each card of the batch.' }),
 };
 
 /** Entries before they are chained (what `buildAuditEntry` and `auditEventEntry` make). */

@@ -68,6 +68,8 @@ export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undef
       mcp: pp.mcp
         ? { definition_hash: pp.mcp.definitionHash, server_id: pp.mcp.serverId, server_name: pp.mcp.serverName, server_url: pp.mcp.serverUrl, tool_name: pp.mcp.toolName }
         : null,
+      ...(pp.risk === undefined ? {} : { risk: pp.risk }),
+      ...(pp.batchId === undefined ? {} : { batch_id: pp.batchId }),
     },
   };
 }

@@ -87,6 +87,25 @@ describe('exportAuditLog', () => {
     expect((await verifyAuditFile(text)).ok).toBe(true);
   });
 
+  it('carries a card\'s risk label and the batch it was decided in, when the record has them', async () => {
+    const approved = await db.pausePoints.get(SCENARIO.approved);
+    const declined = await db.pausePoints.get(SCENARIO.declined);
+    await db.pausePoints.bulkPut([
+      { ...approved!, risk: 'changes', batchId: 'batch-1' },
+      { ...declined!, risk: 'destructive', batchId: 'batch-1' },
+    ]);
+    const { text } = await exportText();
+    const file: unknown = JSON.parse(text);
+    expect(checkJsonSchema(schema, file)).toEqual([]);
+    const entries = byId(AuditLogFile.parse(file).entries);
+    expect(entries.get(SCENARIO.approved)).toMatchObject({ risk: 'changes', batch_id: 'batch-1' });
+    expect(entries.get(SCENARIO.declined)).toMatchObject({ risk: 'destructive', batch_id: 'batch-1' });
+    // A record without them: the members are left out, not null (earlier version 3 files stay valid).
+    expect(entries.get(SCENARIO.pending)).not.toHaveProperty('risk');
+    expect(entries.get(SCENARIO.pending)).not.toHaveProperty('batch_id');
+    expect((await verifyAuditFile(text)).ok).toBe(true);
+  });
+
   it('orders entries oldest first, breaks ties by id, and chains them from the metadata to the seal', async () => {
     const { format, version, metadata, entries, head_hash, entry_count, skipped_records } = AuditLogFile.parse(JSON.parse((await exportText()).text));
     expect(entries.map((entry) => entry.id)).toEqual([

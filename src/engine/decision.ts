@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { DecidedBy, PausePoint } from './records/index.ts';
 
+/**
+ * Set by the engine's `decideBatch` on each card's decision of one `Approve
+ * all` / `Decline all`: stored on the card (`PausePoint.batchId`), so the audit
+ * log says which decisions were one press.
+ */
+const batchId = z.string().min(1).max(200).optional();
+
 /** What the user can do with a card. Validated at the worker boundary and again by the engine. */
 export const Decision = z.discriminatedUnion('type', [
   z.object({
@@ -8,8 +15,9 @@ export const Decision = z.discriminatedUnion('type', [
     /** The payload as edited on the card; absent when approved as proposed. */
     editedPayload: z.unknown().optional(),
     reply: z.string().max(4000).optional(),
+    batchId,
   }),
-  z.object({ type: z.literal('decline'), reason: z.string().max(4000).optional() }),
+  z.object({ type: z.literal('decline'), reason: z.string().max(4000).optional(), batchId }),
   z.object({ type: z.literal('choose'), option: z.string(), reply: z.string().max(4000).optional() }),
   z.object({ type: z.literal('submit'), data: z.record(z.string(), z.unknown()) }),
 ]);

@@ -1,4 +1,5 @@
 import { AskWaiters, settleExpired } from './ask-while-running.ts';
+import type { BatchCardResult, BatchDecision, BatchResult } from './batch-decision.ts';
 import type { DecideResult, Decision } from './decision.ts';
 import { decisionSettlement } from './decision-settlement.ts';
 import { THIS_BROWSER_ONLY, type DevicesPort } from './devices-port.ts';
@@ -135,6 +136,29 @@ export class Engine {
    */
   decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
     return this.#claimAndDecide(pausePointId, decision, decidedBy);
+  }
+
+  /**
+   * `Approve all` / `Decline all`: decides each card through `decide`, one
+   * after the other, each its own compare-and-set, decision message and audit
+   * record, all tagged with one new batch id. A card decided elsewhere
+   * meanwhile (another tab, a notification, a device) is refused by its own
+   * compare-and-set and reported as such; the others are decided all the
+   * same. Each conversation continues once its last card is decided, as when
+   * the cards are decided one by one.
+   */
+  async decideBatch(pausePointIds: readonly string[], decision: BatchDecision, decidedBy: DecidedBy): Promise<BatchResult> {
+    const batchId = this.#ctx.ids.uuid();
+    const cards: BatchCardResult[] = [];
+    for (const pausePointId of new Set(pausePointIds)) {
+      try {
+        cards.push({ pausePointId, result: await this.decide(pausePointId, { ...decision, batchId }, decidedBy) });
+      } catch (error) {
+        // One card's storage failure is that card's result: the person is told which cards were not decided.
+        cards.push({ pausePointId, result: { outcome: 'failed', message: error instanceof Error ? error.message : String(error) } });
+      }
+    }
+    return { batchId, cards };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { EngineContext } from './engine-context.ts';
+import { riskOfPause } from './risk-label.ts';
 import type { PauseRequest } from './tool-definition.ts';
 import type { AssistantMessage, PausePoint, ToolCall } from './records/index.ts';
 
@@ -7,7 +8,8 @@ import type { AssistantMessage, PausePoint, ToolCall } from './records/index.ts'
  * now, as the card is made, so every run — one recovered by another tab
  * before it ever called the model included — gives its cards the configured time.
  * It carries the tool's definition hash (and, for an MCP tool, its server), so
- * every card and every rule decision says what exactly was decided about.
+ * every card and every rule decision says what exactly was decided about, and
+ * the call's risk label (risk-label.ts).
  */
 export async function pausePointFor(
   ctx: EngineContext,
@@ -19,7 +21,8 @@ export async function pausePointFor(
   const expiry = await ctx.settings.expiryMs();
   // What the audit log says the call was made to: the tool as the model was given it (and, for MCP, which server's tool).
   const definitionHash = await ctx.tools.definitionHash(call.name);
-  const mcp = ctx.tools.get(call.name)?.mcp;
+  const tool = ctx.tools.get(call.name);
+  const mcp = tool?.mcp;
   const now = ctx.clock.now();
   return {
     v: 1,
@@ -41,6 +44,8 @@ export async function pausePointFor(
     expiresAt: expiry === null ? null : now + expiry,
     ...(definitionHash === undefined ? {} : { definitionHash }),
     ...(mcp === undefined ? {} : { mcp: { ...mcp } }),
+    // The label is the call's as the card is made: the record, not today's tool, is what the audit log shows.
+    risk: riskOfPause(tool, { origin, kind: request.kind, payload: request.payload ?? null }),
   };
 }
 

@@ -8,6 +8,8 @@ export interface Resolution {
   reason?: string;
   /** Only when the user changed them. */
   editedPayload?: unknown;
+  /** The batch this decision was one of (`Approve all`, `Decline all`). */
+  batchId?: string | undefined;
 }
 
 /**
@@ -19,12 +21,12 @@ export interface Resolution {
 export function resolveDecision(pending: PausePoint, decision: Decision): Resolution {
   switch (decision.type) {
     case 'approve': {
-      const { editedPayload, reply } = decision;
+      const { editedPayload, reply, batchId } = decision;
       const unchanged = editedPayload === undefined || JSON.stringify(editedPayload) === JSON.stringify(pending.payload);
-      return { resolution: 'approve', reason: reply, editedPayload: unchanged ? undefined : editedPayload };
+      return { resolution: 'approve', reason: reply, editedPayload: unchanged ? undefined : editedPayload, batchId };
     }
     case 'decline':
-      return { resolution: 'decline', reason: decision.reason };
+      return { resolution: 'decline', reason: decision.reason, batchId: decision.batchId };
     case 'choose':
       return { resolution: decision.option, reason: decision.reply };
     case 'submit':
@@ -33,7 +35,7 @@ export function resolveDecision(pending: PausePoint, decision: Decision): Resolu
 }
 
 /** The card as a resolution leaves it: what is stored, and what the model is told about (decisionMessage). */
-export function resolvedPausePoint(pending: PausePoint, { resolution, reason, editedPayload }: Resolution, resolvedAt: number, decidedBy?: DecidedBy): PausePoint {
+export function resolvedPausePoint(pending: PausePoint, { resolution, reason, editedPayload, batchId }: Resolution, resolvedAt: number, decidedBy?: DecidedBy): PausePoint {
   return {
     ...pending,
     status: 'resolved',
@@ -42,5 +44,6 @@ export function resolvedPausePoint(pending: PausePoint, { resolution, reason, ed
     ...(decidedBy ? { decidedBy } : {}),
     ...(reason?.trim() ? { reason: reason.trim() } : {}),
     ...(editedPayload !== undefined ? { editedPayload } : {}),
+    ...(batchId !== undefined ? { batchId } : {}),
   };
 }

@@ -66,6 +66,8 @@ export async function spendingGate(
       toolCallId: `limit_${ctx.ids.uuid()}`,
       toolName: 'model call',
       expiresAt: expiry === null ? null : now + expiry,
+      // A model call past a limit spends money (risk-label.ts: riskOfPause).
+      risk: 'changes',
       limit: { kind: breach.limit, used: breach.used, max: breach.max, estimate: breach.estimate, over: breach.over, atSeq },
     },
   };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { McpToolSource, PausePoint, ToolImage } from './records/index.ts';
+import type { McpToolSource, PausePoint, Risk, ToolImage } from './records/index.ts';
 
 /** A card a tool asks the user for (`ToolContext.pause` and `ask`). */
 export interface PauseRequest {
@@ -65,6 +65,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * click should not grant every such call to come. Defaults to false.
    */
   irreversible?(args: z.infer<S>): boolean;
+  /**
+   * What this call does, as its card's label (`reads`, `changes`,
+   * `destructive`; see risk-label.ts). A tool that declares nothing is
+   * labelled `unknown`.
+   */
+  risk?(args: z.infer<S>): Risk;
   /**
    * For a tool an MCP server lists: the server and the tool there. Plain data
    * the engine copies onto every pause point of the tool's calls, for the

@@ -1,3 +1,4 @@
+import { mcpAnnotationRisk } from '../engine/risk-label.ts';
 import type { GateQuestion, ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { describeChange, hasChanged, isListed } from './definition-pin.ts';
 import { inputFromJsonSchema } from './json-schema-input.ts';
@@ -55,6 +56,8 @@ export function mcpToolDefinition(name: string, server: McpServerRecord, tool: M
     definitionChanged: hasChanged(tool),
     gate: () => (runsUnasked(server, tool) ? null : question(server, tool)),
     safeToRetry: () => runsUnasked(server, tool),
+    // A changed definition's annotations are claims the person has not seen yet: read as from an untrusted server.
+    risk: () => mcpAnnotationRisk(definition.annotations, server.trusted && !hasChanged(tool)),
     mcp: { serverId: server.id, serverUrl: server.url, serverName: label, toolName: definition.name, definitionHash: tool.hash },
     // `input` admits only JSON objects.
     execute: (args, context) => call(server.id, definition.name, tool.hash, args as Record<string, unknown>, context),

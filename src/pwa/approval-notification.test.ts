@@ -22,7 +22,7 @@ describe('approval notifications', () => {
   it('a plain approval offers Approve and Decline, tagged with its card, and shows the whole call', () => {
     const { title, options } = approvalNotification(makePausePoint({ id: 'p1', conversationId: 'c1', title: 'Send the invoice?' }));
     expect(title).toBe('Approval needed: Send the invoice?');
-    expect(options).toMatchObject({ body: 'Tool: send_invoice\nto: "ada@example.com"\namount: 120', tag: 'p1', data: { pausePointId: 'p1', conversationId: 'c1' } });
+    expect(options).toMatchObject({ body: 'Unknown effect: Tool: send_invoice\nto: "ada@example.com"\namount: 120', tag: 'p1', data: { pausePointId: 'p1', conversationId: 'c1' } });
     expect(options.actions.map((a) => a.title)).toEqual(['Approve', 'Decline']);
   });
 
@@ -79,6 +79,14 @@ describe('approval notifications', () => {
       expect(options.body).toContain('Tap to answer in the app.');
     }
     expect(acceptsNotificationActions(makePausePoint({ status: 'resolved', resolution: 'approve' }))).toBe(false);
+  });
+
+  it('starts with the card\'s risk label, as a word', () => {
+    expect(approvalNotification(makePausePoint({ risk: 'destructive', description: 'Deletes note n1.' })).options.body).toMatch(/^Destructive: Tool: /);
+    expect(approvalNotification(makePausePoint({ risk: 'reads', description: 'GET /x' })).options.body).toMatch(/^Reads: /);
+    expect(approvalNotification(makePausePoint({ risk: 'changes', kind: 'choice', options: ['a'], origin: 'model', description: 'Pick' })).options.body).toBe(
+      'Changes: Pick Tap to answer in the app.',
+    );
   });
 
   it('a reminder says it is one and alerts again under the same tag', () => {

@@ -1,6 +1,7 @@
 import { TOOL_CHANGED } from '../engine/decide-by-rules.ts';
 import type { PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
+import { RISK_TEXT } from '../engine/risk-label.ts';
 
 /** The two actions a notification offers; `action` is what `notificationclick` reports. */
 export const NOTIFICATION_ACTIONS = [
@@ -132,13 +133,16 @@ export function shortDescription(markdown: string, max = BODY_MAX): string {
  * The title and options of a pending card's notification (tagged with its id:
  * one per card, replaced, never stacked). One that offers Approve shows the
  * whole call; any other shows the description's first words and opens the card.
+ * Its body starts with the card's risk label.
  */
 export function approvalNotification(
   pause: PausePoint,
   { reminder = false, definitionChanged = false }: { reminder?: boolean } & NotificationContext = {},
 ): { title: string; options: ApprovalNotificationOptions } {
   const actionable = acceptsNotificationActions(pause, { definitionChanged });
-  const body = actionable ? callText(pause).text : `${shortDescription(pause.description)} Tap to answer in the app.`.trim();
+  const said = actionable ? callText(pause).text : `${shortDescription(pause.description)} Tap to answer in the app.`.trim();
+  // The risk label leads, as a word, as on the card (a record from before labels: unknown).
+  const body = `${RISK_TEXT[pause.risk ?? 'unknown']}: ${said}`;
   return {
     title: `${reminder ? 'Still waiting' : 'Approval needed'}: ${pause.title}`,
     options: {

@@ -21,6 +21,7 @@ export function createDeleteNoteTool(store: NotesStorePort): ToolDefinition<type
       description: `The note with id \`${id}\` will be deleted from this browser. **This cannot be undone.**`,
     }),
     irreversible: () => true,
+    risk: () => 'destructive',
     async execute({ id }) {
       const note = await store.get(id);
       if (!note || !(await store.remove(id))) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HTTP_TOKEN } from '../common/http-token.ts';
 import { OutcomeUnknown } from '../engine/errors.ts';
+import { httpMethodRisk } from '../engine/risk-label.ts';
 import type { PauseRequest, ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { httpGate, isRead, requestLines } from './http-gate.ts';
 import { codeSpan } from './markdown-literal.ts';
@@ -98,6 +99,7 @@ export function createHttpRequestTool(options: HttpRequestToolOptions = {}): Too
     gate: httpGate,
     safeToRetry: (args) => isRead(args.method),
     irreversible: (args) => args.method === 'DELETE',
+    risk: (args) => httpMethodRisk(args.method),
     async execute(args, context) {
       const host = new URL(args.url).host;
       const init: RequestInit = {

@@ -12,6 +12,7 @@ export function createListNotesTool(store: NotesStorePort): ToolDefinition<typeo
     name: 'list_notes',
     description: 'List the saved notes, newest first: id, title and when each was created and last changed. Bodies are not included.',
     input: ListNotesInput,
+    risk: () => 'reads',
     async execute() {
       const notes = await store.list();
       if (notes.length === 0) return 'There are no saved notes.';

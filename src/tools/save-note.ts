@@ -13,6 +13,7 @@ export function createSaveNoteTool(store: NotesStorePort): ToolDefinition<typeof
     name: 'save_note',
     description: 'Save a note in this browser for the user to keep. Returns the new note id.',
     input: SaveNoteInput,
+    risk: () => 'changes',
     async execute({ title, body }) {
       const note = await store.save({ title, body });
       return `Saved note “${note.title}” with id ${note.id}.`;

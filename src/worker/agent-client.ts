@@ -24,6 +24,7 @@ type CallArguments = EveryIntent<{
   syncRetry: [];
   send: ['conversationId', 'text'];
   decide: ['pausePointId', 'decision'];
+  decideBatch: ['pausePointIds', 'decision'];
   stop: ['conversationId'];
   retry: ['conversationId'];
   createConversation: ['title'?];

@@ -110,9 +110,10 @@ export class AgentHost {
   /** Runs one intent with its handler; the result is the one `IntentResults` declares for its kind. */
   async handle<K extends IntentKind>(intent: IntentOf<K>): Promise<IntentResults[K]> {
     // The model code loads while the intent's transactions run, not after them.
-    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'approveWithRule' || intent.type === 'retry') preloadModel();
+    const runs = intent.type === 'send' || intent.type === 'decide' || intent.type === 'decideBatch' || intent.type === 'approveWithRule' || intent.type === 'retry';
+    if (runs) preloadModel();
     // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
-    if (intent.type === 'send' || intent.type === 'decide' || intent.type === 'approveWithRule' || intent.type === 'retry') await this.#mcp.ready;
+    if (runs) await this.#mcp.ready;
     // `intent.type` is K, which TypeScript cannot see through Extract.
     return this.#handlers[intent.type as K](intent);
   }
@@ -124,6 +125,7 @@ export class AgentHost {
       ...this.#sync.handlers,
       send: ({ conversationId, text }) => this.engine.send(conversationId, text),
       decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#by()),
+      decideBatch: async ({ pausePointIds, decision }) => this.engine.decideBatch(pausePointIds, decision, await this.#by()),
       stop: async ({ conversationId }) => this.engine.stopEverywhere(conversationId),
       retry: ({ conversationId }) => this.engine.retry(conversationId),
       createConversation: async ({ title }) => ({ conversationId: await this.engine.createConversation(title) }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BatchDecision, MAX_BATCH, type BatchResult } from '../engine/batch-decision.ts';
 import { Decision, type DecideResult } from '../engine/decision.ts';
 import { ApprovalRuleDraft } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
@@ -55,6 +56,8 @@ export const Intent = z.discriminatedUnion('type', [
   /** Sends a user message; with `conversationId: null` starts a new conversation. */
   z.object({ type: z.literal('send'), conversationId: z.string().nullable(), text: z.string().min(1).max(100_000) }),
   z.object({ type: z.literal('decide'), pausePointId: z.string(), decision: Decision }),
+  /** `Approve all` / `Decline all`: each card decided on its own (engine.decideBatch), under one batch id. */
+  z.object({ type: z.literal('decideBatch'), pausePointIds: z.array(z.string()).min(1).max(MAX_BATCH), decision: BatchDecision }),
   z.object({ type: z.literal('stop'), conversationId: z.string() }),
   /** Retry after an error, or Continue after an interruption or the step limit. */
   z.object({ type: z.literal('retry'), conversationId: z.string() }),
@@ -92,6 +95,7 @@ export type Intent = z.infer<typeof Intent>;
 export type IntentInput = z.input<typeof Intent>;
 
 export { DecideResult } from '../engine/decision.ts';
+export { BatchResult } from '../engine/batch-decision.ts';
 
 export type IntentKind = Intent['type'];
 /** The intent of one kind, as the worker reads it. */
@@ -126,6 +130,7 @@ export type IntentResults = PerIntent<{
   syncRetry: void;
   send: { conversationId: string };
   decide: DecideResult;
+  decideBatch: BatchResult;
   stop: void;
   retry: void;
   createConversation: { conversationId: string };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { DecideResult, Response, WorkerEvent, type IntentInput } from './protocol.ts';
-import { AgentAbortError, AgentError, readDecideResult, readResponse, readWorkerEvent, WorkerClient, type AgentWorker } from './worker-client.ts';
+import { BatchResult, DecideResult, Response, WorkerEvent, type IntentInput } from './protocol.ts';
+import { AgentAbortError, AgentError, readBatchResult, readDecideResult, readResponse, readWorkerEvent, WorkerClient, type AgentWorker } from './worker-client.ts';
 
 /** The page reads worker messages with hand-written guards; they must agree with the protocol's schemas. */
 const samples: unknown[] = [
@@ -35,6 +35,14 @@ const samples: unknown[] = [
   { outcome: 'queued' },
   { outcome: 'already_decided', status: 'gone' },
   { outcome: '__proto__' },
+  { batchId: 'b', cards: [] },
+  { batchId: 'b', cards: [{ pausePointId: 'p', result: { outcome: 'decided' } }, { pausePointId: 'q', result: { outcome: 'already_decided', status: 'expired' } }] },
+  { batchId: 'b', cards: [{ pausePointId: 'p', result: { outcome: 'failed', message: 'The browser ran out of storage space.' } }] },
+  { batchId: 'b', cards: [{ pausePointId: 'p', result: { outcome: 'failed' } }] },
+  { batchId: 'b', cards: [{ pausePointId: 'p', result: { outcome: 'maybe' } }] },
+  { batchId: 'b', cards: [{ result: { outcome: 'decided' } }] },
+  { batchId: 'b', cards: {} },
+  { cards: [] },
   null,
   'text',
   [],
@@ -48,6 +56,8 @@ describe('worker message guards', () => {
     expect(readResponse(sample)).toEqual(response.success ? response.data : null);
     const result = DecideResult.safeParse(sample);
     expect(readDecideResult(sample)).toEqual(result.success ? result.data : null);
+    const batch = BatchResult.safeParse(sample);
+    expect(readBatchResult(sample)).toEqual(batch.success ? batch.data : null);
   });
 });
 

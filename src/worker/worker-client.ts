@@ -1,6 +1,6 @@
 import type { AgentClient, IntentCall, McpControl, SyncControl } from './agent-client.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
-import type { DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
+import type { BatchResult, DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
 export class AgentError extends Error {
@@ -69,6 +69,9 @@ export class WorkerClient implements AgentClient {
 
   readonly decide: IntentCall<'decide'> = (pausePointId, decision, signal) =>
     this.#call({ type: 'decide', pausePointId, decision }, readDecision, signal);
+
+  readonly decideBatch: IntentCall<'decideBatch'> = (pausePointIds, decision, signal) =>
+    this.#call({ type: 'decideBatch', pausePointIds, decision }, readBatch, signal);
 
   readonly stop: IntentCall<'stop'> = (conversationId, signal) => this.#call({ type: 'stop', conversationId }, ignore, signal);
 
@@ -248,6 +251,26 @@ function readConversationId(value: unknown): { conversationId: string } {
 function readDecision(value: unknown): DecideResult {
   const result = readDecideResult(value);
   if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a decision with something unreadable.');
+  return result;
+}
+
+/** A batch's answer: each card's own result, read by the same guard as a single decision's (a failure: its message). */
+export function readBatchResult(value: unknown): BatchResult | null {
+  if (!isObject(value) || !isString(value.batchId) || !Array.isArray(value.cards)) return null;
+  const cards: BatchResult['cards'] = [];
+  for (const card of value.cards as unknown[]) {
+    if (!isObject(card) || !isString(card.pausePointId) || !isObject(card.result)) return null;
+    const { result } = card;
+    const read = result.outcome === 'failed' ? (isString(result.message) ? { outcome: 'failed' as const, message: result.message } : null) : readDecideResult(result);
+    if (!read) return null;
+    cards.push({ pausePointId: card.pausePointId, result: read });
+  }
+  return { batchId: value.batchId, cards };
+}
+
+function readBatch(value: unknown): BatchResult {
+  const result = readBatchResult(value);
+  if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a batch of decisions with something unreadable.');
   return result;
 }
 

@@ -133,7 +133,7 @@ test('with every tab closed: Approve on the notification decides the card in sto
   await page.close();
   await reportPending(worker, pausePointId);
   await expect.poll(() => notifications(worker)).toEqual([
-    { title: 'Approval needed: Send the report', body: 'Email the Q3 report to 4 board members.', tag: pausePointId, actions: ['Approve', 'Decline'] },
+    { title: 'Approval needed: Send the report', body: 'Unknown effect: Email the Q3 report to 4 board members.', tag: pausePointId, actions: ['Approve', 'Decline'] },
   ]);
 
   await clickAction(worker, pausePointId, 'approve');
@@ -214,7 +214,7 @@ test('a card decided in a tab closes its notification; a card that needs input h
   await other.close();
   await reportPending(worker, slot.pausePointId);
   await expect.poll(() => notifications(worker)).toEqual([
-    { title: 'Approval needed: Pick a slot', body: 'Two are free. Tap to answer in the app.', tag: slot.pausePointId, actions: [] },
+    { title: 'Approval needed: Pick a slot', body: 'Unknown effect: Two are free. Tap to answer in the app.', tag: slot.pausePointId, actions: [] },
   ]);
   await worker.evaluate(async (tag) => {
     const sw = self as unknown as SwScope;

@@ -6,6 +6,15 @@ export const PauseKind = z.enum(PAUSE_KINDS);
 export type PauseKind = z.infer<typeof PauseKind>;
 
 export const PauseStatus = z.enum(['pending', 'resolved', 'expired']);
+
+/**
+ * What the call a card guards does, at a glance: it reads, it changes
+ * something, it destroys something, or nothing about the call says
+ * (src/engine/risk-label.ts decides which, and its card shows it as text).
+ */
+export const RISKS = ['reads', 'changes', 'destructive', 'unknown'] as const;
+export const Risk = z.enum(RISKS);
+export type Risk = z.infer<typeof Risk>;
 export type PauseStatus = z.infer<typeof PauseStatus>;
 
 /**
@@ -118,5 +127,16 @@ export const PausePoint = z.object({
       atSeq: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * The call's risk label (see `Risk`), set when the card is made. Absent on
+   * records written before cards carried one.
+   */
+  risk: Risk.optional(),
+  /**
+   * Set when this card was decided with others in one press (`Approve all`,
+   * `Decline all`): the batch's id, the same on each of its cards. Each card
+   * is still its own decision, its own compare-and-set and audit entry.
+   */
+  batchId: z.string().optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;

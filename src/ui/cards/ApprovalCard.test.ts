@@ -306,3 +306,49 @@ describe('ApprovalCard — rules from a gate card', () => {
     expect(within(asked).queryByRole('button', { name: 'Allow in this conversation' })).toBeNull();
   });
 });
+
+describe('ApprovalCard — risk label and keys', () => {
+  test('shows the call’s risk label as a word; a record without one says Unknown effect', () => {
+    renderCard(pausePoint({ risk: 'destructive' }));
+    const card = screen.getByRole('region', { name: 'Send the newsletter' });
+    expect(within(card).getByText('Destructive')).toBeTruthy();
+    // The word is the label; a screen reader hears what it is a label of.
+    expect(card.querySelector('.risk')?.textContent).toBe('Risk: Destructive');
+  });
+
+  test('an older record without a label says Unknown effect', () => {
+    renderCard(pausePoint());
+    expect(within(screen.getByRole('region', { name: 'Send the newsletter' })).getByText('Unknown effect')).toBeTruthy();
+  });
+
+  test('A on the focused card approves, as the Approve button does', async () => {
+    const { client } = renderCard(pausePoint());
+    const card = screen.getByRole('region', { name: 'Send the newsletter' });
+    await fireEvent.keyDown(card, { key: 'a' });
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+  });
+
+  test('keys typed into the Reason field are text, not shortcuts', async () => {
+    const { client } = renderCard(pausePoint());
+    await fireEvent.keyDown(screen.getByRole('textbox', { name: 'Reason' }), { key: 'a' });
+    await fireEvent.keyDown(screen.getByRole('textbox', { name: 'Reason' }), { key: 'd' });
+    expect(client.decide).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  test('D opens the decline with its reason; Decline there declines', async () => {
+    const { client } = renderCard(pausePoint());
+    await fireEvent.keyDown(screen.getByRole('region', { name: 'Send the newsletter' }), { key: 'D' });
+    const dialog = await screen.findByRole('dialog', { name: 'Decline “Send the newsletter”?' });
+    expect(client.decide).not.toHaveBeenCalled();
+    await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Reason' }), { target: { value: 'Wrong list' } });
+    await fireEvent.click(within(dialog).getByRole('button', { name: 'Decline' }));
+    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'decline', reason: 'Wrong list' });
+  });
+
+  test('A does nothing on a card that is not a plain approval (a choice)', async () => {
+    const { client } = renderCard(pausePoint({ kind: 'choice', options: ['Mon', 'Tue'] }));
+    await fireEvent.keyDown(screen.getByRole('region', { name: 'Send the newsletter' }), { key: 'a' });
+    expect(client.decide).not.toHaveBeenCalled();
+  });
+});

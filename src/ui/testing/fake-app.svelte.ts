@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { BatchDecision, BatchResult } from '../../engine/batch-decision.ts';
 import type { Decision } from '../../engine/decision.ts';
 import type { ApprovalRuleDraft, PausePoint } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
@@ -10,8 +11,8 @@ import { Announcer } from '../state/announcer.svelte.ts';
 import { Router } from '../state/router.svelte.ts';
 
 /**
- * An AgentClient whose every method is a spy; `decide` answers `decided` unless
- * told otherwise. `emit` plays an event from the worker to `onEvent` listeners.
+ * An AgentClient whose every method is a spy; `decide` (and each card of
+ * `decideBatch`) answers `decided` unless told otherwise. `emit` plays an event from the worker to `onEvent` listeners.
  */
 export function fakeClient(tabId = 'tab-1') {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- the fake's own bookkeeping, never rendered
@@ -20,6 +21,12 @@ export function fakeClient(tabId = 'tab-1') {
     tabId,
     send: vi.fn(async (conversationId: string | null, _text: string) => ({ conversationId: conversationId ?? 'new-id' })),
     decide: vi.fn(async (_id: string, _decision: Decision): Promise<DecideResult> => ({ outcome: 'decided' })),
+    decideBatch: vi.fn(
+      async (ids: readonly string[], _decision: BatchDecision): Promise<BatchResult> => ({
+        batchId: 'batch-1',
+        cards: ids.map((pausePointId) => ({ pausePointId, result: { outcome: 'decided' } })),
+      }),
+    ),
     stop: vi.fn(async (_id: string) => {}),
     retry: vi.fn(async (_id: string) => {}),
     createConversation: vi.fn(async (_title?: string) => ({ conversationId: 'created' })),
