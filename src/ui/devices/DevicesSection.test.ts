@@ -109,7 +109,7 @@ describe('Devices — turning sync on', () => {
     expect(alert.textContent).toContain('The server refused this page’s origin (CORS).');
     expect(alert.textContent).toContain('[chttpd]\nenable_cors = true');
     expect(alert.textContent).toContain(`[cors]\norigins = ${location.origin}\ncredentials = true`);
-    expect(alert.textContent).toContain('curl -u ADMIN:PASSWORD -X PUT "https://couch.example.com/_node/_local/_config/');
+    expect(alert.textContent).toContain("curl -X PUT -u 'ADMIN:PASSWORD' 'https://couch.example.com/_node/_local/_config/cors/origins'");
     expect(screen.queryByRole('button', { name: 'Create the database' })).toBeNull();
   });
 });
