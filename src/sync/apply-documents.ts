@@ -2,7 +2,7 @@ import type { Conversation, PausePoint } from '../engine/records/index.ts';
 import type { SyncDocState } from './records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
-import { syncKey, type DecisionClaim, type SyncDocument } from './sync-document.ts';
+import { syncKey, type DecisionClaim, type Rotation, type SyncDocument } from './sync-document.ts';
 
 /** A document read from the server and opened, with where it was found. */
 export interface Incoming {
@@ -25,6 +25,8 @@ export interface Applied {
   stops: string[];
   /** Another device removed this one from sync. */
   removedHere: boolean;
+  /** The newest rotation of the data key past this device's epoch, if one came. */
+  rotation?: Rotation;
 }
 
 const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions'] as const;
@@ -145,6 +147,10 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (doc.id === me) out.removedHere = true;
           return 'applied';
         }
+        case 'rotation':
+          if (doc.id !== String(doc.record.epoch) || doc.record.epoch <= ctx.epoch) return 'ignored';
+          if (!out.rotation || doc.record.epoch > out.rotation.epoch) out.rotation = doc.record;
+          return 'applied';
         case 'pairingUsed':
           return 'ignored';
       }

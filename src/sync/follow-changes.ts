@@ -37,6 +37,7 @@ export async function readPage(ctx: SyncContext, since: string, feed: 'normal' |
       incoming.push({ doc: await ctx.sealed.open(change.doc), docId: change.id, rev: change.doc._rev });
     } catch (error) {
       if (!(error instanceof UnreadableDocument)) throw error;
+      if (error.reason === 'superseded') continue;
       console.warn('Pausepoint:', error.message);
       unreadable++;
     }

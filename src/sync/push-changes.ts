@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
 import type { Conversation, Message } from '../engine/records/index.ts';
-import type { SyncDocState } from './records/sync-records.ts';
+import type { SyncDevice, SyncDocState } from './records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
 import { syncKey, type SyncDocument, type SyncKind } from './sync-document.ts';
@@ -101,12 +101,16 @@ async function collect(ctx: SyncContext, outgoing: Outgoing[], kind: SyncKind, r
 /** This device's own document: pushed when its name changes, and as a heartbeat. */
 async function collectDevice(ctx: SyncContext, outgoing: Outgoing[]): Promise<void> {
   const { id, name } = ctx.device;
+  const publicKey = ctx.publicKey;
   const [state] = await statesOf(ctx, 'device', [id]);
   const seen = await ctx.db.syncDevices.get(id);
-  const hash = recordHash({ id, name });
+  const hash = recordHash({ id, name, publicKey });
   const now = ctx.now();
   if (state?.hash === hash && seen && now - seen.lastSeenAt < HEARTBEAT_MS) return;
-  outgoing.push({ kind: 'device', id, record: { v: 1, id, name, lastSeenAt: now }, hash, state });
+  const record: SyncDevice = { v: 1, id, name, lastSeenAt: now, ...(publicKey ? { publicKey } : {}) };
+  // Shown in this device's own list too ("This device"), as the others see it.
+  await ctx.db.syncDevices.put(record);
+  outgoing.push({ kind: 'device', id, record, hash, state });
 }
 
 async function pushBatch(ctx: SyncContext, batch: readonly Outgoing[], watermarks: ReadonlyMap<string, number>, failed: Set<string>): Promise<PushResult> {

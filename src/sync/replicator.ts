@@ -5,7 +5,7 @@ import { flushClaims } from './decision-claims.ts';
 import { backoff, PAGE, readPage } from './follow-changes.ts';
 import { HEARTBEAT_MS, pushChanges } from './push-changes.ts';
 import type { SyncContext } from './sync-context.ts';
-import type { DecisionClaim } from './sync-document.ts';
+import type { DecisionClaim, Rotation } from './sync-document.ts';
 import { readCheckpoint, writeCheckpoint, writeSyncStatus } from './sync-store.ts';
 
 export interface ReplicatorHooks {
@@ -45,8 +45,8 @@ export class Replicator {
   constructor(
     private readonly ctx: SyncContext,
     private readonly hooks: ReplicatorHooks,
-    /** Another device removed this one: sync ends here (the caller forgets the server and the key). */
-    private readonly onRemoved: () => Promise<void>,
+    /** What ends this replicator's run: this device removed, or the data key rotated (the caller starts again under the new key). */
+    private readonly ends: { removed(): Promise<void>; rotated(rotation: Rotation): Promise<void> },
   ) {}
 
   /** Something changed here: push it soon. */
@@ -88,10 +88,12 @@ export class Replicator {
         const page = await readPage(this.ctx, since, catchingUp ? 'normal' : 'longpoll', signal);
         for (const claim of page.applied.claims) await this.hooks.applyClaim(claim);
         for (const conversationId of page.applied.stops) await this.hooks.stop(conversationId);
-        if (page.applied.removedHere) return await this.onRemoved();
         if (page.applied.newCards.length > 0) this.hooks.newCards(page.applied.newCards);
         since = page.lastSeq;
         await writeCheckpoint(db, since);
+        if (page.applied.removedHere) return await this.ends.removed();
+        // The page is applied and the checkpoint is past it: the new key starts from there.
+        if (page.applied.rotation) return await this.ends.rotated(page.applied.rotation);
         attempt = 0;
         done += page.count;
         const skipped = page.unreadable + page.applied.refused;

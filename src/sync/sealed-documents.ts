@@ -11,7 +11,8 @@ export class UnreadableDocument extends Error {
   override readonly name = 'UnreadableDocument';
   constructor(
     readonly docId: string,
-    readonly reason: 'decrypt' | 'schema' | 'misplaced',
+    /** `superseded`: sealed under a data key a rotation replaced, so written before it (or by a removed device): never applied, not counted. */
+    readonly reason: 'decrypt' | 'schema' | 'misplaced' | 'superseded',
   ) {
     super(`The synced document ${docId} could not be read (${reason}); it was skipped.`);
   }
@@ -29,6 +30,8 @@ export class SealedDocuments {
   constructor(
     private readonly keys: SyncKeys,
     readonly database: string,
+    /** The keys rotations replaced, newest first: only to recognise what was sealed under them. */
+    private readonly previous: readonly SyncKeys[] = [],
   ) {}
 
   idOf(kind: SyncKind, localId: string): Promise<string> {
@@ -43,7 +46,10 @@ export class SealedDocuments {
   /** Opens a server document; throws `UnreadableDocument` for anything that is not a sound one of ours. */
   async open(raw: { _id: string; e?: unknown }): Promise<SyncDocument> {
     const where = { database: this.database, docId: raw._id };
-    const plaintext = await openDocument(this.keys, where, raw.e).catch(() => {
+    const plaintext = await openDocument(this.keys, where, raw.e).catch(async () => {
+      for (const keys of this.previous) {
+        if (await openDocument(keys, where, raw.e).then(() => true, () => false)) throw new UnreadableDocument(raw._id, 'superseded');
+      }
       throw new UnreadableDocument(raw._id, 'decrypt');
     });
     const parsed = SyncDocument.safeParse(plaintext);

@@ -1,7 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPouchdbServer, type PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
+import { deriveSyncKeys } from './crypto/data-key.ts';
+import { openForDevice } from './crypto/device-vault.ts';
 import { pairingBlobFrom } from './crypto/pairing-link.ts';
+import { SealedDocuments } from './sealed-documents.ts';
+import { readVault } from './sync-store.ts';
 import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-device.ts';
 
 /**
@@ -192,5 +196,49 @@ describe('removing a device', () => {
     expect((await phone.db.settings.get('syncStatus'))?.value).toMatchObject({ kind: 'off', message: expect.stringMatching(/removed/) });
     // Whatever the removed device still sends is not taken: the card stays pending on the laptop.
     expect((await laptop.db.pausePoints.get(card.id))?.status).toBe('pending');
+  });
+});
+
+describe('rotating the data key', () => {
+  it('Remove rotates the key: the devices that stay go on, and nothing written after opens with the removed device’s key', async () => {
+    const { db, laptop, phone, card } = await laptopAndPhone();
+    const tablet = await device('Tablet');
+    const invite = await laptop.sync.addDevice();
+    expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
+    await eventually('the laptop has both devices’ public keys', async () =>
+      Boolean((await laptop.db.syncDevices.get(phone.id))?.publicKey && (await laptop.db.syncDevices.get(tablet.id))?.publicKey),
+    );
+    // The tablet keeps its key and goes quiet, as a device that ignores its removal would.
+    const vault = (await readVault(tablet.db))!;
+    const tabletKeys = await deriveSyncKeys(await openForDevice(vault.vaultKey, vault.sealed));
+    tablet.sync.stop();
+
+    await laptop.sync.removeDevice(tablet.id);
+    expect((await readVault(laptop.db))?.epoch).toBe(2);
+    await eventually('the phone takes the new key', async () => (await readVault(phone.db))?.epoch === 2);
+
+    expect(await phone.engine.decide(card.id, { type: 'approve' }, phone.by())).toEqual({ outcome: 'sent', owner: 'Laptop' });
+    await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
+    await laptop.engine.whenIdle();
+    expect(laptop.executions).toHaveLength(1);
+    await eventually('the phone shows the decision', async () => (await phone.db.pausePoints.get(card.id))?.status === 'resolved');
+
+    const auth = { authorization: `Basic ${btoa(`${USER.username}:${USER.password}`)}` };
+    const { rows } = (await (await fetch(`${server.url}/${db}/_all_docs?include_docs=true`, { headers: auth })).json()) as { rows: { id: string; doc: { _id: string; e?: unknown } }[] };
+    const old = new SealedDocuments(tabletKeys, db);
+    const opened = await Promise.all(rows.filter((r) => r.doc.e).map((r) => old.open(r.doc).catch(() => undefined)));
+    expect(opened.filter((d) => d === undefined).length).toBeGreaterThan(5);
+    // What the old key still opens is from before the rotation: the card pending, no decision of the phone.
+    expect(opened.some((d) => d?.kind === 'decision')).toBe(false);
+    expect(opened.some((d) => d?.kind === 'pausePoint' && d.record.status === 'resolved')).toBe(false);
+
+    // The passphrase wraps the first key only: a new device is told to pair from one that syncs.
+    const late = await device('Late tablet');
+    const refused = await late.sync.turnOn({ deviceName: 'Late tablet', serverUrl: server.url, database: db, ...USER, passphrase: PASSPHRASE });
+    expect(refused).toMatchObject({ ok: false, refusal: { message: expect.stringMatching(/pair this device/) } });
+    // Pairing from a device that stays works under the new key.
+    const newInvite = await phone.sync.addDevice();
+    expect(await late.sync.join({ blob: pairingBlobFrom(new URL(newInvite.link).hash)!, code: newInvite.code, deviceName: 'Late tablet' })).toEqual({ ok: true });
+    await eventually('the late tablet gets the decided card', async () => (await late.db.pausePoints.get(card.id))?.status === 'resolved');
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
 import { ApprovalRule, AuditEvent, Conversation, DecidedBy, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { KeyGrant } from './crypto/key-grant.ts';
 import { SyncDevice } from './records/sync-records.ts';
 
 /**
@@ -35,6 +36,16 @@ export const SyncDocument = z.discriminatedUnion('kind', [
   z.object({ ...header, kind: z.literal('stop'), record: z.object({ conversationId: z.string(), requestedBy: z.string() }) }),
   /** `Remove` pressed for a device (the document's id is that device's): the others stop taking its documents. */
   z.object({ ...header, kind: z.literal('removal'), record: z.object({ deviceId: z.string(), removedBy: z.string() }) }),
+  /**
+   * The data key rotated when a device was removed: the new key granted to
+   * each device that stays (by its id), and the parameters' check sealed
+   * under it. Sealed under the key it replaces; created once per epoch.
+   */
+  z.object({
+    ...header,
+    kind: z.literal('rotation'),
+    record: z.object({ epoch: z.number().int().min(2), removed: z.string(), check: z.unknown(), grants: z.record(z.string(), KeyGrant) }),
+  }),
   /** A pairing link's one use: whoever creates it first joined with that link. */
   z.object({ ...header, kind: z.literal('pairingUsed'), record: z.object({ deviceId: z.string() }) }),
 ]);
@@ -43,6 +54,13 @@ export type SyncKind = SyncDocument['kind'];
 export type RecordOf<K extends SyncKind> = Extract<SyncDocument, { kind: K }>['record'];
 
 /** The key of a record's row in `syncDocs`: kinds share no id space. */
+export type Rotation = RecordOf<'rotation'>;
+
+/** What a grant of a rotation is bound to: the database, the epoch and the device it is for. */
+export function grantContext(database: string, epoch: number, deviceId: string): string {
+  return `pausepoint.rotation\n${database}\n${epoch}\n${deviceId}`;
+}
+
 export function syncKey(kind: SyncKind, id: string): string {
   return `${kind}:${id}`;
 }

@@ -5,6 +5,7 @@ import { WrappedKeyError, WrongPassphraseError, PairingError } from './crypto/cr
 import { deriveSyncKeys, newDataKey, type SyncKeys } from './crypto/data-key.ts';
 import { newVaultKey, openForDevice, sealForDevice } from './crypto/device-vault.ts';
 import { openDocument, sealDocument } from './crypto/envelope.ts';
+import { newAgreementKeys } from './crypto/key-grant.ts';
 import { openPairing, sealPairing } from './crypto/pairing-blob.ts';
 import { newPairingCode } from './crypto/pairing-code.ts';
 import { PAIRING_TTL_MS, pairingLink } from './crypto/pairing-link.ts';
@@ -22,7 +23,7 @@ import type { Vault } from './sync-store.ts';
  * cannot both set it: the second reads the first's and must know its passphrase.
  */
 export const PARAMS_ID = 'pausepoint-params';
-const CHECK = { v: 1, check: 'pausepoint-sync' } as const;
+export const CHECK = { v: 1, check: 'pausepoint-sync' } as const;
 
 export class SetupRefused extends Error {
   override readonly name = 'SetupRefused';
@@ -66,7 +67,7 @@ function asRefusal(error: unknown): never {
   }
 }
 
-async function checkParams(keys: SyncKeys, database: string, check: unknown): Promise<boolean> {
+export async function checkParams(keys: SyncKeys, database: string, check: unknown): Promise<boolean> {
   try {
     const opened = await openDocument(keys, { database, docId: PARAMS_ID }, check);
     return typeof opened === 'object' && opened !== null && (opened as { check?: unknown }).check === CHECK.check;
@@ -75,9 +76,9 @@ async function checkParams(keys: SyncKeys, database: string, check: unknown): Pr
   }
 }
 
-async function vaultFor(raw: Uint8Array): Promise<Vault> {
+async function vaultFor(raw: Uint8Array, epoch = 1): Promise<Vault> {
   const vaultKey = await newVaultKey();
-  return { v: 1, vaultKey, sealed: await sealForDevice(vaultKey, raw) };
+  return { v: 1, vaultKey, sealed: await sealForDevice(vaultKey, raw), epoch, previous: [], agreement: await newAgreementKeys() };
 }
 
 /**
@@ -97,6 +98,8 @@ export async function setUpWithPassphrase(input: TurnOnSync, now: number, client
   for (let attempt = 0; attempt < 2; attempt++) {
     const params = await client.getDocument(PARAMS_ID).catch(asRefusal);
     if (params) {
+      // The passphrase wraps the first data key only: a device removed since got a new one to the others, not to it.
+      if (epochOf(params) > 1) refused('error', 'The key of this sync database was changed when a device was removed: pair this device from one that syncs (Settings › Devices › Add a device).');
       const wrapped = WrappedKey.safeParse(params['wrapped']);
       if (!wrapped.success) refused('error', 'The database holds sync parameters this version cannot read.');
       const raw = await unwrapWithPassphrase(wrapped.data, passphrase).catch((error: unknown) => {
@@ -149,7 +152,13 @@ export async function joinWithPairing(input: JoinWithPairing, deviceId: string, 
   const sealed = await new SealedDocuments(keys, database).seal({ v: 1, kind: 'pairingUsed', id: payload.pairingId, n: 1, from: deviceId, record: { deviceId } });
   const used = await client.createDocument(sealed._id, { e: sealed.e }).catch(asRefusal);
   if (used.outcome === 'conflict') refused('link_used', 'This pairing link was used already: on the other device, press Add a device for a new one.');
-  return { client, keys, vault: await vaultFor(raw), config: configOf(payload, input.deviceName, now) };
+  return { client, keys, vault: await vaultFor(raw, epochOf(params)), config: configOf(payload, input.deviceName, now) };
+}
+
+/** How many times the data key was rotated: the parameters document says (1 before any rotation). */
+export function epochOf(params: Record<string, unknown>): number {
+  const epoch = params['epoch'];
+  return typeof epoch === 'number' && Number.isInteger(epoch) && epoch > 0 ? epoch : 1;
 }
 
 /** `Add a device`: a link holding everything the new device needs, sealed under a fresh code. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PausepointDb } from '../storage/db.ts';
 import { SealedDataKey } from './crypto/device-vault.ts';
+import { PublicKeyJwk } from './crypto/key-grant.ts';
 import { SyncConfig, SyncStatus, type SyncStatusKind } from './records/sync-records.ts';
 
 /**
@@ -16,9 +17,19 @@ const CHECKPOINT_KEY = 'syncCheckpoint';
 /**
  * The data key at rest: sealed under a non-extractable key of this device's
  * own, stored beside it as a `CryptoKey` (IndexedDB keeps it opaque: script
- * can use it, never read it out).
+ * can use it, never read it out). `epoch` counts the data key's rotations
+ * (one per removed device); `previous` holds the keys it replaced, only to
+ * recognise documents sealed before a rotation, which are never applied.
+ * `agreement` is this device's ECDH key pair, for rotations' grants.
  */
-const Vault = z.object({ v: z.literal(1), vaultKey: z.instanceof(CryptoKey), sealed: SealedDataKey });
+const Vault = z.object({
+  v: z.literal(1),
+  vaultKey: z.instanceof(CryptoKey),
+  sealed: SealedDataKey,
+  epoch: z.number().int().positive().default(1),
+  previous: z.array(SealedDataKey).default([]),
+  agreement: z.object({ privateKey: z.instanceof(CryptoKey), publicKey: PublicKeyJwk }).optional(),
+});
 export type Vault = z.infer<typeof Vault>;
 
 export async function readSyncConfig(db: PausepointDb): Promise<SyncConfig | undefined> {
@@ -27,6 +38,19 @@ export async function readSyncConfig(db: PausepointDb): Promise<SyncConfig | und
   const parsed = SyncConfig.safeParse(row.value);
   if (!parsed.success) console.warn('Pausepoint: the stored sync settings are unreadable; sync stays off.', parsed.error.message);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** The vault as it is now (a device key pair added to one made before devices had them). */
+export async function writeVault(db: PausepointDb, vault: Vault): Promise<void> {
+  await db.settings.put({ key: VAULT_KEY, value: vault });
+}
+
+/** A rotation's new key: the sealed key and the epoch change; what was pushed and seen under the old key says nothing now. */
+export async function storeRotatedVault(db: PausepointDb, vault: Vault): Promise<void> {
+  await db.transaction('rw', db.settings, db.syncDocs, async () => {
+    await db.settings.put({ key: VAULT_KEY, value: vault });
+    await db.syncDocs.clear();
+  });
 }
 
 export async function readVault(db: PausepointDb): Promise<Vault | undefined> {
