@@ -101,6 +101,9 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/fake-couch/**/*.test.ts', 'tests/couch/**/*.test.ts', 'tests/unit/**/*.test.ts'],
           exclude: ['src/ui/**'],
           environment: 'node',
+          // PBKDF2 at 600,000 iterations, servers started per file, 100,000-character texts: under a second each on a
+          // quiet machine, past vitest's 5 s default on a loaded one (CI runs the whole suite on two cores).
+          testTimeout: 20_000,
         },
       },
       {

@@ -61,7 +61,10 @@ async function laptopAndPhone() {
   return { db, laptop, phone, conversationId, card: card! };
 }
 
-describe('sync across devices', () => {
+// Two devices, a server and PBKDF2 at 600,000 iterations per setup: seconds per test, more on a loaded machine.
+const SLOW = { timeout: 60_000 };
+
+describe('sync across devices', SLOW, () => {
   it('shows the laptop’s conversation and card on the phone, owned by the laptop', async () => {
     const { laptop, phone, conversationId } = await laptopAndPhone();
     const mirrored = await phone.db.conversations.get(conversationId);
@@ -185,7 +188,7 @@ describe('sync across devices', () => {
   });
 });
 
-describe('removing a device', () => {
+describe('removing a device', SLOW, () => {
   it('the removed device stops syncing and forgets the key; the others take nothing more from it', async () => {
     const { laptop, phone, card } = await laptopAndPhone();
     await eventually('the laptop knows the phone', async () => (await laptop.db.syncDevices.get(phone.id)) !== undefined);
@@ -199,7 +202,7 @@ describe('removing a device', () => {
   });
 });
 
-describe('rotating the data key', () => {
+describe('rotating the data key', SLOW, () => {
   it('Remove rotates the key: the devices that stay go on, and nothing written after opens with the removed device’s key', async () => {
     const { db, laptop, phone, card } = await laptopAndPhone();
     const tablet = await device('Tablet');
