@@ -101,7 +101,8 @@ class SyncSession implements SyncService {
     const config = await readSyncConfig(this.db);
     const vault = config?.on ? await readVault(this.db) : undefined;
     if (!config?.on || !vault) return this.stop();
-    if (this.#active && sameServer(this.#active.config, config)) {
+    // The same server under the same key: nothing to start again (a rotation in another tab changes the key).
+    if (this.#active && sameServer(this.#active.config, config) && this.#active.vault.epoch === vault.epoch) {
       this.#active.config = config;
       this.#active.ctx.device.name = config.deviceName;
       return;

@@ -35,9 +35,9 @@ export class SyncHost {
   ) {
     void deviceId.then((id) => {
       this.#deviceId = id;
-      // Sync turned on or off here or in another tab: this worker follows.
-      liveQuery(() => db.settings.get('sync')).subscribe({
-        next: (row) => void (row ? this.service().then((s) => s.start()) : this.#loaded?.stop()),
+      // Sync turned on or off here or in another tab, or its key rotated there: this worker follows.
+      liveQuery(() => db.settings.bulkGet(['sync', 'syncVault'])).subscribe({
+        next: ([row]) => void (row ? this.service().then((s) => s.start()) : this.#loaded?.stop()),
         error: (error: unknown) => console.error('Pausepoint: watching the sync settings failed', error),
       });
     });
