@@ -245,7 +245,7 @@ test('point 9: Approve only on a notification that shows the whole call; a longe
   const [shown, longShown] = [short, long].map(({ pausePointId }) => notifications(worker).then((all) => all.find((n) => n.tag === pausePointId)));
   expect(await shown).toEqual({
     title: 'Approval needed: POST to shop.example.com',
-    body: 'Tool: http_request\nmethod: "POST"\nurl: "https://shop.example.com/orders"\nbody: "qty=1"',
+    body: 'Changes: Tool: http_request\nmethod: "POST"\nurl: "https://shop.example.com/orders"\nbody: "qty=1"',
     tag: short.pausePointId,
     actions: ['Approve', 'Decline'],
   });
