@@ -18,7 +18,10 @@ import {
 export { AUDIT_FORMAT, AuditDecidedBy, AuditDecisionMessage, AuditMetadata, AuditToolCall, AuditToolResult, IsoTime, Sha256Hex } from './audit-parts.ts';
 
 /**
- * The audit log export format, version 2: what Pausepoint writes.
+ * The audit log export format, version 3: what Pausepoint writes. Version 3
+ * is version 2 with one more `entry_type`, `rule_dry_run` (a call a dry-run
+ * rule would have decided), and `dry_run` in every rule snapshot; version 2
+ * files still verify, against their own schema (`AuditLogFileV2`).
  * `docs/audit-log.schema.json` is this schema as JSON Schema (generated from
  * it, and a test keeps the two equal); version 1 files still verify
  * (audit-log-v1.ts).
@@ -40,7 +43,9 @@ export { AUDIT_FORMAT, AuditDecidedBy, AuditDecisionMessage, AuditMetadata, Audi
  * change a version 2 reader would refuse — a member removed, renamed or
  * retyped, a new `entry_type` — means a new `version`.
  */
-export const AUDIT_VERSION = 2;
+export const AUDIT_VERSION = 3;
+/** Version 2: as version 3 without `rule_dry_run` entries, and its rule snapshots without `dry_run`. */
+export const AUDIT_VERSION_2 = 2;
 
 const chainShape = { prev_hash: PrevHash, hash: EntryHash };
 
@@ -103,7 +108,7 @@ const decisionShape = {
   mcp: AuditMcpTool.nullable(),
 };
 
-export const AuditRuleSnapshot = z
+export const AuditRuleSnapshotV2 = z
   .strictObject({
     id: z.string(),
     effect: RuleEffect,
@@ -121,14 +126,32 @@ export const AuditRuleSnapshot = z
   })
   .meta({ description: 'The rule as it was right after the change (for a removal: as it was when removed).' });
 
+export const AuditRuleSnapshot = AuditRuleSnapshotV2.extend({
+  dry_run: z.boolean().meta({ description: 'True for a dry-run rule: it decides nothing, and records each call it would have decided.' }),
+}).meta({ description: 'The rule as it was right after the change (for a removal: as it was when removed).' });
+export type AuditRuleSnapshot = z.infer<typeof AuditRuleSnapshot>;
+
 export const RULE_EVENT_TYPES = ['rule_created', 'rule_restored', 'rule_enabled', 'rule_disabled', 'rule_removed'] as const;
 
-const ruleEventShape = {
+const ruleEventShapeV2 = {
   entry_type: z.enum(RULE_EVENT_TYPES),
   ...commonShape,
   at: IsoTime,
   decided_by: AuditDecidedBy.nullable().meta({ description: 'The tab and device where it was done; null when not known (a restore).' }),
-  rule: AuditRuleSnapshot,
+  rule: AuditRuleSnapshotV2,
+};
+const ruleEventShape = { ...ruleEventShapeV2, rule: AuditRuleSnapshot };
+
+const dryRunShape = {
+  entry_type: z.literal('rule_dry_run'),
+  ...commonShape,
+  at: IsoTime,
+  rule: AuditRuleSnapshot.meta({ description: 'The dry-run rule as it was when the call was made.' }),
+  would: RuleEffect.meta({ description: 'What the rule would have done had it been active: allow the call without a card, ask, or refuse it.' }),
+  conversation_id: z.string(),
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+  arguments: JsonValue('The arguments the call would have run with.'),
 };
 
 const toolChangeShape = {
@@ -148,7 +171,9 @@ export const RuleEventEntryBody = z.object(ruleEventShape);
 export type RuleEventEntryBody = z.infer<typeof RuleEventEntryBody>;
 export const ToolChangeEntryBody = z.object(toolChangeShape);
 export type ToolChangeEntryBody = z.infer<typeof ToolChangeEntryBody>;
-export type AuditEntryBody = DecisionEntryBody | RuleEventEntryBody | ToolChangeEntryBody;
+export const DryRunEntryBody = z.object(dryRunShape);
+export type DryRunEntryBody = z.infer<typeof DryRunEntryBody>;
+export type AuditEntryBody = DecisionEntryBody | RuleEventEntryBody | ToolChangeEntryBody | DryRunEntryBody;
 
 export const DecisionEntry = z
   .looseObject({ ...decisionShape, ...chainShape })
@@ -163,26 +188,48 @@ export const ToolChangeEntry = z
   .meta({ description: 'An MCP server listed one of its tools with a changed definition.' });
 export type ToolChangeEntry = z.infer<typeof ToolChangeEntry>;
 
-export const AuditEntry = z.discriminatedUnion('entry_type', [DecisionEntry, RuleEventEntry, ToolChangeEntry]).meta({ description: 'One link of the hash chain.' });
+export const DryRunEntry = z
+  .looseObject({ ...dryRunShape, ...chainShape })
+  .meta({ description: 'A dry-run approval rule would have decided a call; it decided nothing.' });
+export type DryRunEntry = z.infer<typeof DryRunEntry>;
+
+export const AuditEntry = z.discriminatedUnion('entry_type', [DecisionEntry, RuleEventEntry, ToolChangeEntry, DryRunEntry]).meta({ description: 'One link of the hash chain.' });
 export type AuditEntry = z.infer<typeof AuditEntry>;
+
+const RuleEventEntryV2 = z
+  .looseObject({ ...ruleEventShapeV2, ...chainShape })
+  .meta({ description: 'An approval rule was made, restored from a backup, switched on or off, or removed.' });
+export const AuditEntryV2 = z.discriminatedUnion('entry_type', [DecisionEntry, RuleEventEntryV2, ToolChangeEntry]).meta({ description: 'One link of the hash chain.' });
+export type AuditEntryV2 = z.infer<typeof AuditEntryV2>;
 
 /**
  * The whole file. `entry_count` and `head_hash` follow the entries because a
  * streamed export only knows them at the end; JSON member order does not matter.
  */
-export const AuditLogFile = z
-  .strictObject({
-    format: z.literal(AUDIT_FORMAT),
-    version: z.literal(AUDIT_VERSION),
-    metadata: AuditMetadata,
-    entries: z.array(AuditEntry).meta({ description: 'Every entry, oldest first, hash-chained.' }),
-    entry_count: z.number().int().nonnegative(),
-    head_hash: HeadHash,
-    skipped_records: z.array(SkippedRecord.meta({ description: 'A stored record that could not be read and is not in the chain.' })),
-  })
-  .meta({
-    title: 'Pausepoint audit log',
-    description:
-      'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, and every changed MCP tool definition, joined with what explains them. Entries are hash-chained: see the README section "Audit log export".',
-  });
+function auditLogFile<V extends number, E extends z.ZodType>(version: V, entry: E, description: string) {
+  return z
+    .strictObject({
+      format: z.literal(AUDIT_FORMAT),
+      version: z.literal(version),
+      metadata: AuditMetadata,
+      entries: z.array(entry).meta({ description: 'Every entry, oldest first, hash-chained.' }),
+      entry_count: z.number().int().nonnegative(),
+      head_hash: HeadHash,
+      skipped_records: z.array(SkippedRecord.meta({ description: 'A stored record that could not be read and is not in the chain.' })),
+    })
+    .meta({ title: 'Pausepoint audit log', description });
+}
+
+const DESCRIBED_V2 =
+  'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, and every changed MCP tool definition, joined with what explains them. Entries are hash-chained: see the README section "Audit log export".';
+
+export const AuditLogFile = auditLogFile(
+  AUDIT_VERSION,
+  AuditEntry,
+  'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, every call a dry-run rule would have decided, and every changed MCP tool definition, joined with what explains them. Entries are hash-chained: see the README section "Audit log export".',
+);
 export type AuditLogFile = z.infer<typeof AuditLogFile>;
+
+/** Version 2 files, as they were written before dry-run rules (docs/audit-log-v2.schema.json). */
+export const AuditLogFileV2 = auditLogFile(AUDIT_VERSION_2, AuditEntryV2, DESCRIBED_V2);
+export type AuditLogFileV2 = z.infer<typeof AuditLogFileV2>;

@@ -1,20 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AuditLogFile } from './audit-entry.ts';
+import { AuditLogFile, AuditLogFileV2 } from './audit-entry.ts';
 import { AuditLogFileV1 } from './audit-log-v1.ts';
-import { auditJsonSchema, auditJsonSchemaV1 } from './testing/audit-json-schema.ts';
+import { auditJsonSchema, auditJsonSchemaV1, auditJsonSchemaV2 } from './testing/audit-json-schema.ts';
 import { checkJsonSchema } from './testing/json-schema-check.ts';
 import { RULE_SCENARIO } from './testing/seed-rule-and-mcp-records.ts';
 
 const read = (path: string): unknown => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
 const committedV1 = read('../../docs/audit-log-v1.schema.json');
 const committed = read('../../docs/audit-log.schema.json');
+const committedV2 = read('../../docs/audit-log-v2.schema.json');
 const sampleV1 = read('./fixtures/audit-log-v1.json') as Record<string, unknown>;
 const sample = read('./fixtures/audit-log-v2.json') as Record<string, unknown>;
+const sampleV3 = read('./fixtures/audit-log-v3.json') as Record<string, unknown>;
 
 type Json = Record<string, unknown>;
 const clone = (): Json => structuredClone(sampleV1);
 const cloneV2 = (): Json => structuredClone(sample);
+const cloneV3 = (): Json => structuredClone(sampleV3);
 const entry = (file: Json, index = 0): Json => (file.entries as Json[])[index]!;
 const entryById = (file: Json, id: string): Json => (file.entries as Json[]).find((e) => e.id === id)!;
 
@@ -88,13 +91,42 @@ describe('docs/audit-log-v1.schema.json (version 1, frozen)', () => {
   });
 });
 
-describe('docs/audit-log.schema.json (version 2)', () => {
-  it('is the zod schema, converted: regenerate it with `npx tsx src/audit/testing/write-audit-json-schema.ts`', () => {
-    expect(committed).toEqual(auditJsonSchema());
+describe('docs/audit-log-v2.schema.json (version 2, frozen)', () => {
+  it('is the version 2 zod schema, converted', () => {
+    expect(committedV2).toEqual(auditJsonSchemaV2());
   });
 
   it.each(variationsV2)('agrees with the zod schema on a file with %s', (_name, valid, change) => {
     const file = cloneV2();
+    change(file);
+    expect({ json: checkJsonSchema(committedV2, file).length === 0, zod: AuditLogFileV2.safeParse(file).success }).toEqual({ json: valid, zod: valid });
+  });
+
+  it('refuses a dry run: version 2 has no such entry', () => {
+    const file = cloneV2();
+    (file.entries as Json[]).push(structuredClone(entryById(cloneV3(), RULE_SCENARIO.dryRun)));
+    expect({ json: checkJsonSchema(committedV2, file).length === 0, zod: AuditLogFileV2.safeParse(file).success }).toEqual({ json: false, zod: false });
+  });
+});
+
+/** Variations of a version 3 file: the dry run it adds. */
+const variationsV3: [string, boolean, (file: Json) => void][] = [
+  ['unchanged', true, () => undefined],
+  ['version 2', false, (file) => void (file.version = 2)],
+  ['a dry run without what it would have done', false, (file) => void delete entryById(file, RULE_SCENARIO.dryRun).would],
+  ['a dry run that would have voted', false, (file) => void (entryById(file, RULE_SCENARIO.dryRun).would = 'vote')],
+  ['a dry run without its tool call', false, (file) => void delete entryById(file, RULE_SCENARIO.dryRun).tool_call_id],
+  ['a rule snapshot without dry_run', false, (file) => void delete (entryById(file, RULE_SCENARIO.allowCreated).rule as Json).dry_run],
+  ['an optional member added after version 3', true, (file) => void (entry(file).usage = { input_tokens: 10 })],
+];
+
+describe('docs/audit-log.schema.json (version 3)', () => {
+  it('is the zod schema, converted: regenerate it with `npx tsx src/audit/testing/write-audit-json-schema.ts`', () => {
+    expect(committed).toEqual(auditJsonSchema());
+  });
+
+  it.each(variationsV3)('agrees with the zod schema on a file with %s', (_name, valid, change) => {
+    const file = cloneV3();
     change(file);
     expect({ json: checkJsonSchema(committed, file).length === 0, zod: AuditLogFile.safeParse(file).success }).toEqual({ json: valid, zod: valid });
   });

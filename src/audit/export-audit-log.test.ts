@@ -11,7 +11,7 @@ import { exportAuditLog, type ExportProgress } from './export-audit-log.ts';
 import { GENESIS_HASH } from './hash-chain.ts';
 import { checkJsonSchema } from './testing/json-schema-check.ts';
 import { CANARY_API_KEY, ConversationBuilder, DEVICE, MINUTE, OTHER_DEVICE, SCENARIO, seedAuditDb, T0, type Builder } from './testing/seed-audit-db.ts';
-import { MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, seedRuleAndMcpRecords, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
+import { dryRunEvent, MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, seedRuleAndMcpRecords, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
 import { verifyAuditFile } from './verify-audit-file.ts';
 
 const schema: unknown = JSON.parse(readFileSync(new URL('../../docs/audit-log.schema.json', import.meta.url), 'utf8'));
@@ -79,11 +79,30 @@ describe('exportAuditLog', () => {
     expect(head_hash).toBe(entries.at(-1)?.hash);
   });
 
-  it('writes version 2: who decided, the rule behind an automatic decision, the definition hash and the MCP server', async () => {
+  it('writes version 3: a call a dry-run rule would have decided, with the rule (marked a dry run), the call and what it would have done', async () => {
+    await seedRuleAndMcpRecords(db);
+    await db.auditEvents.put(dryRunEvent());
+    const { text } = await exportText({}, 2);
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.version).toBe(3);
+    expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.dryRun)).toMatchObject({
+      entry_type: 'rule_dry_run', at: new Date(T0 + 401 * 60_000).toISOString(), would: 'ask', conversation_id: 'conv-rules', tool_call_id: 'call-weather',
+      tool_name: 'http_request', arguments: { method: 'GET', url: 'https://api.weather.example/v1/lyon' },
+      rule: { id: 'rule-dry-ask-weather', effect: 'ask', dry_run: true, text: 'Ask before http_request — everywhere' },
+    });
+    expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.allowCreated)).toMatchObject({ rule: { dry_run: false } });
+    expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
+    // Filtered by the call's tool and conversation, as a decision is.
+    const byTool = AuditLogFile.parse(JSON.parse((await exportText({ toolName: 'http_request', conversationId: 'conv-rules' })).text));
+    expect(byTool.entries.map((entry) => entry.id)).toContain(RULE_SCENARIO.dryRun);
+  });
+
+  it('writes version 2 members: who decided, the rule behind an automatic decision, the definition hash and the MCP server', async () => {
     await seedRuleAndMcpRecords(db);
     const { text } = await exportText();
     const file = AuditLogFile.parse(JSON.parse(text));
-    expect(file.version).toBe(2);
+    expect(file.version).toBe(3);
     const entries = byId(file.entries);
     expect(entries.get(RULE_SCENARIO.ruleAllowed)).toMatchObject({
       entry_type: 'decision', origin: 'rule', decision_origin: 'rule', decided_by: null, resolution: 'approve',
@@ -100,7 +119,7 @@ describe('exportAuditLog', () => {
     expect(entries.get(SCENARIO.abandoned)).toMatchObject({ decision_origin: 'expiry' });
     expect(entries.get(SCENARIO.pending)).toMatchObject({ decision_origin: null });
     expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
-    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
     // A rule's decision changed after export is caught at that entry.
     const tampered = text.replace(/("id":"pp-12-rule-allowed".*?)"resolution":"approve"/, '$1"resolution":"decline"');
     expect(tampered).not.toBe(text);
@@ -134,7 +153,7 @@ describe('exportAuditLog', () => {
       previous_definition_hash: 'e'.repeat(64), pinned_definition_hash: 'e'.repeat(64), changes: expect.arrayContaining(['Description is now:']),
     });
     expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
-    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
     // The chain does not depend on how the export was paged.
     expect(AuditLogFile.parse(JSON.parse((await exportText({}, 250)).text)).head_hash).toBe(file.head_hash);
   });

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import { AUDIT_FORMAT, AUDIT_VERSION, AuditLogFile, type AuditEntry, type AuditMetadata } from './audit-entry.ts';
+import { AUDIT_FORMAT, AUDIT_VERSION, AUDIT_VERSION_2, AuditLogFile, AuditLogFileV2, type AuditEntry, type AuditEntryV2, type AuditMetadata } from './audit-entry.ts';
 import { AUDIT_VERSION_1, AuditLogFileV1, type AuditEntryV1 } from './audit-log-v1.ts';
 import { expectedHash, GENESIS_HASH } from './hash-chain.ts';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 
 export type VerifyResult =
   | { ok: true; version: typeof AUDIT_VERSION; entries: AuditEntry[]; headHash: string; metadata: AuditMetadata }
+  | { ok: true; version: typeof AUDIT_VERSION_2; entries: AuditEntryV2[]; headHash: string; metadata: AuditMetadata }
   | { ok: true; version: typeof AUDIT_VERSION_1; entries: AuditEntryV1[]; headHash: string; metadata: AuditMetadata }
   | {
       ok: false;
@@ -43,7 +44,7 @@ export async function verifyAuditBlob(file: Blob, options: VerifyOptions = {}): 
 
 /**
  * Checks an audit file: that it is a Pausepoint audit log this version can read
- * (format version 1 or 2),
+ * (format version 1, 2 or 3),
  * that every entry's hash is the SHA-256 of its canonical JSON without `hash`,
  * that each `prev_hash` is the previous entry's hash (64 zeros for the first),
  * that `entry_count` and `head_hash` describe the last entry, and finally that
@@ -73,7 +74,7 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
       reason: `This audit log is format version ${version}, written by a newer Pausepoint; this version reads versions ${AUDIT_VERSION_1} to ${AUDIT_VERSION}. Update Pausepoint to verify it.`,
     };
   }
-  if (version !== AUDIT_VERSION && version !== AUDIT_VERSION_1) {
+  if (version !== AUDIT_VERSION && version !== AUDIT_VERSION_2 && version !== AUDIT_VERSION_1) {
     return { ok: false, reason: `This audit log has no readable format version (expected ${AUDIT_VERSION_1} to ${AUDIT_VERSION}).` };
   }
   const { entries } = parsed;
@@ -112,6 +113,11 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
 
   if (version === AUDIT_VERSION_1) {
     const checked = AuditLogFileV1.safeParse(parsed);
+    if (!checked.success) return schemaFailure(checked.error, entries);
+    return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
+  }
+  if (version === AUDIT_VERSION_2) {
+    const checked = AuditLogFileV2.safeParse(parsed);
     if (!checked.success) return schemaFailure(checked.error, entries);
     return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
   }

@@ -14,7 +14,7 @@ export interface RuleCall {
   definitionHash: string | null;
 }
 
-export type RuleVerdict =
+export type RuleVerdict = (
   | { effect: RuleEffect; rule: ApprovalRule; stale: readonly ApprovalRule[] }
   | {
       effect: 'none';
@@ -23,7 +23,15 @@ export type RuleVerdict =
        * another definition of the tool: its card says the tool changed since.
        */
       stale: readonly ApprovalRule[];
-    };
+    }
+) & {
+  /**
+   * Dry-run rules that would have decided the call had each been made active
+   * (alone): it applies, and would win over the active rules' verdict. They
+   * decided nothing; the engine records them.
+   */
+  dryRuns: readonly ApprovalRule[];
+};
 
 /**
  * The rules' verdict on one call: deny beats ask beats allow; `none` leaves
@@ -39,10 +47,13 @@ export type RuleVerdict =
  * definition must not pass to another (an MCP server may rewrite a tool's
  * description after it was allowed). A deny or ask rule keeps applying when
  * the tool changes — refusing or asking is never the unsafe direction.
+ *
+ * A dry-run rule is absent for the verdict; it is checked as if it were
+ * active and listed in `dryRuns` when it would have decided the call.
  */
 export function evaluateRules(set: RuleSet, call: RuleCall, now: number): RuleVerdict {
   const { rules } = set;
-  if (rules.length === 0) return { effect: 'none', stale: [] };
+  if (rules.length === 0) return { effect: 'none', stale: [], dryRuns: [] };
   const found = new Verdicts(set.askForEverything, call, now);
   const index = ruleIndex(rules);
   if (!index) {
@@ -86,6 +97,7 @@ class Verdicts {
   #ask: IndexedRule | undefined;
   #allow: IndexedRule | undefined;
   #stale: IndexedRule[] | undefined;
+  #dryRuns: IndexedRule[] | undefined;
 
   constructor(
     readonly askForEverything: boolean,
@@ -109,12 +121,17 @@ class Verdicts {
   consider(indexed: IndexedRule): void {
     const { rule } = indexed;
     if (rule.effect === 'allow' && this.askForEverything) return;
+    if (rule.dryRun) {
+      if (!this.#applies(rule)) return;
+      // One made for another definition of the tool would not have allowed it either.
+      if (rule.effect === 'allow' && rule.definitionHash !== null && rule.definitionHash !== this.call.definitionHash) return;
+      (this.#dryRuns ??= []).push(indexed);
+      return;
+    }
     const held = rule.effect === 'deny' ? this.#deny : rule.effect === 'ask' ? this.#ask : this.#allow;
     // Of two rules of one effect the earlier decides: a later one need not be checked.
     if (held !== undefined && held.order < indexed.order) return;
-    if (rule.expiresAt !== null && rule.expiresAt <= this.now) return;
-    if (rule.scope.kind === 'conversation' && rule.scope.conversationId !== this.call.conversationId) return;
-    if (rule.match.length > 0 && !matchesAll(rule.match, this.args)) return;
+    if (!this.#applies(rule)) return;
     switch (rule.effect) {
       case 'deny':
         this.#deny = indexed;
@@ -129,9 +146,26 @@ class Verdicts {
     }
   }
 
+  #applies(rule: ApprovalRule): boolean {
+    if (rule.expiresAt !== null && rule.expiresAt <= this.now) return false;
+    if (rule.scope.kind === 'conversation' && rule.scope.conversationId !== this.call.conversationId) return false;
+    return rule.match.length === 0 || matchesAll(rule.match, this.args);
+  }
+
   verdict(): RuleVerdict {
     const stale = this.#stale ? this.#stale.sort((a, b) => a.order - b.order).map((s) => s.rule) : [];
     const winner = this.#deny ?? this.#ask ?? this.#allow;
-    return winner ? { effect: winner.rule.effect, rule: winner.rule, stale } : { effect: 'none', stale };
+    const dryRuns = this.#dryRuns ? this.#dryRuns.filter((dry) => wouldWin(dry, winner)).sort((a, b) => a.order - b.order).map((d) => d.rule) : [];
+    return winner ? { effect: winner.rule.effect, rule: winner.rule, stale, dryRuns } : { effect: 'none', stale, dryRuns };
   }
+}
+
+const RANK: Record<RuleEffect, number> = { deny: 3, ask: 2, allow: 1 };
+
+/** Whether a dry-run rule, made active, would decide instead of the active rules' winner. */
+function wouldWin(dry: IndexedRule, winner: IndexedRule | undefined): boolean {
+  if (!winner) return true;
+  const ours = RANK[dry.rule.effect];
+  const theirs = RANK[winner.rule.effect];
+  return ours > theirs || (ours === theirs && dry.order < winner.order);
 }

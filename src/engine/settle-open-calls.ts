@@ -8,7 +8,7 @@ import { irreversibleFlag } from './irreversible-flag.ts';
 import { parseCall } from './parse-call.ts';
 import { pausePointFor } from './pause-for-call.ts';
 import type { CallRecords } from './storage-port.ts';
-import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
+import type { AssistantMessage, LedgerEntry, Message, PausePoint, PauseRule, ToolCall, ToolOutcome } from './records/index.ts';
 import { decisionsMadeHere } from './restored-decisions.ts';
 import { askAboutUnknownOutcome, currentUnknownPause } from './unknown-outcome.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
@@ -186,6 +186,8 @@ async function settleCall(
     }
   }
 
+  // The card of a call that a dry-run rule would have decided says so.
+  let wouldHave: { dryRuns?: PauseRule[] } = {};
   if (!ledger) {
     // Approval rules decide before the tool's own gate (decide-by-rules.ts).
     const ruled = await decideByRules(ctx, message, call, tool, args, pauses);
@@ -195,12 +197,13 @@ async function settleCall(
       return 'waiting';
     }
     if (ruled.kind === 'run') return executeCall(ctx, message, call, tool, args, false, { previous: undefined, reopen: [] }, signal);
+    if (ruled.dryRuns) wouldHave = { dryRuns: ruled.dryRuns };
   }
 
   const gate = decideGate(tool, args, gatePauses.at(-1));
   switch (gate.kind) {
     case 'ask':
-      ask({ ...(await pausePointFor(ctx, message, call, { ...gate.question, options: null, payload: args, kind: 'approval' }, 'gate')), ...irreversibleFlag(tool, args) });
+      ask({ ...(await pausePointFor(ctx, message, call, { ...gate.question, options: null, payload: args, kind: 'approval' }, 'gate')), ...wouldHave, ...irreversibleFlag(tool, args) });
       return 'waiting';
     case 'waiting':
       return 'waiting';

@@ -1,16 +1,20 @@
 import { z } from 'zod';
-import { AuditLogFile } from '../audit-entry.ts';
+import { AuditLogFile, AuditLogFileV2 } from '../audit-entry.ts';
 import { AuditLogFileV1 } from '../audit-log-v1.ts';
 
 /**
  * The JSON Schema of the audit file, derived from the zod schema the app uses.
  * `docs/audit-log.schema.json` is this object written out (the current
- * version), `docs/audit-log-v1.schema.json` the same for version 1; a test
+ * version), `docs/audit-log-v2.schema.json` and `docs/audit-log-v1.schema.json` the same for versions 2 and 1; a test
  * keeps them equal, so the published schemas cannot drift from what the app
  * writes and reads.
  */
 export function auditJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(AuditLogFile, { target: 'draft-2020-12', unrepresentable: 'throw' });
+}
+
+export function auditJsonSchemaV2(): Record<string, unknown> {
+  return z.toJSONSchema(AuditLogFileV2, { target: 'draft-2020-12', unrepresentable: 'throw' });
 }
 
 export function auditJsonSchemaV1(): Record<string, unknown> {
