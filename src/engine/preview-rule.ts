@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { evaluateRules } from './evaluate-rules.ts';
 import type { RuleSet } from './rules-port.ts';
-import type { ApprovalRule } from './records/index.ts';
+import type { ApprovalRule, RuleEffect } from './records/index.ts';
 
 /** One call as the audit's records hold it (a ledger entry, or the pause point that decided it). */
 export const StoredCall = z.object({
@@ -38,16 +38,22 @@ export type RulePreview = z.infer<typeof RulePreview>;
  */
 export function previewRule(rule: ApprovalRule, set: RuleSet, calls: readonly StoredCall[], now: number): RulePreview {
   const candidate: ApprovalRule = { ...rule, enabled: true, dryRun: true, definitionHash: null };
+  // Most calls are not the draft's at all: the draft alone says so at the cost of one rule.
+  const alone: RuleSet = { rules: [candidate], askForEverything: set.askForEverything };
+  // Only an active rule of an effect at least as strong can keep it from deciding (deny > ask > allow; of one effect, the earlier).
+  const rivals = set.rules.filter((r) => r.enabled && !r.dryRun && RANK[r.effect] >= RANK[candidate.effect]);
   // One array for every call: the evaluator indexes it from the second call on (rule-index.ts).
-  const rules = [...set.rules.map((r) => (r.definitionHash === null ? r : { ...r, definitionHash: null })), candidate];
-  const asked: RuleSet = { rules, askForEverything: set.askForEverything };
+  const among: RuleSet = { rules: [...rivals.map((r) => (r.definitionHash === null ? r : { ...r, definitionHash: null })), candidate], askForEverything: set.askForEverything };
   let decided = 0;
   const examples: StoredCall[] = [];
   for (const call of calls) {
-    const verdict = evaluateRules(asked, { toolName: call.toolName, args: call.args, conversationId: call.conversationId, definitionHash: null }, now);
-    if (!verdict.dryRuns.includes(candidate)) continue;
+    const asked = { toolName: call.toolName, args: call.args, conversationId: call.conversationId, definitionHash: null };
+    if (evaluateRules(alone, asked, now).dryRuns.length === 0) continue;
+    if (rivals.length > 0 && !evaluateRules(among, asked, now).dryRuns.includes(candidate)) continue;
     decided++;
     if (examples.length < PREVIEW_EXAMPLES) examples.push(call);
   }
   return { decided, of: calls.length, examples };
 }
+
+const RANK: Record<RuleEffect, number> = { deny: 3, ask: 2, allow: 1 };
