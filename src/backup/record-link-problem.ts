@@ -38,6 +38,8 @@ export function recordLinkProblem(table: RecordTable, record: LinkedRecord, conv
       return record.scope?.kind === 'conversation' ? outside(record.scope.conversationId) : undefined;
     case 'conversations':
     case 'notes':
+    // History of this or another browser: an event names what it was about, and points at nothing it needs.
+    case 'auditEvents':
       return undefined;
   }
 }
