@@ -36,9 +36,9 @@ export function recordLinkProblem(table: RecordTable, record: LinkedRecord, conv
     }
     case 'approvalRules':
       return record.scope?.kind === 'conversation' ? outside(record.scope.conversationId) : undefined;
+    // An audit event is history: it names what it was about, and needs nothing it names to be here.
     case 'conversations':
     case 'notes':
-    // History of this or another browser: an event names what it was about, and points at nothing it needs.
     case 'auditEvents':
       return undefined;
   }
