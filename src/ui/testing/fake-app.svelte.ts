@@ -1,3 +1,4 @@
+import type { RulePreview } from '../../engine/preview-rule.ts';
 import { vi } from 'vitest';
 import type { Decision } from '../../engine/decision.ts';
 import type { ApprovalRuleDraft, PausePoint } from '../../engine/records/index.ts';
@@ -27,7 +28,7 @@ export function fakeClient(tabId = 'tab-1') {
     addRule: vi.fn(async (_draft: ApprovalRuleDraft) => ({ ruleId: 'rule-new' })),
     approveWithRule: vi.fn(async (_id: string, _decision: Decision, _draft: ApprovalRuleDraft): Promise<DecideResult> => ({ outcome: 'decided' })),
     removeRule: vi.fn(async (_id: string) => {}),
-    previewRule: vi.fn(async (_draft: ApprovalRuleDraft) => ({ decided: 0, of: 0, examples: [] })),
+    previewRule: vi.fn(async (_draft: ApprovalRuleDraft): Promise<RulePreview> => ({ decided: 0, of: 0, examples: [] })),
     makeRuleActive: vi.fn(async (_id: string) => {}),
     enableRule: vi.fn(async (_id: string) => {}),
     disableRule: vi.fn(async (_id: string) => {}),
