@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditLogFile } from '../../audit/audit-entry.ts';
 import { checkJsonSchema } from '../../audit/testing/json-schema-check.ts';
 import { CANARY_API_KEY, SCENARIO, seedAuditDb } from '../../audit/testing/seed-audit-db.ts';
-import { dryRunEvent, RULE_SCENARIO, seedRuleAndMcpRecords } from '../../audit/testing/seed-rule-and-mcp-records.ts';
+import { dryRunEvent, seedRuleAndMcpRecords } from '../../audit/testing/seed-rule-and-mcp-records.ts';
 import type { PausePoint } from '../../engine/records/pause-point.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
