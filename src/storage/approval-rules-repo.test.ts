@@ -226,7 +226,7 @@ describe('approval rules in the audit log', () => {
   });
 
   it('Make active turns a dry-run rule on, recorded as rule_enabled with the rule no longer a dry run', async () => {
-    await putRule(db, rule({ dryRun: true }), { by, stamp });
+    await putRule(db, rule({ dryRun: true, uses: 4 }), { by, stamp });
     const active = await makeRuleActive(db, 'rule-1', { by, stamp });
     expect(active).toEqual(rule());
     expect((await readRules(db)).rules).toEqual([rule()]);

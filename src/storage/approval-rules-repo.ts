@@ -174,7 +174,8 @@ export async function setRuleEnabled(db: PausepointDb, id: string, enabled: bool
 
 /**
  * `Make active`: a dry-run rule starts deciding, from the next call on. An
- * audit event (`rule_enabled`, the rule as it is now, no longer a dry run);
+ * audit event (`rule_enabled`, the rule as it is now, no longer a dry run,
+ * its count of calls started again);
  * a rule that is not a dry run is left as it is.
  */
 export async function makeRuleActive(db: PausepointDb, id: string, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<ApprovalRule> {
@@ -185,7 +186,8 @@ export async function makeRuleActive(db: PausepointDb, id: string, { by, stamp =
       const parsed = ApprovalRule.safeParse(row);
       if (!parsed.success) throw new StorageError('corrupt', `That rule is unreadable and cannot be made active: ${issuesOf(parsed.error).join('; ')}`);
       if (!parsed.data.dryRun && parsed.data.enabled) return parsed.data;
-      const { dryRun: _dryRun, ...rest } = parsed.data;
+      // Its count starts again: the list says how many calls it decided, apart from those it only would have (the audit log keeps both).
+      const { dryRun: _dryRun, uses: _uses, ...rest } = parsed.data;
       const next = { ...rest, enabled: true };
       await db.approvalRules.put(next);
       await db.auditEvents.add(ruleEvent('rule_enabled', next, { id: stamp.newId(), at: stamp.now(), by }));

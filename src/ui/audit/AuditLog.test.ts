@@ -228,10 +228,10 @@ describe('AuditLog', { timeout: 30_000 }, () => {
     expect(entryNamed('Tool definition changed: echo').textContent).toContain('Example tools');
     expect(screen.getAllByRole('article', { name: 'Rule created' })[0]!.textContent).toContain('Deny delete_note');
 
-    await fireEvent.change(screen.getByLabelText('Entries'), { target: { value: 'rule_change' } });
+    await fireEvent.change(screen.getByLabelText('Entry type'), { target: { value: 'rule_change' } });
     await waitFor(() => expect(entryTitles()).toEqual(['Rule removed', 'Rule created', 'Rule created']), SLOW);
 
-    await fireEvent.change(screen.getByLabelText('Entries'), { target: { value: '' } });
+    await fireEvent.change(screen.getByLabelText('Entry type'), { target: { value: '' } });
     await fireEvent.change(screen.getByLabelText('Decided by'), { target: { value: 'rule' } });
     await waitFor(() => expect(entryTitles()).toHaveLength(3), SLOW);
     expect(entryTitles()).toContain('Dry run: would have asked about http_request');
