@@ -2,7 +2,10 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { evaluateRules, type RuleCall, type RuleVerdict } from '../../src/engine/evaluate-rules.ts';
 import type { RuleSet } from '../../src/engine/rules-port.ts';
+import { previewRule, type RulePreview } from '../../src/engine/preview-rule.ts';
+import type { ApprovalRule } from '../../src/engine/records/index.ts';
 import { mixedCalls, mixedRules, NOW, RULE_COUNT } from './mixed-rules.ts';
+import { STORED_CALLS, storedCalls } from './preview-calls.ts';
 
 /**
  * `npm run bench:rules`: how long the engine's rule evaluation takes per call
@@ -15,8 +18,15 @@ import { mixedCalls, mixedRules, NOW, RULE_COUNT } from './mixed-rules.ts';
  * second builds the index, both timed with the rest. What a port that hands
  * out a fresh array for every call gets — a scan of all the rules each time —
  * is shown apart.
+ *
+ * Then the preview a rule's form shows before it is saved (preview-rule.ts):
+ * a draft judged over 10,000 stored calls among the same 1,000 rules
+ * (target: at most 50 ms), for a draft that matches many calls and for one
+ * that matches few; the reading of the calls from IndexedDB is not in it.
  */
 const TARGET_MS = 0.05;
+const PREVIEW_TARGET_MS = 50;
+const PREVIEW_SAMPLES = 15;
 const SAMPLES = 41;
 const ROUNDS_PER_SAMPLE = 200;
 const WARM_UP_ROUNDS = 2_000;
@@ -89,6 +99,29 @@ function describe(set: RuleSet, call: RuleCall): string {
   return `${call.toolName} ${JSON.stringify(call.args).slice(0, 56)} → ${verdict.effect}${'rule' in verdict ? ` (${verdict.rule.id})` : ''}`;
 }
 
+// The preview: a draft among the rules, over the stored calls (each sample a fresh rules set, as each preview reads one).
+const stored = storedCalls();
+const draft = (overrides: Partial<ApprovalRule>): ApprovalRule => ({
+  v: 1, id: 'draft', effect: 'allow', tool: 'http_request', match: [], scope: { kind: 'everywhere' }, source: 'settings',
+  createdAt: NOW, lastUsedAt: null, expiresAt: null, definitionHash: null, enabled: true, ...overrides,
+});
+const drafts: { label: string; rule: ApprovalRule }[] = [
+  { label: 'ask before every http_request', rule: draft({ effect: 'ask' }) },
+  { label: 'allow http_request on https://api6.example.com', rule: draft({ match: [{ kind: 'url', pointer: '/url', origin: 'https://api6.example.com' }] }) },
+  { label: 'deny tool_* when to is *@evil.test', rule: draft({ effect: 'deny', tool: 'tool_*', match: [{ kind: 'glob', pointer: '/to', pattern: '*@evil.test' }] }) },
+];
+for (let warm = 0; warm < 3; warm++) for (const { rule } of drafts) previewRule(rule, freshSet(), stored, NOW);
+const previews: { label: string; times: Sample; preview: RulePreview }[] = [];
+for (const { label, rule } of drafts) {
+  const times: Sample[] = [];
+  let preview!: RulePreview;
+  for (let s = 0; s < PREVIEW_SAMPLES; s++) {
+    const set = freshSet();
+    times.push(sample(1, () => void (preview = previewRule(rule, set, stored, NOW))));
+  }
+  previews.push({ label, times: medians(times), preview });
+}
+
 const figure = medians(mixed);
 const coldFigure = medians(cold);
 console.log(`1-minute load average ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${cpus().length} cores (this bench adds about 1; more is other work, and shows in wall time).`);
@@ -96,4 +129,11 @@ console.log(`\nRule evaluation with ${RULE_COUNT} mixed rules; ${SAMPLES} sample
 for (const { label, times } of perCall) console.log(`  ${us(times.wall).padStart(10)}  ${us(times.cpu).padStart(10)} CPU  ${label}`);
 console.log(`\n  a fresh rules array for every call (scanned, not indexed): ${us(coldFigure.wall)} per call (${us(coldFigure.cpu)} CPU)`);
 console.log(`\nmedian per call over the mix of ${calls.length} calls: ${figure.wall.toFixed(4)} ms (${us(figure.wall)}; process CPU time ${us(figure.cpu)}) — target < ${TARGET_MS} ms: ${figure.wall < TARGET_MS ? 'MET' : 'MISSED'}`);
+console.log(`\nRule preview over ${STORED_CALLS.toLocaleString('en')} stored calls with ${RULE_COUNT} rules; median of ${PREVIEW_SAMPLES} previews:\n`);
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+for (const { label, times, preview } of previews) {
+  console.log(`  ${ms(times.wall).padStart(10)}  ${ms(times.cpu).padStart(10)} CPU  ${label}: would have decided ${preview.decided} of ${preview.of}`);
+}
+const worst = previews.reduce((a, b) => (b.times.wall > a.times.wall ? b : a)).times;
+console.log(`\nslowest preview: ${ms(worst.wall)} (process CPU time ${ms(worst.cpu)}) — target ≤ ${PREVIEW_TARGET_MS} ms: ${worst.wall <= PREVIEW_TARGET_MS ? 'MET' : 'MISSED'}`);
 if (sink === 0) console.log('(nothing evaluated)');

@@ -1,22 +1,12 @@
 import { z } from 'zod';
+import { RuleEffect } from '../engine/records/approval-rule.ts';
 import { PausePoint } from '../engine/records/pause-point.ts';
-import { AUDIT_FORMAT, AuditMetadata, HeadHash, SkippedRecord } from './audit-parts.ts';
-import { chainShape, decisionShapeV2, RuleEventEntry, ToolChangeEntry } from './audit-log-v2.ts';
+import { AUDIT_FORMAT, AuditMetadata, HeadHash, IsoTime, JsonValue, SkippedRecord } from './audit-parts.ts';
+import { AuditRuleSnapshot as AuditRuleSnapshotV2, chainShape, commonShape, decisionShapeV2, ruleEventShape as ruleEventShapeV2, ToolChangeEntry } from './audit-log-v2.ts';
 
 export { AUDIT_FORMAT, AuditDecidedBy, AuditDecisionMessage, AuditMetadata, AuditToolCall, AuditToolResult, IsoTime, Sha256Hex } from './audit-parts.ts';
-export {
-  AuditMcpTool,
-  AuditRuleRef,
-  AuditRuleSnapshot,
-  AuditToolCallV2,
-  AuditUsage,
-  RULE_EVENT_TYPES,
-  RuleEventEntry,
-  RuleEventEntryBody,
-  ToolChangeEntry,
-  ToolChangeEntryBody,
-} from './audit-log-v2.ts';
-import type { RuleEventEntryBody, ToolChangeEntryBody } from './audit-log-v2.ts';
+export { AuditMcpTool, AuditRuleRef, AuditToolCallV2, AuditUsage, RULE_EVENT_TYPES, ToolChangeEntry, ToolChangeEntryBody } from './audit-log-v2.ts';
+import type { ToolChangeEntryBody } from './audit-log-v2.ts';
 
 /**
  * The audit log export format, version 3: what Pausepoint writes.
@@ -24,13 +14,16 @@ import type { RuleEventEntryBody, ToolChangeEntryBody } from './audit-log-v2.ts'
  * it, and a test keeps the two equal); versions 1 and 2 still verify
  * (audit-log-v1.ts, audit-log-v2.ts).
  *
- * Version 3 is version 2 with two changes. The file's metadata and its
+ * Version 3 is version 2 with these changes. The file's metadata and its
  * `skipped_records` are in the chain (hash-chain.ts: `chainStart`,
  * `chainSeal`): the first entry's `prev_hash` is the hash of the format,
  * version and metadata, and `head_hash` seals the last entry's hash with
  * `entry_count` and `skipped_records`, so none of them can be edited without
- * the file failing. And each `decision` says how its decision reached this
+ * the file failing. Each `decision` says how its decision reached this
  * browser (`decided_via`) and which device made it (`decided_by_device`).
+ * One more `entry_type`, `rule_dry_run`: a call a dry-run rule would have
+ * decided (it decided nothing). And every rule snapshot says whether the rule
+ * is a dry run (`dry_run`).
  *
  * **Adding to it.** As in version 2: a member added later to an entry is
  * optional (left out when there is nothing to say), entries are open objects
@@ -39,7 +32,6 @@ import type { RuleEventEntryBody, ToolChangeEntryBody } from './audit-log-v2.ts'
  * `entry_type` — means a new `version`.
  */
 export const AUDIT_VERSION = 3;
-
 const decisionShape = {
   ...decisionShapeV2,
   decided_via: z
@@ -63,17 +55,48 @@ const decisionShape = {
     .meta({ description: 'Present when this card was decided with others in one press (Approve all, Decline all): the same id on each card of the batch.' }),
 };
 
-/** Entries before they are chained (what `buildAuditEntry` and `auditEventEntry` make). */
+export const AuditRuleSnapshot = AuditRuleSnapshotV2.extend({
+  dry_run: z.boolean().meta({ description: 'True for a dry-run rule: it decides nothing, and records each call it would have decided.' }),
+}).meta({ description: 'The rule as it was right after the change (for a removal: as it was when removed).' });
+export type AuditRuleSnapshot = z.infer<typeof AuditRuleSnapshot>;
+
+const ruleEventShape = { ...ruleEventShapeV2, rule: AuditRuleSnapshot };
+
+const dryRunShape = {
+  entry_type: z.literal('rule_dry_run'),
+  ...commonShape,
+  at: IsoTime,
+  rule: AuditRuleSnapshot.meta({ description: 'The dry-run rule as it was when the call was made.' }),
+  would: RuleEffect.meta({ description: 'What the rule would have done had it been active: allow the call without a card, ask, or refuse it.' }),
+  conversation_id: z.string(),
+  tool_call_id: z.string(),
+  tool_name: z.string(),
+  arguments: JsonValue('The arguments the call would have run with.'),
+};
+
+/** Entries before they are chained (what `buildAuditEntry` and `buildEventEntry` make). */
 export const DecisionEntryBody = z.object(decisionShape);
 export type DecisionEntryBody = z.infer<typeof DecisionEntryBody>;
-export type AuditEntryBody = DecisionEntryBody | RuleEventEntryBody | ToolChangeEntryBody;
+export const RuleEventEntryBody = z.object(ruleEventShape);
+export type RuleEventEntryBody = z.infer<typeof RuleEventEntryBody>;
+export const DryRunEntryBody = z.object(dryRunShape);
+export type DryRunEntryBody = z.infer<typeof DryRunEntryBody>;
+export type AuditEntryBody = DecisionEntryBody | RuleEventEntryBody | ToolChangeEntryBody | DryRunEntryBody;
 
 export const DecisionEntry = z
   .looseObject({ ...decisionShape, ...chainShape })
   .meta({ description: 'A decision on a pause point: a person\'s, an approval rule\'s, or its expiry.' });
 export type DecisionEntry = z.infer<typeof DecisionEntry>;
+export const RuleEventEntry = z
+  .looseObject({ ...ruleEventShape, ...chainShape })
+  .meta({ description: 'An approval rule was made, restored from a backup, switched on or off, or removed.' });
+export type RuleEventEntry = z.infer<typeof RuleEventEntry>;
+export const DryRunEntry = z
+  .looseObject({ ...dryRunShape, ...chainShape })
+  .meta({ description: 'A dry-run approval rule would have decided a call; it decided nothing.' });
+export type DryRunEntry = z.infer<typeof DryRunEntry>;
 
-export const AuditEntry = z.discriminatedUnion('entry_type', [DecisionEntry, RuleEventEntry, ToolChangeEntry]).meta({ description: 'One link of the hash chain.' });
+export const AuditEntry = z.discriminatedUnion('entry_type', [DecisionEntry, RuleEventEntry, ToolChangeEntry, DryRunEntry]).meta({ description: 'One link of the hash chain.' });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /**
@@ -96,6 +119,6 @@ export const AuditLogFile = z
   .meta({
     title: 'Pausepoint audit log',
     description:
-      'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, and every changed MCP tool definition, joined with what explains them. The metadata, the entries and the skipped records are hash-chained: see the README section "Audit log export".',
+      'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, every call a dry-run rule would have decided, and every changed MCP tool definition, joined with what explains them. The metadata, the entries and the skipped records are hash-chained: see the README section "Audit log export".',
   });
 export type AuditLogFile = z.infer<typeof AuditLogFile>;

@@ -48,8 +48,10 @@ export function matchesEventFilters(filters: AuditFilters): (event: AuditEvent) 
   return (event) => {
     if (filters.status !== undefined || filters.kind !== undefined) return false;
     const rule = event.kind === 'tool_definition_changed' ? undefined : event.rule;
-    const tool = rule ? rule.tool : event.kind === 'tool_definition_changed' ? event.mcp.toolName : '';
-    const conversationId = rule?.scope.kind === 'conversation' ? rule.scope.conversationId : undefined;
+    // A dry run is about one call: its tool and conversation are the call's.
+    const tool = event.kind === 'rule_dry_run' ? event.toolName : rule ? rule.tool : event.kind === 'tool_definition_changed' ? event.mcp.toolName : '';
+    const conversationId =
+      event.kind === 'rule_dry_run' ? event.conversationId : rule?.scope.kind === 'conversation' ? rule.scope.conversationId : undefined;
     const text = event.kind === 'tool_definition_changed' ? `${event.mcp.toolName}\n${event.mcp.serverName}\n${event.changes.join('\n')}` : event.ruleText;
     return (
       (filters.toolName === undefined || tool === filters.toolName) &&

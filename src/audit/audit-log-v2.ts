@@ -131,7 +131,7 @@ export const toolChangeShape = {
   changes: z.array(z.string()).meta({ description: 'What changed since the pinned definition, one plain-text line each.' }),
 };
 
-/** Entries before they are chained (what `auditEventEntry` makes; version 3 has the same rule and tool entries). */
+/** Entries before they are chained (version 3 has the same tool entries; its rule entries add `dry_run` to the snapshot, audit-entry.ts). */
 export const RuleEventEntryBody = z.object(ruleEventShape);
 export type RuleEventEntryBody = z.infer<typeof RuleEventEntryBody>;
 export const ToolChangeEntryBody = z.object(toolChangeShape);

@@ -102,9 +102,15 @@ describe('docs/audit-log-v2.schema.json (version 2, frozen)', () => {
     change(file);
     expect({ json: checkJsonSchema(committedV2, file).length === 0, zod: AuditLogFileV2.safeParse(file).success }).toEqual({ json: valid, zod: valid });
   });
+
+  it('refuses a dry run: version 2 has no such entry', () => {
+    const file = cloneV2();
+    (file.entries as Json[]).push(structuredClone(entryById(cloneV3(), RULE_SCENARIO.dryRun)));
+    expect({ json: checkJsonSchema(committedV2, file).length === 0, zod: AuditLogFileV2.safeParse(file).success }).toEqual({ json: false, zod: false });
+  });
 });
 
-/** Variations of a version 3 file: what it adds to version 2's decisions. */
+/** Variations of a version 3 file: what it adds to version 2's decisions, and its dry run. */
 const variationsV3: [string, boolean, (file: Json) => void][] = [
   ['unchanged', true, () => undefined],
   ['version 2', false, (file) => void (file.version = 2)],
@@ -116,6 +122,10 @@ const variationsV3: [string, boolean, (file: Json) => void][] = [
   ['a decided_by_device with an extra member', false, (file) => void ((entry(file).decided_by_device as Json).tab = 'x')],
   ['a null decided_by_device', true, (file) => void (entry(file).decided_by_device = null)],
   ['a v2 member missing', false, (file) => void delete entry(file).decision_origin],
+  ['a dry run without what it would have done', false, (file) => void delete entryById(file, RULE_SCENARIO.dryRun).would],
+  ['a dry run that would have voted', false, (file) => void (entryById(file, RULE_SCENARIO.dryRun).would = 'vote')],
+  ['a dry run without its tool call', false, (file) => void delete entryById(file, RULE_SCENARIO.dryRun).tool_call_id],
+  ['a rule snapshot without dry_run', false, (file) => void delete (entryById(file, RULE_SCENARIO.allowCreated).rule as Json).dry_run],
   ['an optional member added after version 3', true, (file) => void (entry(file).usage = { input_tokens: 10 })],
 ];
 

@@ -11,7 +11,7 @@ import { exportAuditLog, type ExportProgress } from './export-audit-log.ts';
 import { chainSeal, chainStart } from './hash-chain.ts';
 import { checkJsonSchema } from './testing/json-schema-check.ts';
 import { CANARY_API_KEY, ConversationBuilder, DEVICE, MINUTE, OTHER_DEVICE, SCENARIO, seedAuditDb, T0, type Builder } from './testing/seed-audit-db.ts';
-import { MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, seedRuleAndMcpRecords, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
+import { dryRunEvent, MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, seedRuleAndMcpRecords, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
 import { verifyAuditFile } from './verify-audit-file.ts';
 
 const schema: unknown = JSON.parse(readFileSync(new URL('../../docs/audit-log.schema.json', import.meta.url), 'utf8'));
@@ -115,6 +115,25 @@ describe('exportAuditLog', () => {
     expect(entries[0]?.prev_hash).toBe(chainStart({ format, version, metadata }));
     entries.slice(1).forEach((entry, index) => expect(entry.prev_hash).toBe(entries[index]?.hash));
     expect(head_hash).toBe(chainSeal(entries.at(-1)!.hash, entry_count, skipped_records));
+  });
+
+  it('writes version 3: a call a dry-run rule would have decided, with the rule (marked a dry run), the call and what it would have done', async () => {
+    await seedRuleAndMcpRecords(db);
+    await db.auditEvents.put(dryRunEvent());
+    const { text } = await exportText({}, 2);
+    const file = AuditLogFile.parse(JSON.parse(text));
+    expect(file.version).toBe(3);
+    expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.dryRun)).toMatchObject({
+      entry_type: 'rule_dry_run', at: new Date(T0 + 401 * 60_000).toISOString(), would: 'ask', conversation_id: 'conv-rules', tool_call_id: 'call-weather',
+      tool_name: 'http_request', arguments: { method: 'GET', url: 'https://api.weather.example/v1/lyon' },
+      rule: { id: 'rule-dry-ask-weather', effect: 'ask', dry_run: true, text: 'Ask before http_request — everywhere' },
+    });
+    expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.allowCreated)).toMatchObject({ rule: { dry_run: false } });
+    expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
+    // Filtered by the call's tool and conversation, as a decision is.
+    const byTool = AuditLogFile.parse(JSON.parse((await exportText({ toolName: 'http_request', conversationId: 'conv-rules' })).text));
+    expect(byTool.entries.map((entry) => entry.id)).toContain(RULE_SCENARIO.dryRun);
   });
 
   it('writes version 3: who decided, the rule behind an automatic decision, the definition hash and the MCP server', async () => {

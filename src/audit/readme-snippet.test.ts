@@ -42,7 +42,8 @@ describe('the README verification snippet', () => {
   it('rejects a tampered file at the changed entry, and a future version', () => {
     expect(run('tampered-entry-v1.json')).toMatchObject({ ok: false, output: expect.stringContaining('entry 3 (pp-03-declined) does not match') });
     expect(run('tampered-entry-v2.json')).toMatchObject({ ok: false, output: expect.stringContaining(`entry 15 (${RULE_SCENARIO.ruleDenied}) does not match`) });
-    expect(run('tampered-entry-v3.json')).toMatchObject({ ok: false, output: expect.stringContaining(`entry 15 (${RULE_SCENARIO.ruleDenied}) does not match`) });
+    // Version 3's sample holds a dry run before it: the denied entry is one further on.
+    expect(run('tampered-entry-v3.json')).toMatchObject({ ok: false, output: expect.stringContaining(`entry 16 (${RULE_SCENARIO.ruleDenied}) does not match`) });
     expect(run('future-version-v4.json')).toMatchObject({ ok: false, output: expect.stringContaining('not a version 1, 2 or 3 audit log') });
   });
 

@@ -192,6 +192,14 @@ describe('stored fixtures', () => {
     expect(byId.get(SCENARIO.pending)).toMatchObject({ decided_via: null, decided_by_device: null });
   });
 
+  it('verifies a version 3 file, with its dry run', async () => {
+    const result = await verifyAuditFile(fixture('audit-log-v3.json'));
+    expect(result).toMatchObject({ ok: true, version: 3, headHash: JSON.parse(fixture('audit-log-v3.json')).head_hash });
+    if (!result.ok) return;
+    expect(result.entries.find((entry) => entry.id === RULE_SCENARIO.dryRun)).toMatchObject({ entry_type: 'rule_dry_run', would: 'ask', rule: { dry_run: true } });
+    expect(failure(await verifyAuditFile(fixture('tampered-entry-v3.json')))).toMatchObject({ entryId: RULE_SCENARIO.ruleDenied });
+  });
+
   it('verifies a version 2 entry carrying a member added after version 2 (entries are open to optional members)', async () => {
     const file = JSON.parse(fixture('audit-log-v2.json')) as FileShape;
     let previous = '0'.repeat(64);
@@ -212,7 +220,7 @@ describe('stored fixtures', () => {
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v1.json')))).toMatchObject({ firstBadIndex: 2, entryId: SCENARIO.declined });
     expect(failure(await verifyAuditFile(fixture('future-version-v4.json'))).reason).toMatch(/version 4, written by a newer Pausepoint; this version reads versions 1 to 3/);
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v2.json')))).toMatchObject({ firstBadIndex: 14, entryId: RULE_SCENARIO.ruleDenied });
-    expect(failure(await verifyAuditFile(fixture('tampered-entry-v3.json')))).toMatchObject({ firstBadIndex: 14, entryId: RULE_SCENARIO.ruleDenied });
+    expect(failure(await verifyAuditFile(fixture('tampered-entry-v3.json')))).toMatchObject({ firstBadIndex: 15, entryId: RULE_SCENARIO.ruleDenied });
     expect(failure(await verifyAuditFile(fixture('tampered-metadata-v3.json')))).toMatchObject({ firstBadIndex: 0, reason: expect.stringMatching(/metadata/) });
     expect(failure(await verifyAuditFile(fixture('tampered-skipped-v3.json'))).reason).toMatch(/skipped records were changed/);
     expect(failure(await verifyAuditFile(fixture('foreign-format.json'))).reason).toMatch(/its format is "acme.audit-trail"/);

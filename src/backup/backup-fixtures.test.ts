@@ -35,6 +35,7 @@ describe('backup format v1 sample', () => {
       notes: 1,
       approvalRules: 0,
       allowRulesOff: 0,
+      auditEvents: 0,
       interrupted: 0,
       conversationsKept: 0,
       settings: 'restored',
@@ -50,13 +51,13 @@ describe('backup format v1 sample', () => {
     expect(await readSettings(db)).toMatchObject({ provider: 'openrouter', apiKey: '' });
   });
 
-  it('is written back as version 2 with no field lost: only the decided card is marked as restored', async () => {
+  it('is written back as version 3 with no field lost: only the decided card is marked as restored', async () => {
     await restoreBackup(db, sample);
     const again = JSON.parse(await (await createBackup(db)).blob.text());
     const original = JSON.parse(sample);
-    expect(again.version).toBe(2);
+    expect(again.version).toBe(3);
     const [decided, pending] = original.data.pausePoints;
-    expect(again.data).toEqual({ ...original.data, pausePoints: [{ ...decided, restored: true }, pending], approvalRules: [] });
+    expect(again.data).toEqual({ ...original.data, pausePoints: [{ ...decided, restored: true }, pending], approvalRules: [], auditEvents: [] });
   });
 });
 
@@ -81,6 +82,41 @@ describe('backup format v2 sample', () => {
   });
 });
 
+describe('backup format v3 sample', () => {
+  const sample = read('v3-sample.json');
+
+  it('restores its audit events as history, each exactly as the file says, and they set nothing going', async () => {
+    const result = await restoreBackup(db, sample);
+    expect(result).toMatchObject({ conversations: 2, approvalRules: 3, allowRulesOff: 1, auditEvents: 3, interrupted: 0 });
+    const events = JSON.parse(sample).data.auditEvents;
+    const stored = await db.auditEvents.toArray();
+    for (const event of events) expect(stored).toContainEqual(event);
+    // Beside them, the restore's own record of each rule it brought back.
+    expect(stored.filter((event) => event.kind === 'rule_restored')).toHaveLength(3);
+    // A dry run's rule in an event is history, not a rule: nothing here decides by it.
+    expect(await db.approvalRules.get('e4a1b2c3-1111-4a2b-8c3d-000000000f09')).toBeUndefined();
+    expect(await db.conversations.toArray()).toEqual(expect.arrayContaining([expect.objectContaining({ state: { kind: 'idle' } })]));
+  });
+
+  it('restored twice, writes the events once', async () => {
+    await restoreBackup(db, sample);
+    expect(await restoreBackup(db, sample)).toMatchObject({ auditEvents: 0 });
+  });
+
+  it('a backup made here carries the audit events, and they come back', async () => {
+    await restoreBackup(db, sample);
+    const events = await db.auditEvents.orderBy('id').toArray();
+    const file = JSON.parse(await (await createBackup(db)).blob.text());
+    expect(file.version).toBe(3);
+    expect(file.data.auditEvents).toEqual(events);
+    await db.delete();
+    await db.open();
+    await restoreBackup(db, JSON.stringify(file));
+    const back = await db.auditEvents.toArray();
+    for (const event of events) expect(back).toContainEqual(event);
+  });
+});
+
 /**
  * What each negative fixture must be refused with; every file in invalid/ must
  * be listed here. `here` puts what the browser holds before the restore.
@@ -97,7 +133,8 @@ const REFUSALS: Record<string, { code: BackupErrorCode; table?: string; index?: 
   // Written as a file "from the future" when this app read version 1 only; version 2 is now
   // current, and a version 2 file without its approvalRules table is damaged.
   'future-version.json': { code: 'invalid_file', message: /damaged: data\.approvalRules/ },
-  'future-version-3.json': { code: 'future_version', message: /newer version of Pausepoint \(backup version 3; this app reads versions up to 2\)/ },
+  'corrupt-audit-event.json': { code: 'invalid_record', table: 'auditEvents', index: 1, message: /^Record 1 of auditEvents \(id "ev-v3-dry-run"\) is invalid/ },
+  'future-version-4.json': { code: 'future_version', message: /newer version of Pausepoint \(backup version 4; this app reads versions up to 3\)/ },
   // Point 2 of issue 26: a pending card that shows one call while approving it would run another.
   'gate-card-other-arguments.json': {
     code: 'invalid_record',

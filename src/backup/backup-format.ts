@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { ApprovalRule, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
 import { NoteRecord, type Note } from '../tools/note-record.ts';
 
 /**
- * A backup file, version 2:
+ * A backup file, version 3:
  *
  * ```
- * { "format": "pausepoint.backup", "version": 2, "createdAt": ISO time, "appVersion": "0.1.0",
+ * { "format": "pausepoint.backup", "version": 3, "createdAt": ISO time, "appVersion": "0.1.0",
  *   "data": { "conversations": [...], "messages": [...], "pausePoints": [...], "ledger": [...],
- *             "notes": [...], "approvalRules": [...], "settings": {...} | null },
+ *             "notes": [...], "approvalRules": [...], "auditEvents": [...], "settings": {...} | null },
  *   "skipped": [{ "table", "id", "reason" }] }
  * ```
  *
@@ -19,14 +19,16 @@ import { NoteRecord, type Note } from '../tools/note-record.ts';
  * lists stored records that were unreadable when the backup was made, or that
  * point at a conversation the backup does not hold.
  *
- * Version 1 is the same without `approvalRules` (read as none). Old files are
+ * `auditEvents` (optional) is the audit log's history besides the pause
+ * points: rule changes, dry runs, changed MCP tools. Version 2 is the same
+ * without it, version 1 without `approvalRules` too (each read as none). Old files are
  * history: tests load samples from tests/fixtures/backup. A change that stops
  * them parsing needs a new version and a migration, not new samples.
  */
 export const BACKUP_FORMAT = 'pausepoint.backup';
-export const BACKUP_VERSION = 2;
+export const BACKUP_VERSION = 3;
 /** Every version this app restores; each older one is read as the current shape. */
-export const READABLE_VERSIONS = [1, 2] as const;
+export const READABLE_VERSIONS = [1, 2, 3] as const;
 export type ReadableVersion = (typeof READABLE_VERSIONS)[number];
 
 /**
@@ -38,7 +40,7 @@ export type ReadableVersion = (typeof READABLE_VERSIONS)[number];
 export const MAX_BACKUP_FILE_BYTES = 50_000_000;
 
 /** The record tables, in the order a backup writes them. */
-export const RECORD_TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes', 'approvalRules'] as const;
+export const RECORD_TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes', 'approvalRules', 'auditEvents'] as const;
 export type RecordTable = (typeof RECORD_TABLES)[number];
 
 export const RECORD_SCHEMAS = {
@@ -48,6 +50,7 @@ export const RECORD_SCHEMAS = {
   ledger: LedgerEntry,
   notes: NoteRecord,
   approvalRules: ApprovalRule,
+  auditEvents: AuditEvent,
 } as const satisfies Record<RecordTable, z.ZodType>;
 
 export interface BackupRecords {
@@ -57,6 +60,7 @@ export interface BackupRecords {
   ledger: LedgerEntry[];
   notes: Note[];
   approvalRules: ApprovalRule[];
+  auditEvents: AuditEvent[];
 }
 
 /** The settings a backup carries: everything but the API key. */
@@ -91,6 +95,14 @@ export const BACKUP_ENVELOPES = {
     createdAt: z.iso.datetime({ offset: true }),
     appVersion: z.string(),
     data: z.object({ ...tables, approvalRules: z.array(z.unknown()) }),
+    skipped: z.array(SkippedRecord).default([]),
+  }),
+  3: z.object({
+    format: z.literal(BACKUP_FORMAT),
+    version: z.literal(3),
+    createdAt: z.iso.datetime({ offset: true }),
+    appVersion: z.string(),
+    data: z.object({ ...tables, approvalRules: z.array(z.unknown()), auditEvents: z.array(z.unknown()).optional() }),
     skipped: z.array(SkippedRecord).default([]),
   }),
 } as const satisfies Record<ReadableVersion, z.ZodType>;

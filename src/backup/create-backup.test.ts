@@ -19,7 +19,7 @@ describe('createBackup', () => {
     const backup = await createBackup(db, { now: () => NOW });
     const file = JSON.parse(await backup.blob.text());
 
-    expect(file).toMatchObject({ format: 'pausepoint.backup', version: 2, createdAt: '2026-01-31T12:00:00.000Z', appVersion: expect.any(String) });
+    expect(file).toMatchObject({ format: 'pausepoint.backup', version: 3, createdAt: '2026-01-31T12:00:00.000Z', appVersion: expect.any(String) });
     expect(file.data.conversations).toEqual(await db.conversations.toArray());
     expect(file.data.messages).toEqual(await db.messages.toArray());
     expect(file.data.pausePoints).toEqual(await db.pausePoints.toArray());
@@ -28,7 +28,7 @@ describe('createBackup', () => {
     expect(file.data.approvalRules).toEqual(await db.approvalRules.toArray());
     expect(file.data.approvalRules).toHaveLength(2);
     expect(file.skipped).toEqual([]);
-    expect(backup.counts).toEqual({ conversations: 2, messages: 6, pausePoints: 2, ledger: 1, notes: 1, approvalRules: 2, settings: true });
+    expect(backup.counts).toEqual({ conversations: 2, messages: 6, pausePoints: 2, ledger: 1, notes: 1, approvalRules: 2, auditEvents: 0, settings: true });
     expect(backup.fileName).toMatch(/^pausepoint-backup-2026-01-3[01]\.json$/);
     expect(backup.blob.type).toBe('application/json');
   });
@@ -124,7 +124,7 @@ describe('createBackup', () => {
 
   it('writes an empty database as a valid file', async () => {
     const file = JSON.parse(await (await createBackup(db)).blob.text());
-    expect(file.data).toEqual({ conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], approvalRules: [], settings: null });
+    expect(file.data).toEqual({ conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], approvalRules: [], auditEvents: [], settings: null });
   });
 
   it('leaves out records that would not restore, and lists them', async () => {

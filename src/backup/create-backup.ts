@@ -81,6 +81,7 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
     ledger: db.ledger,
     notes: db.notes,
     approvalRules: db.approvalRules,
+    auditEvents: db.auditEvents,
   };
   // The caller's callbacks run outside the backup's transaction: a write they start must not join it.
   const report = (progress: BackupProgress) => {
@@ -88,7 +89,7 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
   };
   const emit = (chunk: string) => Dexie.ignoreTransaction(() => write(chunk));
   const skipped: SkippedRecord[] = [];
-  const counts = { conversations: 0, messages: 0, pausePoints: 0, ledger: 0, notes: 0, approvalRules: 0, settings: false };
+  const counts = { conversations: 0, messages: 0, pausePoints: 0, ledger: 0, notes: 0, approvalRules: 0, auditEvents: 0, settings: false };
   // The conversations written so far: every other table is written after them and must point inside the file.
   const conversations = new Set<string>();
 

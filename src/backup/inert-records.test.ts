@@ -8,7 +8,7 @@ import { SEED_ALLOW_RULE, SEED_DENY_RULE } from './testing/seed-database.ts';
 const INTERRUPTED: ConversationState = { kind: 'error', code: 'interrupted', message: RESTORED_INTERRUPTED_MESSAGE, retryable: true };
 
 function records(overrides: Partial<BackupRecords>): BackupRecords {
-  return { conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], approvalRules: [], ...overrides };
+  return { conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], approvalRules: [], auditEvents: [], ...overrides };
 }
 
 function stateAfterRestore(state: ConversationState, pendingCards = 0): ConversationState | undefined {

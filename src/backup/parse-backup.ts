@@ -58,6 +58,8 @@ export async function parseBackup(text: string, { onProgress, batchSize = 500 }:
     ledger: data.ledger,
     notes: data.notes,
     approvalRules: 'approvalRules' in data ? data.approvalRules : [],
+    // Versions 1 and 2 carried no audit events.
+    auditEvents: ('auditEvents' in data ? data.auditEvents : undefined) ?? [],
   };
 
   const total = RECORD_TABLES.reduce((sum, table) => sum + stored[table].length, 0);
@@ -112,6 +114,7 @@ export async function parseBackup(text: string, { onProgress, batchSize = 500 }:
     ledger,
     notes: await checkTable('notes', RECORD_SCHEMAS.notes),
     approvalRules: await checkTable('approvalRules', RECORD_SCHEMAS.approvalRules),
+    auditEvents: await checkTable('auditEvents', RECORD_SCHEMAS.auditEvents),
   };
   onProgress?.({ checked, total });
 

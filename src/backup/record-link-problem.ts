@@ -38,8 +38,10 @@ export function recordLinkProblem(table: RecordTable, record: LinkedRecord, conv
     }
     case 'approvalRules':
       return record.scope?.kind === 'conversation' ? outside(record.scope.conversationId) : undefined;
+    // An audit event is history: it names what it was about, and needs nothing it names to be here.
     case 'conversations':
     case 'notes':
+    case 'auditEvents':
       return undefined;
   }
 }

@@ -64,6 +64,7 @@ describe('restoreBackup: round trip', () => {
       notes: 1,
       approvalRules: 2,
       allowRulesOff: 1,
+      auditEvents: 0,
       interrupted: 0,
       conversationsKept: 0,
       settings: 'unchanged',
@@ -426,10 +427,10 @@ describe('restoreBackup: refused files change nothing', () => {
 
   it('refuses a future version', async () => {
     const future = JSON.parse(text);
-    future.version = 3;
+    future.version = 4;
     expect(await refusal(JSON.stringify(future))).toMatchObject({
       code: 'future_version',
-      message: 'This backup was made by a newer version of Pausepoint (backup version 3; this app reads versions up to 2). Update Pausepoint, then restore it. Nothing was restored.',
+      message: 'This backup was made by a newer version of Pausepoint (backup version 4; this app reads versions up to 3). Update Pausepoint, then restore it. Nothing was restored.',
     });
   });
 

@@ -22,6 +22,8 @@ export interface RestoreResult {
   /** Approval rules written; `allowRulesOff` of them are allow rules, written switched off. */
   approvalRules: number;
   allowRulesOff: number;
+  /** Audit events written, as history (those already here are kept as they are). */
+  auditEvents: number;
   /** Conversations written that were working when the backup was made: they wait for Continue. */
   interrupted: number;
   /** Conversations in the backup that were already here and were left as they are. */
@@ -82,6 +84,9 @@ export async function restoreBackupFile(db: PausepointDb, file: Blob, options: P
  *   that name it (a card's id is in its tool result and its decision message).
  *   Only a crafted or corrupted file can hold one.
  * - A rule whose id is here already is kept as it is here.
+ * - Audit events come back as history, exactly as the file has them: an event
+ *   records what happened, and never sets anything going. One whose id is here
+ *   already is kept as it is here.
  * - A note is written when it is missing or older here.
  * - Settings are written when this browser has none, or has the same endpoint.
  *   Settings for another endpoint are not written: they would switch this browser
@@ -115,6 +120,7 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
         ...owned,
         notes: await newerNotes(db, records.notes),
         approvalRules: rules,
+        auditEvents: await missingEvents(db, records.auditEvents),
       });
       const settings = await restoreSettings(db, backup.settings);
 
@@ -126,6 +132,7 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
       await db.approvalRules.bulkPut(written.approvalRules);
       // Each rule a restore brings is in the audit log, as it came back (allow rules switched off).
       const at = Date.now();
+      await db.auditEvents.bulkAdd(written.auditEvents);
       await db.auditEvents.bulkAdd(written.approvalRules.map((rule) => ruleEvent('rule_restored', rule, { id: crypto.randomUUID(), at })));
       if (settings.write) await db.settings.put({ key: SETTINGS_KEY, value: settings.write });
 
@@ -137,6 +144,7 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
         notes: written.notes.length,
         approvalRules: written.approvalRules.length,
         allowRulesOff: written.approvalRules.filter((rule) => rule.effect === 'allow').length,
+        auditEvents: written.auditEvents.length,
         interrupted: written.conversations.filter((conversation, index) => conversation.state.kind === 'error' && conversations[index]?.state.kind !== 'error').length,
         conversationsKept: records.conversations.length - written.conversations.length,
         settings: settings.outcome,
@@ -189,6 +197,12 @@ async function refuseTakenIds(
 async function missingRules(db: PausepointDb, rules: BackupRecords['approvalRules']): Promise<BackupRecords['approvalRules']> {
   const here = await db.approvalRules.bulkGet(rules.map((rule) => rule.id));
   return rules.filter((_, index) => here[index] === undefined);
+}
+
+/** The backup's audit events whose ids are not here: history already here is kept as it is. */
+async function missingEvents(db: PausepointDb, events: BackupRecords['auditEvents']): Promise<BackupRecords['auditEvents']> {
+  const here = await db.auditEvents.bulkGet(events.map((event) => event.id));
+  return events.filter((_, index) => here[index] === undefined);
 }
 
 async function newerNotes(db: PausepointDb, notes: BackupRecords['notes']): Promise<BackupRecords['notes']> {

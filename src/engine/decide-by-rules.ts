@@ -9,8 +9,11 @@ import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
 
 /** What the approval rules make of a fresh call. */
 export type RuleStep =
-  /** No rule decided: the tool's own gate, as without rules. */
-  | { kind: 'gate' }
+  /**
+   * No rule decided: the tool's own gate, as without rules. `dryRuns`: the
+   * dry-run rules that would have decided it (recorded already), for its card.
+   */
+  | { kind: 'gate'; dryRuns?: PauseRule[] }
   /** An allow rule let it through; the decision is stored. */
   | { kind: 'run' }
   /** A deny rule refused it; the decision is stored. `content` is the model's result. */
@@ -51,12 +54,32 @@ export async function decideByRules(
   const verdict = evaluateRules(set, { toolName: call.name, args, conversationId, definitionHash, definitionChanged: tool.definitionChanged === true }, now);
   const hash = definitionHash === null ? {} : { definitionHash };
   const changed = verdict.stale.length > 0;
+  // Recorded before anything follows from the verdict: a dry run's record does not depend on what the call does next.
+  const dryRuns: PauseRule[] = [];
+  for (const dry of verdict.dryRuns) {
+    const ruleText = describeRule(dry);
+    await ctx.rules.recordDryRun({
+      v: 1,
+      id: `dry-run:${dry.id}:${conversationId}:${call.id}`,
+      at: now,
+      kind: 'rule_dry_run',
+      rule: dry,
+      ruleText,
+      effect: dry.effect,
+      conversationId,
+      toolCallId: call.id,
+      toolName: call.name,
+      args,
+    });
+    dryRuns.push({ id: dry.id, effect: dry.effect, text: ruleText });
+  }
+  const wouldHave = dryRuns.length > 0 ? { dryRuns } : {};
 
   switch (verdict.effect) {
     case 'deny': {
       const rule = pauseRule(verdict.rule);
       const reason = verdict.rule.reason?.trim();
-      await decided(ctx, { ...(await newPause(decisionRequest(`Denied by rule: ${rule.text}`, DENIED, args), 'rule')), ...hash }, 'decline', rule, now, reason);
+      await decided(ctx, { ...(await newPause(decisionRequest(`Denied by rule: ${rule.text}`, DENIED, args), 'rule')), ...hash, ...wouldHave }, 'decline', rule, now, reason);
       await ctx.rules.markUsed(rule.id, now);
       return { kind: 'refuse', content: refusal(rule.text, reason) };
     }
@@ -64,7 +87,7 @@ export async function decideByRules(
       const rule = pauseRule(verdict.rule);
       // Stored by a run that died before the call started: the same rule still allows it.
       if (previous?.resolution === 'approve' && previous.rule?.id === rule.id) return { kind: 'run' };
-      await decided(ctx, { ...(await newPause(decisionRequest(`Allowed by rule: ${rule.text}`, ALLOWED, args), 'rule')), ...hash }, 'approve', rule, now);
+      await decided(ctx, { ...(await newPause(decisionRequest(`Allowed by rule: ${rule.text}`, ALLOWED, args), 'rule')), ...hash, ...wouldHave }, 'approve', rule, now);
       await ctx.rules.markUsed(rule.id, now);
       return { kind: 'run' };
     }
@@ -74,12 +97,12 @@ export async function decideByRules(
       const asked = own ?? { title: `Run ${call.name}?`, description: ASKED };
       const question = verdict.unclear ? { ...asked, description: `${UNCLEAR}\n\n${asked.description}` } : asked;
       await ctx.rules.markUsed(rule.id, now);
-      return { kind: 'ask', question: { ...(await newPause(gateRequest(question, args, changed), 'gate')), rule, ...hash, ...irreversibleFlag(tool, args) } };
+      return { kind: 'ask', question: { ...(await newPause(gateRequest(question, args, changed), 'gate')), rule, ...hash, ...wouldHave, ...irreversibleFlag(tool, args) } };
     }
     case 'none': {
       const own = changed ? tool.gate?.(args) : null;
-      if (!own) return { kind: 'gate' };
-      return { kind: 'ask', question: { ...(await newPause(gateRequest(own, args, true), 'gate')), ...hash, ...irreversibleFlag(tool, args) } };
+      if (!own) return { kind: 'gate', ...wouldHave };
+      return { kind: 'ask', question: { ...(await newPause(gateRequest(own, args, true), 'gate')), ...hash, ...wouldHave, ...irreversibleFlag(tool, args) } };
     }
   }
 }

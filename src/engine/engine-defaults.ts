@@ -12,4 +12,5 @@ export const NO_RULES: RulesPort = {
     throw new Error('This engine has no rules port: approval rules cannot be stored.');
   },
   remove: async () => {},
+  recordDryRun: async () => {},
 };

@@ -483,3 +483,58 @@ describe('approval rules: approveWithRule (a card’s Allow in this conversation
     expect((await h.rules.load()).rules).toEqual([]);
   });
 });
+
+describe('approval rules: dry run', () => {
+  it('a dry-run allow rule decides nothing: the gated call still asks, and the card and the audit say what it would have done', async () => {
+    const h = withRules([{ calls: [transfer(500, 'bob', 'call_big')] }, { text: 'Sent.' }]);
+    const rule = await h.engine.addRule({ ...allowTransfers, dryRun: true });
+    expect(rule.dryRun).toBe(true);
+    const id = await say(h, null, 'pay bob');
+
+    expect(h.executions).toEqual([]);
+    expect(await ruleDecisions(h, id)).toEqual([]);
+    const [card] = await pending(h, id);
+    expect(card).toMatchObject({ origin: 'gate', title: 'Send 500 to bob?', dryRuns: [{ id: rule.id, effect: 'allow', text: 'Allow transfer — everywhere' }] });
+    expect(h.rules.dryRuns).toEqual([
+      {
+        v: 1, id: expect.any(String), at: h.clock.now(), kind: 'rule_dry_run', rule, ruleText: 'Allow transfer — everywhere', effect: 'allow',
+        conversationId: id, toolCallId: 'call_big', toolName: 'transfer', args: { amount: 500, to: 'bob' },
+      },
+    ]);
+    expect((await h.rules.load()).rules[0]).toMatchObject({ lastUsedAt: h.clock.now(), uses: 1 });
+  });
+
+  it('a dry-run deny rule lets an ungated call run, recording that it would have refused it', async () => {
+    const h = withRules([{ calls: [transfer(50, 'mallory')] }, { text: 'Sent.' }]);
+    await h.engine.addRule({ effect: 'deny', tool: 'transfer', scope: everywhere, source: 'settings', dryRun: true });
+    await say(h, null, 'pay mallory');
+    expect(h.executions).toEqual([{ amount: 50, to: 'mallory' }]);
+    expect(h.rules.dryRuns.map((event) => [event.effect, event.toolName])).toEqual([['deny', 'transfer']]);
+  });
+});
+
+describe('approval rules: preview', () => {
+  const stored = (n: number, to: string) => ({ at: 1_000 + n, conversationId: 'c1', toolCallId: `call-${n}`, toolName: 'transfer', args: { amount: n, to } });
+
+  it('counts the stored calls a draft would have decided, lists the first few, and stores nothing', async () => {
+    const h = withRules();
+    const calls = [...Array.from({ length: 8 }, (_, i) => stored(20 - i, 'alice')), stored(5, 'bob'), { ...stored(4, 'alice'), toolName: 'other' }];
+    const preview = await h.engine.previewRule({ ...allowTransfers, match: [{ kind: 'equals', pointer: '/to', value: 'alice' }] }, calls);
+    expect(preview).toEqual({ decided: 8, of: 10, examples: calls.slice(0, 5) });
+    expect((await h.rules.load()).rules).toEqual([]);
+  });
+
+  it('judges a draft among the rules there are: an allow under an active deny would decide nothing', async () => {
+    const h = withRules();
+    await h.engine.addRule({ effect: 'deny', tool: 'transfer', scope: everywhere, source: 'settings', match: [{ kind: 'equals', pointer: '/to', value: 'bob' }] });
+    const calls = [stored(3, 'alice'), stored(2, 'bob'), stored(1, 'alice')];
+    expect(await h.engine.previewRule(allowTransfers, calls)).toMatchObject({ decided: 2, of: 3 });
+    expect(await h.engine.previewRule({ ...allowTransfers, effect: 'ask' }, calls)).toMatchObject({ decided: 2, of: 3 });
+    expect(await h.engine.previewRule({ ...allowTransfers, effect: 'deny' }, calls)).toMatchObject({ decided: 2, of: 3 });
+  });
+
+  it('refuses a draft addRule would refuse', async () => {
+    const h = withRules();
+    await expect(h.engine.previewRule({ ...allowTransfers, tool: 'transfre' }, [])).rejects.toBeInstanceOf(CallerError);
+  });
+});

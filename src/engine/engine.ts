@@ -9,6 +9,7 @@ import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors
 import { NEW_TITLE, titleFrom } from './conversation-title.ts';
 import { HeldAnswer } from './held-answer.ts';
 import { HistoryCache } from './history-cache.ts';
+import { previewRule, type RulePreview, type StoredCall } from './preview-rule.ts';
 import { newRule } from './new-rule.ts';
 import { NO_RULES, NO_SETTINGS } from './engine-defaults.ts';
 import type { CallRecords, MessageDraft, Settlement, SettleResult } from './storage-port.ts';
@@ -292,6 +293,16 @@ export class Engine {
     const rule = await newRule(this.#ctx, draft);
     await this.#ctx.rules.put(rule, by);
     return rule;
+  }
+
+  /**
+   * What a draft rule would have decided among `calls` (the stored calls,
+   * newest first), before it is saved: checked as `addRule` checks it, and
+   * judged with the rules as they are now (preview-rule.ts). Stores nothing.
+   */
+  async previewRule(draft: ApprovalRuleDraft, calls: readonly StoredCall[]): Promise<RulePreview> {
+    const rule = await newRule(this.#ctx, draft);
+    return previewRule(rule, await this.#ctx.rules.load(), calls, this.#ctx.clock.now());
   }
 
   /** Removes an approval rule: the next call it would have decided is decided without it. */

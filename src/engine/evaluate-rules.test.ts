@@ -32,8 +32,8 @@ const deny = makeRule({ id: 'deny', effect: 'deny', reason: 'No money moves toda
 
 describe('evaluateRules: precedence', () => {
   it('leaves a call no rule matches to the tool’s own gate', () => {
-    expect(verdict([])).toEqual({ effect: 'none', stale: [] });
-    expect(verdict([makeRule({ tool: 'save_note' })])).toEqual({ effect: 'none', stale: [] });
+    expect(verdict([])).toEqual({ effect: 'none', stale: [], dryRuns: [] });
+    expect(verdict([makeRule({ tool: 'save_note' })])).toEqual({ effect: 'none', stale: [], dryRuns: [] });
   });
 
   it('deny beats ask beats allow, whatever their order', () => {
@@ -63,7 +63,7 @@ describe('evaluateRules: which rules apply', () => {
   it('applies a conversation rule in its conversation only; an everywhere rule in all', () => {
     const here = makeRule({ id: 'here', scope: { kind: 'conversation', conversationId: 'c1' } });
     expect(verdict([here], call({ conversationId: 'c1' }))).toMatchObject({ effect: 'allow', rule: { id: 'here' } });
-    expect(verdict([here], call({ conversationId: 'c2' }))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict([here], call({ conversationId: 'c2' }))).toEqual({ effect: 'none', stale: [], dryRuns: [] });
     expect(verdict([allow], call({ conversationId: 'c2' }))).toMatchObject({ effect: 'allow' });
   });
 
@@ -85,7 +85,7 @@ describe('evaluateRules: which rules apply', () => {
   });
 
   it('“Ask for everything” suspends every allow rule; deny and ask rules still apply', () => {
-    expect(verdict([allow], call(), true)).toEqual({ effect: 'none', stale: [] });
+    expect(verdict([allow], call(), true)).toEqual({ effect: 'none', stale: [], dryRuns: [] });
     expect(verdict([allow, ask], call(), true)).toMatchObject({ effect: 'ask' });
     expect(verdict([allow, deny], call(), true)).toMatchObject({ effect: 'deny' });
   });
@@ -106,13 +106,13 @@ describe('evaluateRules: many rules', () => {
     expect(verdict(rules, http('https://api7.example.com/v1/items'))).toMatchObject({ effect: 'allow', rule: { id: 'site-7' } });
     expect(verdict(rules, http('https://api7.example.com/v2/items'))).toMatchObject({ effect: 'allow', rule: { id: 'site-7-again' } });
     expect(verdict(rules, http('https://api7.example.com/v1/admin/users'))).toMatchObject({ effect: 'deny', rule: { id: 'site-7-deny' } });
-    expect(verdict(rules, http('https://api7.example.com.evil.test/v1/items'))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict(rules, http('https://api7.example.com.evil.test/v1/items'))).toEqual({ effect: 'none', stale: [], dryRuns: [] });
     expect(verdict(rules, http('https://api299.example.com/v1/x'))).toMatchObject({ effect: 'allow', rule: { id: 'site-299' } });
     expect(verdict(rules, call({ toolName: 'tool_42', args: { amount: 42 } }))).toMatchObject({ effect: 'allow', rule: { id: 'tool-42' } });
-    expect(verdict(rules, call({ toolName: 'tool_42', args: { amount: 43 } }))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict(rules, call({ toolName: 'tool_42', args: { amount: 43 } }))).toEqual({ effect: 'none', stale: [], dryRuns: [] });
     expect(verdict(rules, call({ toolName: 'mcp_13_write' }))).toMatchObject({ effect: 'deny', rule: { id: 'glob-13' } });
     expect(verdict(rules, call({ toolName: 'mcp_12_read' }))).toMatchObject({ effect: 'allow', rule: { id: 'glob-12' } });
-    expect(verdict(rules, call({ toolName: 'mcp_1' }))).toEqual({ effect: 'none', stale: [] });
+    expect(verdict(rules, call({ toolName: 'mcp_1' }))).toEqual({ effect: 'none', stale: [], dryRuns: [] });
   });
 });
 
@@ -124,7 +124,7 @@ describe('evaluateRules: bound to the tool’s definition', () => {
 
   it('does not apply an allow rule made for another definition, and reports it as stale', () => {
     const old = makeRule({ id: 'old', definitionHash: 'hash-before' });
-    expect(verdict([old])).toEqual({ effect: 'none', stale: [old] });
+    expect(verdict([old])).toEqual({ effect: 'none', stale: [old], dryRuns: [] });
     expect(verdict([old, makeRule({ id: 'fresh', definitionHash: 'hash-now' })])).toMatchObject({ effect: 'allow', rule: { id: 'fresh' } });
   });
 
@@ -136,7 +136,40 @@ describe('evaluateRules: bound to the tool’s definition', () => {
   it('reports only rules that would otherwise have applied as stale', () => {
     const otherTool = makeRule({ id: 'other', tool: 'save_note', definitionHash: 'hash-before' });
     const disabled = makeRule({ id: 'off', enabled: false, definitionHash: 'hash-before' });
-    expect(verdict([otherTool, disabled])).toEqual({ effect: 'none', stale: [] });
+    expect(verdict([otherTool, disabled])).toEqual({ effect: 'none', stale: [], dryRuns: [] });
+  });
+});
+
+describe('evaluateRules: dry runs', () => {
+  const dry = (overrides: Partial<ApprovalRule>) => makeRule({ dryRun: true, ...overrides });
+
+  it('treats a dry-run rule as absent for the verdict, and lists it as one that would have decided', () => {
+    const wouldAllow = dry({ id: 'dry-allow' });
+    expect(verdict([wouldAllow])).toEqual({ effect: 'none', stale: [], dryRuns: [wouldAllow] });
+    const wouldDeny = dry({ id: 'dry-deny', effect: 'deny' });
+    expect(verdict([allow, wouldDeny])).toEqual({ effect: 'allow', rule: allow, stale: [], dryRuns: [wouldDeny] });
+  });
+
+  it('keeps deny > ask > allow among the active rules, and lists a dry run only where it would have won', () => {
+    const wouldAllow = dry({ id: 'dry-allow' });
+    const wouldAsk = dry({ id: 'dry-ask', effect: 'ask' });
+    // An active deny decides; neither dry run would have changed that.
+    expect(verdict([wouldAllow, wouldAsk, deny])).toEqual({ effect: 'deny', rule: deny, stale: [], dryRuns: [] });
+    // An active allow: the dry-run ask would have asked instead; the dry-run allow made later would not have been the one named.
+    expect(verdict([allow, wouldAllow, wouldAsk])).toEqual({ effect: 'allow', rule: allow, stale: [], dryRuns: [wouldAsk] });
+    // Made before the active allow, the dry-run allow would have been the one that decided.
+    expect(verdict([wouldAllow, allow])).toEqual({ effect: 'allow', rule: allow, stale: [], dryRuns: [wouldAllow] });
+  });
+
+  it('judges a dry-run rule by what would make it apply: scope, matchers, expiry, definition, Ask for everything, Disable', () => {
+    expect(verdict([dry({ scope: { kind: 'conversation', conversationId: 'c2' } })]).dryRuns).toEqual([]);
+    expect(verdict([dry({ match: [{ kind: 'equals', pointer: '/to', value: 'bob' }] })]).dryRuns).toEqual([]);
+    expect(verdict([dry({ expiresAt: NOW })]).dryRuns).toEqual([]);
+    expect(verdict([dry({ definitionHash: 'hash-then' })]).dryRuns).toEqual([]);
+    expect(verdict([dry({})], call(), true).dryRuns).toEqual([]);
+    expect(verdict([dry({ enabled: false })]).dryRuns).toEqual([]);
+    const byGlob = dry({ id: 'glob', tool: 'trans*', definitionHash: null, effect: 'deny' });
+    expect(verdict([byGlob]).dryRuns).toEqual([byGlob]);
   });
 });
 
@@ -149,7 +182,7 @@ describe('evaluateRules: point 6, arguments a rule cannot read', () => {
 
   it('asks, rather than allows, a URL the browser reads as the allowed host and another parser as another', () => {
     expect(verdict([allowSite], mcp('https://allowed.example/x'))).toMatchObject({ effect: 'allow', rule: { id: 'allow-site' } });
-    expect(verdict([allowSite], mcp('https://allowed.example\\@evil.example/'))).toEqual({ effect: 'ask', rule: allowSite, stale: [], unclear: true });
+    expect(verdict([allowSite], mcp('https://allowed.example\\@evil.example/'))).toEqual({ effect: 'ask', rule: allowSite, stale: [], unclear: true, dryRuns: [] });
   });
 
   it('asks, rather than lets by, a URL a deny rule cannot read: it may be the denied host', () => {
@@ -167,7 +200,36 @@ describe('evaluateRules: point 6, arguments a rule cannot read', () => {
     expect(verdict([allowSafe, makeRule({ id: 'all', tool: 'mcp_fetch' })], mcp('https://allowed.example/', '/safe/../secrets'))).toMatchObject({ effect: 'allow', rule: { id: 'all' } });
     expect(verdict([allowSafe, denyEvil], mcp('https://evil.example/', '/safe/../secrets'))).toMatchObject({ effect: 'deny', rule: { id: 'deny-evil' } });
     // “Ask for everything” suspends unclear allow rules too: the gate decides, and it asks anyway.
-    expect(verdict([allowSafe], mcp('https://allowed.example/', '/safe/../secrets'), true)).toEqual({ effect: 'none', stale: [] });
+    expect(verdict([allowSafe], mcp('https://allowed.example/', '/safe/../secrets'), true)).toEqual({ effect: 'none', stale: [], dryRuns: [] });
+  });
+});
+
+describe('evaluateRules: dry runs beside arguments a rule cannot read and tools changed since', () => {
+  const mcp = (url: string) => call({ toolName: 'mcp_fetch', args: { url } });
+  const onUrl = (origin: string) => [{ kind: 'url' as const, pointer: '/url', origin }];
+  const unclearUrl = 'https://allowed.example\\@evil.example/';
+
+  it('lists no dry run that cannot read the call\'s URL: made active, it would only have made the call ask', () => {
+    const dryDeny = makeRule({ id: 'dry-deny', tool: 'mcp_fetch', effect: 'deny', dryRun: true, match: onUrl('https://evil.example') });
+    expect(verdict([dryDeny], mcp(unclearUrl))).toEqual({ effect: 'none', stale: [], dryRuns: [] });
+    expect(verdict([dryDeny], mcp('https://evil.example/'))).toEqual({ effect: 'none', stale: [], dryRuns: [dryDeny] });
+  });
+
+  it('judges a sure dry run against an unclear decider: deny and ask beat it, an allow only beats an unclear allow', () => {
+    const unclearAllow = makeRule({ id: 'unclear-allow', tool: 'mcp_fetch', match: onUrl('https://allowed.example') });
+    const unclearDeny = makeRule({ id: 'unclear-deny', tool: 'mcp_fetch', effect: 'deny', match: onUrl('https://allowed.example') });
+    const dryAllowAll = makeRule({ id: 'dry-allow-all', tool: 'mcp_fetch', dryRun: true });
+    const dryAskAll = makeRule({ id: 'dry-ask-all', tool: 'mcp_fetch', effect: 'ask', dryRun: true });
+    expect(verdict([unclearAllow, dryAllowAll, dryAskAll], mcp(unclearUrl))).toEqual({
+      effect: 'ask', rule: unclearAllow, stale: [], unclear: true, dryRuns: [dryAllowAll, dryAskAll],
+    });
+    expect(verdict([unclearDeny, dryAllowAll, dryAskAll], mcp(unclearUrl))).toEqual({ effect: 'ask', rule: unclearDeny, stale: [], unclear: true, dryRuns: [dryAskAll] });
+  });
+
+  it('lists no dry-run allow over a glob of names for a tool changed since, as an active one would not apply', () => {
+    const dryGlob = makeRule({ id: 'dry-glob', tool: 'trans*', definitionHash: null, dryRun: true });
+    expect(verdict([dryGlob], call({ definitionChanged: true })).dryRuns).toEqual([]);
+    expect(verdict([dryGlob]).dryRuns).toEqual([dryGlob]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { CallArguments, matchesAll } from './argument-matchers.ts';
+import { CallArguments, matchesAll, type ArgumentMatch } from './argument-matchers.ts';
 import { isRuleOrigin, UNCLEAR_URL } from './match-url.ts';
 import { isGlob, literalPrefix, matchGlob } from './glob-match.ts';
 import type { RuleSet } from './rules-port.ts';
@@ -17,7 +17,7 @@ export interface RuleCall {
   definitionChanged?: boolean;
 }
 
-export type RuleVerdict =
+export type RuleVerdict = (
   | {
       effect: RuleEffect;
       rule: ApprovalRule;
@@ -36,7 +36,15 @@ export type RuleVerdict =
        * another definition of the tool: its card says the tool changed since.
        */
       stale: readonly ApprovalRule[];
-    };
+    }
+) & {
+  /**
+   * Dry-run rules that would have decided the call had each been made active
+   * (alone): it applies, and would win over the active rules' verdict. They
+   * decided nothing; the engine records them.
+   */
+  dryRuns: readonly ApprovalRule[];
+};
 
 /**
  * The rules' verdict on one call: deny beats ask beats allow; `none` leaves
@@ -60,10 +68,15 @@ export type RuleVerdict =
  * no one definition, so it lets through only a tool whose definition is the
  * one the user accepted: never one changed since. A deny or ask rule keeps applying when
  * the tool changes — refusing or asking is never the unsafe direction.
+ *
+ * A dry-run rule is absent for the verdict; it is checked as if it were
+ * active and listed in `dryRuns` when it would have decided the call — not
+ * when it cannot read an argument: made active, it would only have made the
+ * call ask, whatever its effect.
  */
 export function evaluateRules(set: RuleSet, call: RuleCall, now: number): RuleVerdict {
   const { rules } = set;
-  if (rules.length === 0) return { effect: 'none', stale: [] };
+  if (rules.length === 0) return { effect: 'none', stale: [], dryRuns: [] };
   const found = new Verdicts(set.askForEverything, call, now);
   const index = ruleIndex(rules);
   if (!index) {
@@ -116,6 +129,7 @@ class Verdicts {
   /** The earliest deny or ask rule, and the earliest allow rule, that would apply but for an unclear argument. */
   #unclearStrict: IndexedRule | undefined;
   #unclearAllow: IndexedRule | undefined;
+  #dryRuns: IndexedRule[] | undefined;
 
   constructor(
     readonly askForEverything: boolean,
@@ -156,12 +170,18 @@ class Verdicts {
   consider(indexed: IndexedRule): void {
     const { rule } = indexed;
     if (rule.effect === 'allow' && this.askForEverything) return;
+    if (rule.dryRun) {
+      // One that cannot read an argument would, made active, not have decided by its effect but made the call ask: not what a dry run records.
+      if (this.#applies(rule) !== 'holds') return;
+      // One made for another definition of the tool (or a glob over a tool changed since) would not have allowed it either.
+      if (rule.effect === 'allow' && this.#madeForAnother(rule)) return;
+      (this.#dryRuns ??= []).push(indexed);
+      return;
+    }
     const held = rule.effect === 'deny' ? this.#deny : rule.effect === 'ask' ? this.#ask : this.#allow;
     // Of two rules of one effect the earlier decides: a later one need not be checked.
     if (held !== undefined && held.order < indexed.order) return;
-    if (rule.expiresAt !== null && rule.expiresAt <= this.now) return;
-    if (rule.scope.kind === 'conversation' && rule.scope.conversationId !== this.call.conversationId) return;
-    const match = rule.match.length > 0 ? matchesAll(rule.match, this.args) : 'holds';
+    const match = this.#applies(rule);
     if (match === 'fails') return;
     if (match === 'unclear') {
       this.#unclear(indexed);
@@ -175,7 +195,7 @@ class Verdicts {
         this.#ask = indexed;
         break;
       case 'allow':
-        if (rule.definitionHash === null ? this.call.definitionChanged === true : rule.definitionHash !== this.call.definitionHash) (this.#stale ??= []).push(indexed);
+        if (this.#madeForAnother(rule)) (this.#stale ??= []).push(indexed);
         else this.#allow = indexed;
         break;
     }
@@ -190,12 +210,54 @@ class Verdicts {
     else this.#unclearStrict = earliest(this.#unclearStrict);
   }
 
+  /** Whether an allow rule was made for another definition of the tool than the call's (a glob: for none, so not for one changed since). */
+  #madeForAnother(rule: ApprovalRule): boolean {
+    return rule.definitionHash === null ? this.call.definitionChanged === true : rule.definitionHash !== this.call.definitionHash;
+  }
+
+  /** Whether a rule applies to the call: in time, in scope, and its matchers hold (or cannot tell: `unclear`). */
+  #applies(rule: ApprovalRule): ArgumentMatch {
+    if (rule.expiresAt !== null && rule.expiresAt <= this.now) return 'fails';
+    if (rule.scope.kind === 'conversation' && rule.scope.conversationId !== this.call.conversationId) return 'fails';
+    return rule.match.length > 0 ? matchesAll(rule.match, this.args) : 'holds';
+  }
+
   verdict(): RuleVerdict {
     const stale = this.#stale ? this.#stale.sort((a, b) => a.order - b.order).map((s) => s.rule) : [];
-    const sure = this.#deny ?? this.#ask;
-    if (sure) return { effect: sure.rule.effect, rule: sure.rule, stale };
-    const unclear = this.#unclearStrict ?? (this.#allow ? undefined : this.#unclearAllow);
-    if (unclear) return { effect: 'ask', rule: unclear.rule, stale, unclear: true };
-    return this.#allow ? { effect: 'allow', rule: this.#allow.rule, stale } : { effect: 'none', stale };
+    const decider = this.#decider();
+    const dryRuns = this.#dryRuns ? this.#dryRuns.filter((dry) => wouldWin(dry, decider)).sort((a, b) => a.order - b.order).map((d) => d.rule) : [];
+    if (!decider) return { effect: 'none', stale, dryRuns };
+    const { rule } = decider.indexed;
+    return decider.unclear ? { effect: 'ask', rule, stale, unclear: true, dryRuns } : { effect: rule.effect, rule, stale, dryRuns };
   }
+
+  /** The rule that decides the call, and whether it only asks because it cannot read an argument. */
+  #decider(): Decider | undefined {
+    const sure = this.#deny ?? this.#ask;
+    if (sure) return { indexed: sure, unclear: false };
+    const unclear = this.#unclearStrict ?? (this.#allow ? undefined : this.#unclearAllow);
+    if (unclear) return { indexed: unclear, unclear: true };
+    return this.#allow ? { indexed: this.#allow, unclear: false } : undefined;
+  }
+}
+
+/** The rule that decides a call; `unclear` when it only makes the call ask, since it cannot read an argument. */
+interface Decider {
+  indexed: IndexedRule;
+  unclear: boolean;
+}
+
+const RANK: Record<RuleEffect, number> = { deny: 3, ask: 2, allow: 1 };
+
+/**
+ * Whether a dry-run rule (one that surely applies), made active, would decide
+ * instead of the active rules' decider. A sure deny or ask beats any unclear
+ * rule; a sure allow beats only an unclear allow rule.
+ */
+function wouldWin(dry: IndexedRule, decider: Decider | undefined): boolean {
+  if (!decider) return true;
+  if (decider.unclear) return dry.rule.effect !== 'allow' || decider.indexed.rule.effect === 'allow';
+  const ours = RANK[dry.rule.effect];
+  const theirs = RANK[decider.indexed.rule.effect];
+  return ours > theirs || (ours === theirs && dry.order < decider.indexed.order);
 }

@@ -49,6 +49,7 @@ export async function newRule(ctx: Pick<EngineContext, 'tools' | 'storage' | 'cl
     ...(reason ? { reason } : {}),
     definitionHash,
     enabled: draft.enabled,
+    ...(draft.dryRun ? { dryRun: true } : {}),
   });
 }
 

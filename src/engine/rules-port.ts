@@ -1,4 +1,4 @@
-import type { ApprovalRule, DecidedBy } from './records/index.ts';
+import type { ApprovalRule, DecidedBy, DryRunEvent } from './records/index.ts';
 
 /** Every rule the user has, and whether allow rules are suspended ("Ask for everything"). */
 export interface RuleSet {
@@ -27,4 +27,11 @@ export interface RulesPort {
   put(rule: ApprovalRule, by?: DecidedBy): Promise<void>;
   /** Removes a rule (an audit event, stored with the removal); removing one that is not there does nothing. */
   remove(ruleId: string, by?: DecidedBy): Promise<void>;
+  /**
+   * Records that a dry-run rule would have decided a call: the audit event,
+   * and the rule's use (count and time), in one transaction. An event whose id
+   * is stored already (a run that died after recording it) is not recorded
+   * twice; a rule removed meanwhile is not brought back.
+   */
+  recordDryRun(event: DryRunEvent): Promise<void>;
 }

@@ -9,7 +9,7 @@ import { irreversibleFlag } from './irreversible-flag.ts';
 import { parseCall } from './parse-call.ts';
 import { pausePointFor } from './pause-for-call.ts';
 import type { CallRecords } from './storage-port.ts';
-import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolOutcome } from './records/index.ts';
+import type { AssistantMessage, LedgerEntry, Message, PausePoint, PauseRule, ToolCall, ToolOutcome } from './records/index.ts';
 import { decisionsMadeHere } from './restored-decisions.ts';
 import { restoredStartArgs, restoredStartPauses, restoredStartQuestion } from './restored-start.ts';
 import { askAboutUnknownOutcome, currentUnknownPause } from './unknown-outcome.ts';
@@ -201,6 +201,8 @@ async function settleCall(
     }
   }
 
+  // The card of a call that a dry-run rule would have decided says so.
+  let wouldHave: { dryRuns?: PauseRule[] } = {};
   if (!ledger) {
     // Approval rules decide before the tool's own gate (decide-by-rules.ts).
     const ruled = await decideByRules(ctx, message, call, tool, args, pauses);
@@ -210,13 +212,14 @@ async function settleCall(
       return 'waiting';
     }
     if (ruled.kind === 'run') return executeCall(ctx, message, call, tool, args, false, { previous: undefined, reopen: [] }, signal);
+    if (ruled.dryRuns) wouldHave = { dryRuns: ruled.dryRuns };
   }
 
   const asked = gatePauses.at(-1);
   const gate = mustAsk && !asked ? { kind: 'ask' as const, question: restoredStartQuestion(tool, call, args) } : decideGate(tool, args, asked);
   switch (gate.kind) {
     case 'ask':
-      ask({ ...(await pausePointFor(ctx, message, call, { ...gate.question, options: null, payload: args, kind: 'approval' }, 'gate')), ...irreversibleFlag(tool, args) });
+      ask({ ...(await pausePointFor(ctx, message, call, { ...gate.question, options: null, payload: args, kind: 'approval' }, 'gate')), ...wouldHave, ...irreversibleFlag(tool, args) });
       return 'waiting';
     case 'waiting':
       return 'waiting';

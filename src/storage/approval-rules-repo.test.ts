@@ -8,6 +8,7 @@ import {
   ASK_FOR_EVERYTHING_KEY,
   DexieRules,
   liveRules,
+  makeRuleActive,
   putRule,
   readRules,
   removeRule,
@@ -98,7 +99,7 @@ describe('approval rules repository', () => {
     const port = new DexieRules(db);
     await port.put(rule());
     await port.markUsed('rule-1', 5_000);
-    expect((await port.load()).rules).toEqual([rule({ lastUsedAt: 5_000 })]);
+    expect((await port.load()).rules).toEqual([rule({ lastUsedAt: 5_000, uses: 1 })]);
 
     await port.remove('rule-1');
     expect((await port.load()).rules).toEqual([]);
@@ -222,6 +223,19 @@ describe('approval rules in the audit log', () => {
       ['rule_enabled', true],
       ['rule_disabled', false],
     ]);
+  });
+
+  it('Make active turns a dry-run rule on, recorded as rule_enabled with the rule no longer a dry run', async () => {
+    await putRule(db, rule({ dryRun: true, uses: 4 }), { by, stamp });
+    const active = await makeRuleActive(db, 'rule-1', { by, stamp });
+    expect(active).toEqual(rule());
+    expect((await readRules(db)).rules).toEqual([rule()]);
+    await makeRuleActive(db, 'rule-1', { by, stamp });
+    expect((await events()).map((event) => [event.kind, event.kind === 'tool_definition_changed' ? null : event.rule.dryRun ?? false])).toEqual([
+      ['rule_created', true],
+      ['rule_enabled', false],
+    ]);
+    await expect(makeRuleActive(db, 'gone', { stamp })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('writes no event when the rule write fails (one transaction)', async () => {

@@ -1,7 +1,7 @@
 import { liveQuery, type Observable } from 'dexie';
 import { z } from 'zod';
 import type { RuleSet, RulesPort } from '../engine/rules-port.ts';
-import { ApprovalRule, type DecidedBy } from '../engine/records/index.ts';
+import { ApprovalRule, type DecidedBy, type DryRunEvent } from '../engine/records/index.ts';
 import { ruleEvent, SYSTEM_STAMP, type EventStamp } from './audit-events-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { ALWAYS_ALLOW_IRREVERSIBLE_KEY } from './always-allow-irreversible.ts';
@@ -172,6 +172,43 @@ export async function setRuleEnabled(db: PausepointDb, id: string, enabled: bool
   }
 }
 
+/**
+ * `Make active`: a dry-run rule starts deciding, from the next call on. An
+ * audit event (`rule_enabled`, the rule as it is now, no longer a dry run,
+ * its count of calls started again);
+ * a rule that is not a dry run is left as it is.
+ */
+export async function makeRuleActive(db: PausepointDb, id: string, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<ApprovalRule> {
+  try {
+    return await db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
+      const row: unknown = await db.approvalRules.get(id);
+      if (row === undefined) throw new StorageError('not_found', 'That rule no longer exists.');
+      const parsed = ApprovalRule.safeParse(row);
+      if (!parsed.success) throw new StorageError('corrupt', `That rule is unreadable and cannot be made active: ${issuesOf(parsed.error).join('; ')}`);
+      if (!parsed.data.dryRun && parsed.data.enabled) return parsed.data;
+      // Its count starts again: the list says how many calls it decided, apart from those it only would have (the audit log keeps both).
+      const { dryRun: _dryRun, uses: _uses, ...rest } = parsed.data;
+      const next = { ...rest, enabled: true };
+      await db.approvalRules.put(next);
+      await db.auditEvents.add(ruleEvent('rule_enabled', next, { id: stamp.newId(), at: stamp.now(), by }));
+      return next;
+    });
+  } catch (error) {
+    throw toStorageError(error);
+  }
+}
+
+/** A rule's use: when it last decided (or would have), and how many times. Only a rule still stored is touched. */
+async function countUse(db: PausepointDb, ruleId: string, at: number): Promise<void> {
+  await db.approvalRules
+    .where('id')
+    .equals(ruleId)
+    .modify((rule) => {
+      rule.lastUsedAt = at;
+      rule.uses = (rule.uses ?? 0) + 1;
+    });
+}
+
 export async function setAlwaysAllowIrreversible(db: PausepointDb, on: boolean): Promise<void> {
   await write(() => db.settings.put({ key: ALWAYS_ALLOW_IRREVERSIBLE_KEY, value: { v: 1, on } }));
 }
@@ -199,7 +236,18 @@ export class DexieRules implements RulesPort {
 
   /** Only a rule still stored is touched: one removed meanwhile stays removed. */
   async markUsed(ruleId: string, at: number): Promise<void> {
-    await write(() => this.db.approvalRules.update(ruleId, { lastUsedAt: at }));
+    await write(() => this.db.transaction('rw', this.db.approvalRules, () => countUse(this.db, ruleId, at)));
+  }
+
+  async recordDryRun(event: DryRunEvent): Promise<void> {
+    const { db } = this;
+    await write(() =>
+      db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
+        if ((await db.auditEvents.get(event.id)) !== undefined) return;
+        await db.auditEvents.add(event);
+        await countUse(db, event.rule.id, event.at);
+      }),
+    );
   }
 
   async put(rule: ApprovalRule, by?: DecidedBy): Promise<void> {

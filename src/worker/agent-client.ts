@@ -33,6 +33,8 @@ type CallArguments = EveryIntent<{
   addRule: ['draft'];
   removeRule: ['ruleId'];
   approveWithRule: ['pausePointId', 'decision', 'draft'];
+  previewRule: ['draft'];
+  makeRuleActive: ['ruleId'];
   enableRule: ['ruleId'];
   disableRule: ['ruleId'];
   setAskForEverything: ['on'];

@@ -4,7 +4,9 @@ import { ACTIVE_STATES, type DecidedBy } from '../engine/records/index.ts';
 import { withDemoSink } from '../model/demo-sink.ts';
 import { createHttpRequestTool } from '../tools/http-request.ts';
 import { createNotesTools } from '../tools/notes-tools.ts';
-import { DexieRules, setAlwaysAllowIrreversible, setAskForEverything, setRuleEnabled } from '../storage/approval-rules-repo.ts';
+import { DexieRules, makeRuleActive, setAlwaysAllowIrreversible, setAskForEverything, setRuleEnabled } from '../storage/approval-rules-repo.ts';
+import { readRecentCalls } from '../storage/recent-calls.ts';
+import { PREVIEW_CALLS } from '../engine/preview-rule.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { DexieNotesStore } from '../storage/notes-store.ts';
@@ -135,6 +137,8 @@ export class AgentHost {
       approveWithRule: async ({ pausePointId, decision, draft }) =>
         this.engine.approveWithRule(pausePointId, decision, draft, await this.#by()),
       removeRule: async ({ ruleId }) => this.engine.removeRule(ruleId, await this.#by()),
+      previewRule: async ({ draft }) => this.engine.previewRule(draft, await readRecentCalls(this.db, PREVIEW_CALLS)),
+      makeRuleActive: async ({ ruleId }) => void (await makeRuleActive(this.db, ruleId, { by: await this.#by() })),
       enableRule: async ({ ruleId }) => void (await setRuleEnabled(this.db, ruleId, true, { by: await this.#by() })),
       disableRule: async ({ ruleId }) => void (await setRuleEnabled(this.db, ruleId, false, { by: await this.#by() })),
       setAlwaysAllowIrreversible: ({ on }) => setAlwaysAllowIrreversible(this.db, on),

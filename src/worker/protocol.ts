@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BatchDecision, MAX_BATCH, type BatchResult } from '../engine/batch-decision.ts';
 import { Decision, type DecideResult } from '../engine/decision.ts';
+import type { RulePreview } from '../engine/preview-rule.ts';
 import { ApprovalRuleDraft } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
@@ -73,6 +74,10 @@ export const Intent = z.discriminatedUnion('type', [
    * sees the rule for the calls that follow.
    */
   z.object({ type: z.literal('approveWithRule'), pausePointId: z.string(), decision: Decision, draft: ApprovalRuleDraft }),
+  /** What a draft rule would have decided among the stored calls, before it is saved (nothing is stored). */
+  z.object({ type: z.literal('previewRule'), draft: ApprovalRuleDraft }),
+  /** Turns a dry-run rule on: it decides from the next call. */
+  z.object({ type: z.literal('makeRuleActive'), ruleId: z.string() }),
   /** Turns on a rule restored disabled from a backup. */
   z.object({ type: z.literal('enableRule'), ruleId: z.string() }),
   /** Turns a rule off without removing it: it stays listed and applies to nothing until enabled. */
@@ -139,6 +144,8 @@ export type IntentResults = PerIntent<{
   addRule: { ruleId: string };
   removeRule: void;
   approveWithRule: DecideResult;
+  previewRule: RulePreview;
+  makeRuleActive: void;
   enableRule: void;
   disableRule: void;
   setAskForEverything: void;

@@ -1,6 +1,7 @@
 import type { AgentClient, IntentCall, McpControl, SyncControl } from './agent-client.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 import type { BatchResult, DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
+import type { RulePreview } from '../engine/preview-rule.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
 export class AgentError extends Error {
@@ -123,6 +124,10 @@ export class WorkerClient implements AgentClient {
 
   readonly approveWithRule: IntentCall<'approveWithRule'> = (pausePointId, decision, draft, signal) =>
     this.#call({ type: 'approveWithRule', pausePointId, decision, draft }, readDecision, signal);
+
+  readonly previewRule: IntentCall<'previewRule'> = (draft, signal) => this.#call({ type: 'previewRule', draft }, readPreview, signal);
+
+  readonly makeRuleActive: IntentCall<'makeRuleActive'> = (ruleId, signal) => this.#call({ type: 'makeRuleActive', ruleId }, ignore, signal);
 
   readonly removeRule: IntentCall<'removeRule'> = (ruleId, signal) => this.#call({ type: 'removeRule', ruleId }, ignore, signal);
 
@@ -277,6 +282,20 @@ function readBatch(value: unknown): BatchResult {
 function readRuleId(value: unknown): { ruleId: string } {
   if (isObject(value) && isString(value.ruleId)) return { ruleId: value.ruleId };
   throw new AgentError('ProtocolError', 'The agent worker did not say which rule it made.');
+}
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+function readPreview(value: unknown): RulePreview {
+  if (isObject(value) && isCount(value.decided) && isCount(value.of) && Array.isArray(value.examples)) {
+    const examples = value.examples.flatMap((call: unknown) =>
+      isObject(call) && typeof call.at === 'number' && isString(call.conversationId) && isString(call.toolCallId) && isString(call.toolName)
+        ? [{ at: call.at, conversationId: call.conversationId, toolCallId: call.toolCallId, toolName: call.toolName, args: call.args }]
+        : [],
+    );
+    return { decided: value.decided, of: value.of, examples };
+  }
+  throw new AgentError('ProtocolError', 'The agent worker answered a rule preview with something unreadable.');
 }
 
 function readServerId(value: unknown): { serverId: string } {

@@ -65,7 +65,7 @@ test('backup, wipe, restore gives identical data; the backup holds no API key', 
   const file = await download.path();
   const text = await readFile(file, 'utf8');
   expect(text).not.toContain(API_KEY);
-  expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 2 });
+  expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 3 });
   // What a restore brings back: the same, but a card decided before the backup is marked as decided elsewhere.
   const restored = { ...before, pausePoints: (before.pausePoints ?? []).map((p) => ({ ...(p as object), restored: true })) };
 

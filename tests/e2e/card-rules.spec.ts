@@ -60,7 +60,7 @@ test('Always allow on a POST card: the same call elsewhere runs with no card, an
 
   // Disabled, the rule stays listed and lets nothing through: the same call asks again.
   await item.getByRole('button', { name: 'Disable' }).click();
-  await expect(item).toContainText('disabled');
+  await expect(item).toContainText('Off');
   await expect(item.getByRole('button', { name: 'Enable' })).toBeVisible();
   await newChat(page, 'post it once more');
   const asked = card(page, `POST to ${host}`);
@@ -155,7 +155,7 @@ test('Always allow, then the identical call in a new conversation: both are in t
   await page.getByRole('link', { name: 'Audit log' }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export audit log' }).click()]);
   const text = await readFile(await download.path(), 'utf8');
-  expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 2 });
+  expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
   const { entries } = JSON.parse(text) as { entries: Record<string, unknown>[] };
 
   const ruleText = `Allow http_request when method is POST and url is on ${llm.origin} — everywhere`;

@@ -1,4 +1,5 @@
-import type { ApprovalRule, AuditEvent } from '../../engine/records/index.ts';
+import { describeRule } from '../../engine/describe-rule.ts';
+import type { ApprovalRule, AuditEvent, DryRunEvent } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { ruleEvent } from '../../storage/audit-events-repo.ts';
 import { ConversationBuilder, DEVICE, MINUTE, T0, type Builder } from './seed-audit-db.ts';
@@ -14,6 +15,7 @@ export const RULE_SCENARIO = {
   denyCreated: 'ev-02-deny-created',
   echoChanged: 'ev-03-echo-changed',
   allowRemoved: 'ev-04-allow-removed',
+  dryRun: 'ev-05-dry-run',
 } as const;
 
 export const WEATHER_HASH = 'a'.repeat(64);
@@ -90,6 +92,19 @@ export function ruleAndMcpEvents(): AuditEvent[] {
     },
     ruleEvent('rule_removed', { ...allow, lastUsedAt: at(401) }, { id: RULE_SCENARIO.allowRemoved, at: at(430), by: DEVICE }),
   ];
+}
+
+/** A dry-run ask rule over the weather call (version 3): it would have asked, and decided nothing. */
+export function dryRunEvent(): DryRunEvent {
+  const at = T0 + 401 * MINUTE;
+  const rule: ApprovalRule = {
+    v: 1, id: 'rule-dry-ask-weather', effect: 'ask', tool: 'http_request', match: [], scope: { kind: 'everywhere' }, source: 'settings',
+    createdAt: T0 + 398 * MINUTE, lastUsedAt: null, expiresAt: null, definitionHash: WEATHER_HASH, enabled: true, dryRun: true,
+  };
+  return {
+    v: 1, id: RULE_SCENARIO.dryRun, at, kind: 'rule_dry_run', rule, ruleText: describeRule(rule), effect: 'ask', conversationId: 'conv-rules',
+    toolCallId: 'call-weather', toolName: 'http_request', args: { method: 'GET', url: 'https://api.weather.example/v1/lyon' },
+  };
 }
 
 /** Writes `ruleAndMcpRecords` and `ruleAndMcpEvents` into `db` (beside `seedAuditDb`'s scenarios). */

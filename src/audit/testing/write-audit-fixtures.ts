@@ -11,8 +11,7 @@ import Dexie from 'dexie';
 import { PausepointDb } from '../../storage/db.ts';
 import { exportAuditLog } from '../export-audit-log.ts';
 import { OTHER_DEVICE, SCENARIO, seedAuditDb } from './seed-audit-db.ts';
-import { RULE_SCENARIO, seedRuleAndMcpRecords } from './seed-rule-and-mcp-records.ts';
-
+import { dryRunEvent, RULE_SCENARIO, seedRuleAndMcpRecords } from './seed-rule-and-mcp-records.ts';
 
 const name = `audit-fixtures-${Date.now()}`;
 const db = new PausepointDb(name);
@@ -21,6 +20,8 @@ await seedAuditDb(db);
 await seedRuleAndMcpRecords(db);
 // Version 3 says how a decision came: this one was made on the phone and reached this browser through the sync server.
 await db.pausePoints.update(SCENARIO.edited, { decidedBy: { ...OTHER_DEVICE, via: 'sync' } });
+// Version 3 also records what a dry-run rule would have decided.
+await db.auditEvents.put(dryRunEvent());
 const chunks: string[] = [];
 await exportAuditLog(db, {}, (chunk) => void chunks.push(chunk), undefined, { deviceId: 'device-fixture', now: () => Date.UTC(2026, 11, 2, 12) });
 db.close();

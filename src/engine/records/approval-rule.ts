@@ -58,15 +58,31 @@ export const ApprovalRule = z.object({
   definitionHash: z.string().nullable(),
   /** Restored allow rules come back disabled: a backup must not grant anything by itself. */
   enabled: z.boolean(),
+  /**
+   * A dry-run rule decides nothing: the engine treats it as absent, and
+   * records each call it would have decided (a `rule_dry_run` audit event)
+   * until `Make active` turns it on. Absent on rules made before dry runs: false.
+   */
+  dryRun: z.boolean().optional(),
+  /** How many calls it decided (or, in a dry run, would have decided); absent until the first. */
+  uses: z.number().int().nonnegative().optional(),
 });
 export type ApprovalRule = z.infer<typeof ApprovalRule>;
+
+/** What the rules list says a rule is: deciding (`active`), only recording (`dry_run`), or switched off. */
+export type RuleStatus = 'active' | 'dry_run' | 'off';
+
+export function ruleStatus(rule: Pick<ApprovalRule, 'enabled' | 'dryRun'>): RuleStatus {
+  if (!rule.enabled) return 'off';
+  return rule.dryRun ? 'dry_run' : 'active';
+}
 
 /**
  * A rule as a card button or Settings asks for it: the engine fills in the
  * rest (`Engine.addRule`). `enabled` defaults to true, `match` to none and
  * `expiresAt` to never.
  */
-export const ApprovalRuleDraft = ApprovalRule.pick({ effect: true, tool: true, match: true, scope: true, source: true, reason: true }).extend({
+export const ApprovalRuleDraft = ApprovalRule.pick({ effect: true, tool: true, match: true, scope: true, source: true, reason: true, dryRun: true }).extend({
   expiresAt: z.number().nullable().default(null),
   enabled: z.boolean().default(true),
 });

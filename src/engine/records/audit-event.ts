@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalRule } from './approval-rule.ts';
+import { ApprovalRule, RuleEffect } from './approval-rule.ts';
 import { DecidedBy, McpToolSource } from './pause-point.ts';
 
 export const RULE_EVENT_KINDS = ['rule_created', 'rule_restored', 'rule_enabled', 'rule_disabled', 'rule_removed'] as const;
@@ -10,7 +10,8 @@ export type RuleEventKind = z.infer<typeof RuleEventKind>;
  * Something the audit log records that is not a decision on a pause point:
  * an approval rule made (from a card or Settings), restored from a backup,
  * switched on or off, or removed — with the rule as it was then, and its
- * text, since the rule itself may change or go — or an MCP tool whose
+ * text, since the rule itself may change or go — a call a dry-run rule would
+ * have decided, or an MCP tool whose
  * definition a server changed. Append-only: written in the transaction of
  * the change it records, never updated.
  */
@@ -30,6 +31,22 @@ export const AuditEvent = z.discriminatedUnion('kind', [
     v: z.literal(1),
     id: z.string(),
     at: z.number(),
+    /** A dry-run rule would have decided this call, had it been active (evaluate-rules.ts); it decided nothing. */
+    kind: z.literal('rule_dry_run'),
+    rule: ApprovalRule,
+    ruleText: z.string(),
+    /** What the rule would have done: `allow` ran it without a card, `deny` refused it, `ask` asked. */
+    effect: RuleEffect,
+    conversationId: z.string(),
+    toolCallId: z.string(),
+    toolName: z.string(),
+    /** The arguments the call would have run with. */
+    args: z.unknown(),
+  }),
+  z.object({
+    v: z.literal(1),
+    id: z.string(),
+    at: z.number(),
     kind: z.literal('tool_definition_changed'),
     /** The server and tool, with the definition hash the server lists now. */
     mcp: McpToolSource,
@@ -42,3 +59,4 @@ export const AuditEvent = z.discriminatedUnion('kind', [
 ]);
 export type AuditEvent = z.infer<typeof AuditEvent>;
 export type RuleEvent = Extract<AuditEvent, { kind: RuleEventKind }>;
+export type DryRunEvent = Extract<AuditEvent, { kind: 'rule_dry_run' }>;

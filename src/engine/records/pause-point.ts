@@ -94,6 +94,8 @@ export const PausePoint = z.object({
    * be changed or removed later, the record of what it said may not.
    */
   rule: PauseRule.optional(),
+  /** Dry-run rules that would have decided this call had they been active: the card says so ("Rule … would allow this"). */
+  dryRuns: z.array(PauseRule).optional(),
   /**
    * The hash of the tool's definition as the model was given it when the card
    * was made or a rule decided (see definition-hash.ts). Absent on records

@@ -1,5 +1,5 @@
 import type { RuleSet, RulesPort } from '../rules-port.ts';
-import type { ApprovalRule } from '../records/index.ts';
+import type { ApprovalRule, DryRunEvent } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
 
 /**
@@ -23,9 +23,18 @@ export class MemoryRules implements RulesPort {
     return { rules: [...this.#rules.values()].map(copyRecord), askForEverything: this.#askForEverything };
   }
 
+  /** The dry-run events recorded, oldest first (the audit log's, for Dexie). */
+  readonly dryRuns: DryRunEvent[] = [];
+
   async markUsed(ruleId: string, at: number): Promise<void> {
     const rule = this.#rules.get(ruleId);
-    if (rule) this.#rules.set(ruleId, { ...rule, lastUsedAt: at });
+    if (rule) this.#rules.set(ruleId, { ...rule, lastUsedAt: at, uses: (rule.uses ?? 0) + 1 });
+  }
+
+  async recordDryRun(event: DryRunEvent): Promise<void> {
+    if (this.dryRuns.some((e) => e.id === event.id)) return;
+    this.dryRuns.push(copyRecord(event));
+    await this.markUsed(event.rule.id, event.at);
   }
 
   async put(rule: ApprovalRule): Promise<void> {

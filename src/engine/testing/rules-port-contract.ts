@@ -52,9 +52,25 @@ export function describeRulesPort(name: string, makeRules: () => Promise<RulesUn
     it('records when a rule was last used, and never brings a removed rule back', async () => {
       await rules.put(makeRule({ id: 'r1' }));
       await rules.markUsed('r1', 9_000);
-      expect((await rules.load()).rules).toEqual([makeRule({ id: 'r1', lastUsedAt: 9_000 })]);
+      expect((await rules.load()).rules).toEqual([makeRule({ id: 'r1', lastUsedAt: 9_000, uses: 1 })]);
       await rules.remove('r1');
       await rules.markUsed('r1', 9_500);
+      expect((await rules.load()).rules).toEqual([]);
+    });
+
+    it('records a dry run once, counting it as the rule’s use, and never brings a removed rule back', async () => {
+      const rule = makeRule({ id: 'r1', dryRun: true });
+      await rules.put(rule);
+      const event = {
+        v: 1 as const, id: 'dry-1', at: 9_000, kind: 'rule_dry_run' as const, rule, ruleText: 'Allow transfer — everywhere', effect: 'allow' as const,
+        conversationId: 'c1', toolCallId: 'call-1', toolName: 'transfer', args: { amount: 5 },
+      };
+      await rules.recordDryRun(event);
+      await rules.recordDryRun(event);
+      await rules.recordDryRun({ ...event, id: 'dry-2', at: 9_500 });
+      expect((await rules.load()).rules).toEqual([makeRule({ id: 'r1', dryRun: true, lastUsedAt: 9_500, uses: 2 })]);
+      await rules.remove('r1');
+      await rules.recordDryRun({ ...event, id: 'dry-3' });
       expect((await rules.load()).rules).toEqual([]);
     });
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditLogFile } from '../../audit/audit-entry.ts';
 import { checkJsonSchema } from '../../audit/testing/json-schema-check.ts';
 import { CANARY_API_KEY, SCENARIO, seedAuditDb } from '../../audit/testing/seed-audit-db.ts';
+import { dryRunEvent, seedRuleAndMcpRecords } from '../../audit/testing/seed-rule-and-mcp-records.ts';
 import type { PausePoint } from '../../engine/records/pause-point.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
@@ -204,5 +205,40 @@ describe('AuditLog', { timeout: 30_000 }, () => {
     await fireEvent.change(input);
     const alert = await screen.findByRole('alert', {}, SLOW);
     expect(alert.textContent).toMatch(/Not verified \(audit\.json\): Entry 3 \(pp-03-declined\) does not match its hash/);
+  });
+
+  it('lists rule changes, dry runs and changed tools beside the decisions, by time, and filters by kind of entry and by who decided', async () => {
+    await seedRuleAndMcpRecords(db);
+    await db.auditEvents.put(dryRunEvent());
+    await db.pausePoints.update(SCENARIO.approved, { decidedBy: { tabId: 't9', deviceId: 'phone', label: 'Phone', via: 'sync' } });
+    render(AuditLog, { props: { db } });
+    await waitFor(() => expect(entryTitles()).toContain('Tool definition changed: echo'), SLOW);
+    const titles = entryTitles();
+    expect(titles.slice(0, 8)).toEqual([
+      'Rule removed',
+      'Call echo on Example tools',
+      'Tool definition changed: echo',
+      'Denied by rule: Deny delete_note — everywhere',
+      'Rule created',
+      'Allowed by rule: Allow http_request when method is GET — everywhere',
+      'Dry run: would have asked about http_request',
+      'Rule created',
+    ]);
+    expect(titles).toContain('Dry run: would have asked about http_request');
+    expect(entryNamed('Tool definition changed: echo').textContent).toContain('Example tools');
+    expect(screen.getAllByRole('article', { name: 'Rule created' })[0]!.textContent).toContain('Deny delete_note');
+
+    await fireEvent.change(screen.getByLabelText('Entry type'), { target: { value: 'rule_change' } });
+    await waitFor(() => expect(entryTitles()).toEqual(['Rule removed', 'Rule created', 'Rule created']), SLOW);
+
+    await fireEvent.change(screen.getByLabelText('Entry type'), { target: { value: '' } });
+    await fireEvent.change(screen.getByLabelText('Decided by'), { target: { value: 'rule' } });
+    await waitFor(() => expect(entryTitles()).toHaveLength(3), SLOW);
+    expect(entryTitles()).toContain('Dry run: would have asked about http_request');
+    expect(entryTitles().filter((title) => !title.startsWith('Dry run'))).toHaveLength(2);
+
+    await fireEvent.change(screen.getByLabelText('Decided by'), { target: { value: 'device' } });
+    await waitFor(() => expect(entryTitles()).toHaveLength(1), SLOW);
+    expect(screen.getByRole('article', { name: entryTitles()[0]! }).textContent).toContain('Phone');
   });
 });

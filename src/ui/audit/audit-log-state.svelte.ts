@@ -29,6 +29,8 @@ export class AuditLogState {
 
   readonly #db: PausepointDb;
   #filters: AuditFilters = {};
+  /** What the view narrows the scan's rows to besides the filters (who decided). */
+  #where: (pausePoint: PausePoint) => boolean = () => true;
   #pages: AsyncGenerator<PausePointPage, void, undefined> | null = null;
   /** Rows read from the scan but not shown yet. */
   #buffer: PausePoint[] = [];
@@ -68,11 +70,12 @@ export class AuditLogState {
     return this.#filters;
   }
 
-  /** Shows the first rows for these filters. */
-  async show(filters: AuditFilters): Promise<void> {
+  /** Shows the first rows for these filters (and `where`, which no index answers). */
+  async show(filters: AuditFilters, where: (pausePoint: PausePoint) => boolean = () => true): Promise<void> {
     const run = ++this.#run;
     void this.#pages?.return(undefined);
     this.#filters = filters;
+    this.#where = where;
     this.#pages = null;
     this.#buffer = [];
     this.#scanDone = false;
@@ -116,7 +119,7 @@ export class AuditLogState {
           this.#scanDone = true;
           break;
         }
-        this.#buffer.push(...step.value.rows);
+        this.#buffer.push(...step.value.rows.filter(this.#where));
         this.#scanned += step.value.scanned;
         this.#unreadable += step.value.unreadable.length;
         // A rare filter can mean many pages with few matches: let the page breathe between them.

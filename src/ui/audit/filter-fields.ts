@@ -11,9 +11,12 @@ export interface FilterFields {
   from: string;
   to: string;
   text: string;
+  /** The view's own (view-filters.ts): which kind of entry, who decided. */
+  entry: string;
+  decidedBy: string;
 }
 
-export const EMPTY_FIELDS: FilterFields = { status: '', kind: '', tool: '', conversationId: '', from: '', to: '', text: '' };
+export const EMPTY_FIELDS: FilterFields = { status: '', kind: '', tool: '', conversationId: '', from: '', to: '', text: '', entry: '', decidedBy: '' };
 
 /** The filters the fields describe: "from" is the start of its day, "to" the end of its day, both local time. */
 export function fieldsToFilters(fields: FilterFields): AuditFilters {

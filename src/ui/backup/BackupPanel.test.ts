@@ -80,7 +80,7 @@ describe('BackupPanel backup and restore', () => {
     expect(downloads).toHaveLength(1);
     expect(downloads[0]!.name).toMatch(/^pausepoint-backup-\d{4}-\d{2}-\d{2}\.json$/);
     const text = await downloads[0]!.blob.text();
-    expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 2 });
+    expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 3 });
     expect(text).not.toContain(SEED_API_KEY);
   });
 

@@ -291,6 +291,24 @@ describe('ApprovalCard — rules from a gate card', () => {
     expect(client.decide).not.toHaveBeenCalled();
   });
 
+  test('previews what Always allow would have decided, asked of the worker only once opened', async () => {
+    const { client } = renderCard(post());
+    client.previewRule.mockResolvedValue({ decided: 4, of: 9, examples: [] });
+    const card = screen.getByRole('region', { name: 'POST to x.test' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(client.previewRule).not.toHaveBeenCalled();
+    const summary = within(card).getByText('What would “Always allow” have decided?');
+    await fireEvent.click(summary);
+    expect(await within(card).findByText('This rule would have decided 4 of your last 9 calls.', undefined, { timeout: 2_000 })).toBeTruthy();
+    expect(client.previewRule).toHaveBeenCalledWith(expect.objectContaining({ tool: 'http_request', scope: { kind: 'everywhere' } }), expect.any(AbortSignal));
+  });
+
+  test('says which dry-run rules would have decided the call', () => {
+    renderCard({ ...post(), dryRuns: [{ id: 'r9', effect: 'allow', text: 'Allow http_request — everywhere' }] });
+    const card = screen.getByRole('region', { name: 'POST to x.test' });
+    expect(within(card).getByText('Rule “Allow http_request — everywhere” would allow this (dry run: it decided nothing).')).toBeTruthy();
+  });
+
   test('Allow in this conversation scopes the rule to the card’s conversation', async () => {
     const { client } = renderCard(post());
     await fireEvent.click(screen.getByRole('button', { name: 'Allow in this conversation' }));

@@ -67,11 +67,50 @@ describe('Settings › Approval rules', () => {
     await putRule(db, readsFrom('https://docs.example', { enabled: false, source: 'backup' }));
     const { client, section } = renderRules();
     const item = await within(section).findByRole('listitem');
-    expect(item.textContent).toContain('disabled');
+    expect(within(item).getByText('Off')).toBeTruthy();
     expect(item.textContent).toContain('Restored from a backup');
     await fireEvent.click(within(item).getByRole('button', { name: 'Enable' }));
     expect(client.enableRule).toHaveBeenCalledWith('reads');
     expect(within(item).queryByRole('button', { name: 'Disable' })).toBeNull();
+  });
+
+  test('each rule shows its status, effect, scope and how many calls it decided (or would have), and when last', async () => {
+    await putRule(db, readsFrom('https://docs.example', { createdAt: 1, uses: 3, lastUsedAt: Date.UTC(2026, 0, 2) }));
+    await putRule(db, makeRule({ id: 'dry', effect: 'deny', tool: 'delete_note', createdAt: 2, dryRun: true, uses: 1, lastUsedAt: Date.UTC(2026, 0, 3) }));
+    const { client, section } = renderRules();
+    const [active, dry] = await within(section).findAllByRole('listitem');
+    expect(active!.textContent).toMatch(/Active\s*· Allow · Everywhere\s*· decided 3 calls, last/);
+    expect(within(active!).queryByRole('button', { name: 'Make active' })).toBeNull();
+    expect(dry!.textContent).toMatch(/Dry run\s*· Deny · Everywhere\s*· would have decided 1 call, last/);
+    await fireEvent.click(within(dry!).getByRole('button', { name: 'Make active' }));
+    expect(client.makeRuleActive).toHaveBeenCalledWith('dry');
+    expect(within(dry!).getByRole('button', { name: 'Disable' })).toBeTruthy();
+    expect(within(dry!).getByRole('button', { name: 'Remove' })).toBeTruthy();
+  });
+
+  test('Add a rule previews what the rule would have decided, then saves it as a dry run when asked', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { client, section } = renderRules();
+      client.previewRule.mockResolvedValue({
+        decided: 2,
+        of: 7,
+        examples: [{ at: Date.UTC(2026, 0, 2), conversationId: 'c1', toolCallId: 'call-1', toolName: 'delete_note', args: { id: 'n1' } }],
+      });
+      const form = within(section).getByRole('form', { name: 'Add a rule' });
+      await fireEvent.input(within(form).getByLabelText('Tool'), { target: { value: 'delete_note' } });
+      await fireEvent.change(within(form).getByLabelText('Effect'), { target: { value: 'deny' } });
+      await fireEvent.click(within(form).getByRole('checkbox', { name: 'Dry run' }));
+      await vi.advanceTimersByTimeAsync(300);
+      expect(await within(form).findByText('This rule would have decided 2 of your last 7 calls.')).toBeTruthy();
+      expect(client.previewRule).toHaveBeenCalledTimes(1);
+      expect(client.previewRule).toHaveBeenLastCalledWith(expect.objectContaining({ tool: 'delete_note', effect: 'deny', dryRun: true }), expect.any(AbortSignal));
+      expect(within(within(form).getByRole('list', { name: 'Calls it would have decided' })).getByRole('listitem').textContent).toContain('delete_note {"id":"n1"}');
+      await fireEvent.click(within(form).getByRole('button', { name: 'Add rule' }));
+      expect(client.addRule).toHaveBeenCalledWith(expect.objectContaining({ tool: 'delete_note', effect: 'deny', dryRun: true }));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('an enabled rule can be disabled without removing it; the list follows storage', async () => {

@@ -1,3 +1,4 @@
+import type { RulePreview } from '../../engine/preview-rule.ts';
 import { vi } from 'vitest';
 import type { BatchDecision, BatchResult } from '../../engine/batch-decision.ts';
 import type { Decision } from '../../engine/decision.ts';
@@ -35,6 +36,8 @@ export function fakeClient(tabId = 'tab-1') {
     addRule: vi.fn(async (_draft: ApprovalRuleDraft) => ({ ruleId: 'rule-new' })),
     approveWithRule: vi.fn(async (_id: string, _decision: Decision, _draft: ApprovalRuleDraft): Promise<DecideResult> => ({ outcome: 'decided' })),
     removeRule: vi.fn(async (_id: string) => {}),
+    previewRule: vi.fn(async (_draft: ApprovalRuleDraft): Promise<RulePreview> => ({ decided: 0, of: 0, examples: [] })),
+    makeRuleActive: vi.fn(async (_id: string) => {}),
     enableRule: vi.fn(async (_id: string) => {}),
     disableRule: vi.fn(async (_id: string) => {}),
     setAskForEverything: vi.fn(async (_on: boolean) => {}),
