@@ -3,7 +3,7 @@ import './zod-config.ts';
 import { keepThisServiceWorkerWarm } from './pwa/keep-service-worker-warm.ts';
 import { PausepointDb } from './storage/db.ts';
 import './ui/app.css';
-import { isOAuthCallback } from './ui/mcp/oauth-callback.ts';
+import { isOAuthCallback } from './ui/mcp/oauth-callback-path.ts';
 import { startApp } from './ui/start-app.ts';
 import { readFirstScreen } from './ui/state/first-screen.ts';
 import { parseRoute } from './ui/state/route.ts';

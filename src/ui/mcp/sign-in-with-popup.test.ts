@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { McpControl } from '../../worker/agent-client.ts';
-import { CALLBACK_CHANNEL, callbackUrl, isOAuthCallback, readCallbackMessage } from './oauth-callback.ts';
+import { CALLBACK_CHANNEL, callbackUrl, readCallbackMessage } from './oauth-callback.ts';
+import { isOAuthCallback } from './oauth-callback-path.ts';
 import { relayOAuthCallback } from './relay-oauth-callback.ts';
 import { signInWithPopup } from './sign-in-with-popup.ts';
 
