@@ -7,7 +7,10 @@
 //     since it sets that without importing zod, 75.4 kB with the payload and form
 //     editors on demand (and the phone, notification and usage features of the
 //     same stop), 72.5 kB since the service worker registers once the first
-//     screen is up, 73.1 kB with the first screen read before the app mounts.
+//     screen is up, 73.1 kB with the first screen read before the app mounts,
+//     74.5 kB with sync's cards, pairing link and Runs on, 73.0 kB with what the
+//     first screen does not use on demand (a form's draft, the pairing link's
+//     handling, the MCP calls, the OAuth relay) and no modulepreload polyfill.
 //     Kept just above the current size, so that it cannot creep back.
 //   - page JS every visit loads by itself, without waiting on it: the service
 //     worker's registration (the update banner with workbox-window, once the main
