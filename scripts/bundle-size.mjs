@@ -8,8 +8,11 @@
 //     editors on demand (and the phone, notification and usage features of the
 //     same stop), 72.5 kB since the service worker registers once the first
 //     screen is up, 73.1 kB with the first screen read before the app mounts,
-//     74.5 kB with issue 28's risk label on every card, the batch bar's check and
-//     the keyboard shortcuts' keys (their dialogs and the bar load on demand).
+//     74.5 kB with sync's cards, pairing link and Runs on, 73.0 kB with what the
+//     first screen does not use on demand (a form's draft, the pairing link's
+//     handling, the MCP calls, the OAuth relay) and no modulepreload polyfill,
+//     then issue 28's risk label on every card, the batch bar's check and the
+//     keyboard shortcuts' keys (their dialogs and the bar load on demand).
 //     Kept just above the current size, so that it cannot creep back.
 //   - page JS every visit loads by itself, without waiting on it: the service
 //     worker's registration (the update banner with workbox-window, once the main

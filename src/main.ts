@@ -3,7 +3,7 @@ import './zod-config.ts';
 import { keepThisServiceWorkerWarm } from './pwa/keep-service-worker-warm.ts';
 import { PausepointDb } from './storage/db.ts';
 import './ui/app.css';
-import { isOAuthCallback, relayOAuthCallback } from './ui/mcp/oauth-callback.ts';
+import { isOAuthCallback } from './ui/mcp/oauth-callback-path.ts';
 import { startApp } from './ui/start-app.ts';
 import { readFirstScreen } from './ui/state/first-screen.ts';
 import { parseRoute } from './ui/state/route.ts';
@@ -14,7 +14,8 @@ if (!target) throw new Error('Pausepoint: #app element missing from index.html')
 
 /** The app, or — in an MCP server's sign-in popup, back from the authorization server — nothing but the hand-over. */
 async function start() {
-  if (isOAuthCallback(window.location)) return relayOAuthCallback(window, target!);
+  // The popup alone loads the relay; an ordinary start does not pay for it.
+  if (isOAuthCallback(window.location)) return import('./ui/mcp/relay-oauth-callback.ts').then(({ relayOAuthCallback }) => relayOAuthCallback(window, target!));
   const client = new WorkerClient();
   keepThisServiceWorkerWarm();
   const db = new PausepointDb();

@@ -1,5 +1,6 @@
 import type { Decision } from './decision.ts';
-import { checkForm, formFields } from './form-schema.ts';
+import { checkForm } from './check-form.ts';
+import { formFields } from './form-schema.ts';
 import { describeIssues } from './parse-call.ts';
 import type { PausePoint } from './records/index.ts';
 import { resolveDecision, type Resolution } from './resolve-decision.ts';

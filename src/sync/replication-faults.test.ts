@@ -34,7 +34,7 @@ function phone(fetcher?: typeof fetch): { ctx: SyncContext; name: string } {
   const name = `pausepoint-${++database}`;
   couch.createDatabase(name);
   const client = new CouchClient({ serverUrl: couch.url, database: name, username: 'ada', password: 'pw', ...(fetcher ? { fetch: fetcher } : {}) });
-  return { name, ctx: { db, client, sealed: new SealedDocuments(keys, name), device: { id: 'phone', name: 'Phone' }, since: 0, now: Date.now } };
+  return { name, ctx: { db, client, sealed: new SealedDocuments(keys, name), device: { id: 'phone', name: 'Phone' }, since: 0, epoch: 1, now: Date.now } };
 }
 
 async function put(ctx: SyncContext, doc: SyncDocument, rev?: string): Promise<string> {

@@ -205,3 +205,58 @@ describe('WorkerClient sync calls', () => {
     await expect(turnedOn).rejects.toMatchObject({ name: 'ProtocolError' });
   });
 });
+
+describe('WorkerClient MCP calls', () => {
+  test('each MCP call posts its intent with its fields, and reads its answer', async () => {
+    const { worker, client } = connect();
+    const draft = { url: 'https://mcp.example/mcp', name: 'Words' };
+    const calls = [
+      client.mcp.add(draft),
+      client.mcp.setEnabled('s1', false),
+      client.mcp.setTrusted('s1', true),
+      client.mcp.setToolEnabled('s1', 'echo', false),
+      client.mcp.remove('s1'),
+      client.mcp.beginSignIn('s1', 'https://app/mcp-oauth-callback'),
+      client.mcp.finishSignIn('s1', 'code', 'state', null),
+      client.mcp.signOut('s1'),
+    ];
+    // Sent once the MCP calls' module is loaded (on the first of them), in the order they were made.
+    await vi.waitFor(() => expect(worker.posted).toHaveLength(8));
+    expect(worker.posted.map((p) => p.intent)).toEqual([
+      { type: 'mcpAdd', ...draft },
+      { type: 'mcpSetEnabled', serverId: 's1', enabled: false },
+      { type: 'mcpSetTrusted', serverId: 's1', trusted: true },
+      { type: 'mcpSetToolEnabled', serverId: 's1', toolName: 'echo', enabled: false },
+      { type: 'mcpRemove', serverId: 's1' },
+      { type: 'mcpBeginSignIn', serverId: 's1', redirectUrl: 'https://app/mcp-oauth-callback' },
+      { type: 'mcpFinishSignIn', serverId: 's1', code: 'code', state: 'state', iss: null },
+      { type: 'mcpSignOut', serverId: 's1' },
+    ]);
+    const answers = [{ serverId: 's1' }, null, null, null, null, { kind: 'redirect', authorizationUrl: 'https://auth.example/a', state: 'st' }, null, { revoked: 'yes' }];
+    answers.forEach((value, index) => worker.answer({ id: index + 1, ok: true, value }));
+    await expect(Promise.all(calls)).resolves.toEqual([
+      { serverId: 's1' },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      { kind: 'redirect', authorizationUrl: 'https://auth.example/a', state: 'st' },
+      undefined,
+      { revoked: 'yes' },
+    ]);
+  });
+
+  test('an unreadable server id, sign-in start or sign-out answer rejects with a ProtocolError', async () => {
+    const { worker, client } = connect();
+    const added = client.mcp.add({ url: 'https://mcp.example/mcp', name: 'Words' });
+    const started = client.mcp.beginSignIn('s1', 'https://app/mcp-oauth-callback');
+    const signedOut = client.mcp.signOut('s1');
+    await vi.waitFor(() => expect(worker.posted).toHaveLength(3));
+    worker.answer({ id: 1, ok: true, value: { serverId: 7 } });
+    worker.answer({ id: 2, ok: true, value: { kind: 'redirect', authorizationUrl: 'https://auth.example/a' } });
+    worker.answer({ id: 3, ok: true, value: { revoked: 'failed' } });
+    await expect(added).rejects.toMatchObject({ name: 'ProtocolError' });
+    await expect(started).rejects.toMatchObject({ name: 'ProtocolError' });
+    await expect(signedOut).rejects.toMatchObject({ name: 'ProtocolError' });
+  });
+});

@@ -1,5 +1,4 @@
 import type { AgentClient, IntentCall, McpControl, SyncControl } from './agent-client.ts';
-import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 import type { BatchResult, DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 import type { RulePreview } from '../engine/preview-rule.ts';
 
@@ -87,15 +86,27 @@ export class WorkerClient implements AgentClient {
   readonly deleteConversation: IntentCall<'deleteConversation'> = (conversationId, signal) =>
     this.#call({ type: 'deleteConversation', conversationId }, ignore, signal);
 
+  // MCP's calls and the guards that read their answers come on the first MCP call (mcp-calls.ts), as sync's do.
+  #mcpCalls: Promise<McpControl> | undefined;
+  #loadMcp(): Promise<McpControl> {
+    return (this.#mcpCalls ??= import('./mcp-calls.ts').then(
+      ({ mcpCalls }) => mcpCalls((intent, signal) => this.#call(intent, same, signal)),
+      (error: unknown) => {
+        this.#mcpCalls = undefined;
+        throw error;
+      },
+    ));
+  }
+
   readonly mcp: McpControl = {
-    add: (draft, signal) => this.#call({ type: 'mcpAdd', ...draft }, readServerId, signal),
-    setEnabled: (serverId, enabled, signal) => this.#call({ type: 'mcpSetEnabled', serverId, enabled }, ignore, signal),
-    setTrusted: (serverId, trusted, signal) => this.#call({ type: 'mcpSetTrusted', serverId, trusted }, ignore, signal),
-    setToolEnabled: (serverId, toolName, enabled, signal) => this.#call({ type: 'mcpSetToolEnabled', serverId, toolName, enabled }, ignore, signal),
-    remove: (serverId, signal) => this.#call({ type: 'mcpRemove', serverId }, ignore, signal),
-    beginSignIn: (serverId, redirectUrl, signal) => this.#call({ type: 'mcpBeginSignIn', serverId, redirectUrl }, readSignInStart, signal),
-    finishSignIn: (serverId, code, state, iss, signal) => this.#call({ type: 'mcpFinishSignIn', serverId, code, state, iss }, ignore, signal),
-    signOut: (serverId, signal) => this.#call({ type: 'mcpSignOut', serverId }, readSignOut, signal),
+    add: (draft, signal) => this.#loadMcp().then((mcp) => mcp.add(draft, signal)),
+    setEnabled: (serverId, enabled, signal) => this.#loadMcp().then((mcp) => mcp.setEnabled(serverId, enabled, signal)),
+    setTrusted: (serverId, trusted, signal) => this.#loadMcp().then((mcp) => mcp.setTrusted(serverId, trusted, signal)),
+    setToolEnabled: (serverId, toolName, enabled, signal) => this.#loadMcp().then((mcp) => mcp.setToolEnabled(serverId, toolName, enabled, signal)),
+    remove: (serverId, signal) => this.#loadMcp().then((mcp) => mcp.remove(serverId, signal)),
+    beginSignIn: (serverId, redirectUrl, signal) => this.#loadMcp().then((mcp) => mcp.beginSignIn(serverId, redirectUrl, signal)),
+    finishSignIn: (serverId, code, state, iss, signal) => this.#loadMcp().then((mcp) => mcp.finishSignIn(serverId, code, state, iss, signal)),
+    signOut: (serverId, signal) => this.#loadMcp().then((mcp) => mcp.signOut(serverId, signal)),
   };
 
   // Sync's calls and the zod schemas that read their answers come on the first sync call (sync-calls.ts): start-up loads neither.
@@ -189,11 +200,11 @@ export class WorkerClient implements AgentClient {
 
 type Fields = Record<string, unknown>;
 
-function isObject(value: unknown): value is Fields {
+export function isObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-const isString = (value: unknown): value is string => typeof value === 'string';
+export const isString = (value: unknown): value is string => typeof value === 'string';
 
 export function readWorkerEvent(data: unknown): WorkerEvent | null {
   if (!isObject(data)) return null;
@@ -298,31 +309,10 @@ function readPreview(value: unknown): RulePreview {
   throw new AgentError('ProtocolError', 'The agent worker answered a rule preview with something unreadable.');
 }
 
-function readServerId(value: unknown): { serverId: string } {
-  if (isObject(value) && isString(value.serverId)) return { serverId: value.serverId };
-  throw new AgentError('ProtocolError', 'The agent worker did not say which server it added.');
-}
-
-function readSignInStart(value: unknown): SignInStart {
-  if (isObject(value) && value.kind === 'authorized') return { kind: 'authorized' };
-  if (isObject(value) && value.kind === 'redirect' && isString(value.authorizationUrl) && isString(value.state)) {
-    return { kind: 'redirect', authorizationUrl: value.authorizationUrl, state: value.state };
-  }
-  throw new AgentError('ProtocolError', 'The agent worker did not say where to sign in.');
-}
-
-const SIGNED_OUT: ReadonlySet<unknown> = new Set(['yes', 'no_tokens', 'no_endpoint']);
-
-function readSignOut(value: unknown): SignOutResult {
-  if (isObject(value) && SIGNED_OUT.has(value.revoked)) return { revoked: value.revoked as Exclude<SignOutResult['revoked'], 'failed'> };
-  if (isObject(value) && value.revoked === 'failed' && isString(value.reason)) return { revoked: 'failed', reason: value.reason };
-  throw new AgentError('ProtocolError', 'The agent worker did not say what Sign out did.');
-}
-
 const readModels = (value: unknown): string[] => (Array.isArray(value) ? value.filter(isString) : []);
 
 /** For intents that answer nothing (`null` on the wire). */
 const ignore = (): void => undefined;
 
-/** For answers read elsewhere (sync-calls.ts). */
+/** For answers read elsewhere (sync-calls.ts, mcp-calls.ts). */
 const same = (value: unknown): unknown => value;

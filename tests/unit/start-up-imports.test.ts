@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { startUpImports } from './start-up-imports.ts';
@@ -22,6 +23,30 @@ describe('the page at start-up', () => {
     // Names the modules that import zod, when one does: follow their importers back from there.
     const importers = (packages.get('zod') ?? []).map((f) => relative(process.cwd(), f));
     expect(importers).toEqual([]);
+  });
+
+  // The start-up budget (npm run size): what only a form's card, a pairing link, Settings or
+  // the sign-in popup uses loads on demand, with them.
+  test('leaves out what the first screen does not use: a form’s draft, the pairing link, the MCP calls, the OAuth callback', () => {
+    const reached = [...files].map((f) => relative(process.cwd(), f));
+    const onDemand = [
+      'src/ui/cards/form-draft.svelte.ts',
+      'src/engine/check-form.ts',
+      'src/ui/devices/pairing-fragment.ts',
+      'src/ui/devices/JoinDialog.svelte',
+      'src/worker/mcp-calls.ts',
+      'src/worker/sync-calls.ts',
+      'src/ui/mcp/oauth-callback.ts',
+      'src/ui/mcp/relay-oauth-callback.ts',
+    ];
+    expect(reached.filter((file) => onDemand.includes(file))).toEqual([]);
+  });
+
+  // Anything from svelte/reactivity at start-up keeps its SvelteMap in the start chunk too
+  // (the lazy chunks that use it share the module): ≈ 0.3 kB gzip (narrow-viewport.svelte.ts).
+  test('imports nothing from svelte/reactivity', () => {
+    const importers = [...files].filter((f) => /from\s+['"]svelte\/reactivity['"]/.test(readFileSync(f, 'utf8')));
+    expect(importers.map((f) => relative(process.cwd(), f))).toEqual([]);
   });
 });
 

@@ -130,6 +130,14 @@ describe('ApprovalCard — data entry', () => {
     expect(client.decide).toHaveBeenCalledWith('p1', { type: 'submit', data: { name: 'Ada', seats: 3, tier: 'pro', invoice: true } });
   });
 
+  test('a Submit pressed before the form has loaded waits for it, and decides as the form would', async () => {
+    // The form's draft loads on demand with its fields: the press must neither be lost nor skip the check.
+    const { client } = renderCard(pausePoint({ kind: 'data_entry', payload: { city: 'Oslo', guests: 2 } }));
+    expect(screen.queryByRole('textbox', { name: 'city' })).toBeNull();
+    await fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', { type: 'submit', data: { city: 'Oslo', guests: 2 } }));
+  });
+
   test('a plain-object payload gives one prefilled field per key', async () => {
     renderCard(pausePoint({ kind: 'data_entry', payload: { city: 'Oslo', guests: 2 } }));
     expect(((await screen.findByRole('textbox', { name: 'city' })) as HTMLInputElement).value).toBe('Oslo');

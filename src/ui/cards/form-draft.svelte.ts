@@ -1,5 +1,6 @@
 import { SvelteMap } from 'svelte/reactivity';
-import { checkForm, formFields, type FormCheck, type FormField } from '../../engine/form-schema.ts';
+import { checkForm, type FormCheck } from '../../engine/check-form.ts';
+import { formFields, type FormField } from '../../engine/form-schema.ts';
 
 /**
  * A data entry card's form: the fields the engine derives from the payload,

@@ -129,4 +129,26 @@ describe('the Join dialog', () => {
     await fireEvent.input(within(dialog).getByLabelText('Pairing code'), { target: { value: 'C' } });
     expect(dialog).toBeTruthy();
   });
+
+  test('a later link replaces the open one, and a link after Cancel opens Join again with its own blob', async () => {
+    history.replaceState(null, '', '/#pair=FIRST');
+    const client = renderApp();
+    const first = await screen.findByRole('dialog', { name: 'Join' });
+    location.hash = '#pair=SECOND';
+    await waitFor(() => expect(location.hash).toBe(''));
+    client.sync.join.mockResolvedValueOnce({ ok: false, refusal: { kind: 'wrong_code', message: 'That pairing code does not open this link.' } });
+    await fireEvent.input(within(first).getByLabelText('Pairing code'), { target: { value: 'K7QM' } });
+    await fireEvent.click(within(first).getByRole('button', { name: 'Join' }));
+    expect(client.sync.join).toHaveBeenLastCalledWith(expect.objectContaining({ blob: 'SECOND' }));
+
+    await within(first).findByRole('alert');
+    await fireEvent.click(within(first).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Join' })).toBeNull());
+    location.hash = '#pair=THIRD';
+    const again = await screen.findByRole('dialog', { name: 'Join' });
+    expect(location.hash).toBe('');
+    await fireEvent.input(within(again).getByLabelText('Pairing code'), { target: { value: 'K7QM' } });
+    await fireEvent.click(within(again).getByRole('button', { name: 'Join' }));
+    expect(client.sync.join).toHaveBeenLastCalledWith(expect.objectContaining({ blob: 'THIRD' }));
+  });
 });

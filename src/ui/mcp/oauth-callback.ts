@@ -2,12 +2,14 @@
  * The OAuth callback, as the sign-in popup lands on it: the app's own page at
  * `<app>/mcp-oauth-callback?code=…&state=…` (index.html, like every path
  * under the app: the service worker's navigation fallback and any SPA host
- * serve it), handled here by main.ts before the app starts. It hands the
- * code and state to the tab that opened the popup over a BroadcastChannel,
- * which only this origin's pages can hear, and closes. No inline script:
- * this is the app's own module, under its CSP.
+ * serve it), recognised by main.ts before the app starts (oauth-callback-path.ts), which then loads
+ * relay-oauth-callback.ts: that hands the code and state to the tab that
+ * opened the popup over a BroadcastChannel, which only this origin's pages
+ * can hear, and closes. No inline script: these are the app's own modules,
+ * under its CSP.
  */
-export const CALLBACK_PATH = 'mcp-oauth-callback';
+import { CALLBACK_PATH } from './oauth-callback-path.ts';
+
 export const CALLBACK_CHANNEL = 'pausepoint-mcp-oauth';
 
 /** What the callback page passes on; the worker checks `state` against the sign-in it started. */
@@ -24,29 +26,6 @@ export interface CallbackMessage {
 /** The redirect URI the app registers: the callback path beside index.html. */
 export function callbackUrl(baseUri: string): string {
   return new URL(CALLBACK_PATH, baseUri).href;
-}
-
-export function isOAuthCallback(location: Pick<Location, 'pathname'>): boolean {
-  return location.pathname.endsWith(`/${CALLBACK_PATH}`);
-}
-
-/** Passes the callback's parameters on, removes them from the address bar, and closes the popup. */
-export function relayOAuthCallback(win: Window, target: HTMLElement): void {
-  const params = new URLSearchParams(win.location.search);
-  const message: CallbackMessage = {
-    type: 'mcp-oauth-callback',
-    code: params.get('code'),
-    state: params.get('state'),
-    iss: params.get('iss'),
-    error: params.get('error'),
-    errorDescription: params.get('error_description'),
-  };
-  win.history.replaceState(null, '', win.location.pathname);
-  const channel = new BroadcastChannel(CALLBACK_CHANNEL);
-  channel.postMessage(message);
-  channel.close();
-  target.textContent = message.code ? 'Signed in. You can close this window.' : 'Sign-in did not complete. You can close this window.';
-  win.close();
 }
 
 /** The message, if `data` is one, as this origin's callback page sent it. */

@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { McpControl } from '../../worker/agent-client.ts';
-import { CALLBACK_CHANNEL, callbackUrl, isOAuthCallback, readCallbackMessage, relayOAuthCallback } from './oauth-callback.ts';
+import { CALLBACK_CHANNEL, callbackUrl, readCallbackMessage } from './oauth-callback.ts';
+import { isOAuthCallback } from './oauth-callback-path.ts';
+import { relayOAuthCallback } from './relay-oauth-callback.ts';
 import { signInWithPopup } from './sign-in-with-popup.ts';
 
 const ORIGIN = 'http://127.0.0.1:4185';
