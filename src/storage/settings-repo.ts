@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Instructions } from '../engine/records/instructions.ts';
 import { API_KEYS_KEY, storedApiKeys, withApiKey } from './api-keys.ts';
 import {
   ENDPOINT_HEADERS_KEY,
@@ -95,6 +96,11 @@ export const Settings = z.object({
   dailyCostLimit: z.number().positive().optional(),
   /** Prices per million tokens, per model id; absent until the user saves some (the prefilled ones apply till then). */
   prices: z.array(ModelPriceRecord).max(MAX_PRICES).optional(),
+  /**
+   * Sent with every model call after the app's own system prompt (build-request.ts),
+   * which they add to and never replace. Absent means none; optional for the same reason as maxTokens.
+   */
+  customInstructions: Instructions.optional(),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a caller may pass to `saveSettings`: the fields with defaults may be left out. */
@@ -129,6 +135,7 @@ const DROPPABLE_FIELDS: ReadonlySet<PropertyKey> = new Set([
   'costLimit',
   'dailyCostLimit',
   'prices',
+  'customInstructions',
 ]);
 
 const DEVICE_ID_KEY = 'deviceId';

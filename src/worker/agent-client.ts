@@ -29,6 +29,7 @@ type CallArguments = EveryIntent<{
   createConversation: ['title'?];
   renameConversation: ['conversationId', 'title'];
   deleteConversation: ['conversationId'];
+  setConversationInstructions: ['conversationId', 'instructions'];
   addRule: ['draft'];
   removeRule: ['ruleId'];
   approveWithRule: ['pausePointId', 'decision', 'draft'];

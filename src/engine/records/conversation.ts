@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTIVE_STATES } from './active-states.ts';
+import { Instructions } from './instructions.ts';
 import { ModelTotals, SampledUsage } from './usage.ts';
 
 /**
@@ -60,5 +61,11 @@ export const Conversation = z.object({
   /** The MCP sampling calls made for it (their tokens are in `usage` too); absent before the first. */
   sampled: z.array(SampledUsage).optional(),
   ownerDevice: OwnerDevice.optional(),
+  /**
+   * The user's instructions for this conversation alone, sent on its every model
+   * call after the app's system prompt and Settings' custom instructions.
+   * Optional: a conversation without them is stored (and synced) as before.
+   */
+  instructions: Instructions.optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
