@@ -1,4 +1,5 @@
 import { makeConversation, makePausePoint } from '../../engine/testing/make-records.ts';
+import type { Message } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 
 /**
@@ -21,7 +22,7 @@ export async function seedConversation(db: PausepointDb, id = 'c1'): Promise<voi
     }),
   );
   const base = { v: 1 as const, conversationId: id };
-  await db.messages.bulkPut([
+  const messages: Message[] = [
     { ...base, id: `${id}-m0`, seq: 0, createdAt: 2_000, role: 'user', content: 'Send the March invoice to Ada.' },
     {
       ...base,
@@ -48,7 +49,8 @@ export async function seedConversation(db: PausepointDb, id = 'c1'): Promise<voi
       status: 'complete',
     },
     { ...base, id: `${id}-m5`, seq: 5, createdAt: 2_500, role: 'notice', content: 'The connection dropped once.' },
-  ]);
+  ];
+  await db.messages.bulkPut(messages);
   await db.pausePoints.bulkPut([
     makePausePoint({ id: `${id}-p1`, conversationId: id, toolCallId: 'call_1', toolName: 'send_invoice', origin: 'gate', status: 'resolved', resolution: 'approve', resolvedAt: 2_150, createdAt: 2_120 }),
     makePausePoint({ id: `${id}-p2`, conversationId: id, turnIndex: 1, toolCallId: 'call_2', toolName: 'send_invoice', origin: 'gate', title: 'Send 80 EUR to Bob?', createdAt: 2_420, expiresAt: 99_000 }),
