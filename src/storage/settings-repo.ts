@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { Instructions } from '../engine/records/instructions.ts';
 import { API_KEYS_KEY, storedApiKeys, withApiKey } from './api-keys.ts';
 import {
   ENDPOINT_HEADERS_KEY,
@@ -14,7 +13,7 @@ import {
 import type { PausepointDb, SettingRow } from './db.ts';
 import type { ReadAlongside } from './read-only.ts';
 import { endpointOrigin, PLAIN_HTTP_REFUSED, plainHttpAllowed } from './endpoint-origin.ts';
-import { MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
+import { MAX_CUSTOM_INSTRUCTIONS_CHARS, MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 import { withStoredKey } from './with-stored-key.ts';
 
@@ -100,7 +99,7 @@ export const Settings = z.object({
    * Sent with every model call after the app's own system prompt (build-request.ts),
    * which they add to and never replace. Absent means none; optional for the same reason as maxTokens.
    */
-  customInstructions: Instructions.optional(),
+  customInstructions: z.string().max(MAX_CUSTOM_INSTRUCTIONS_CHARS).optional(),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a caller may pass to `saveSettings`: the fields with defaults may be left out. */

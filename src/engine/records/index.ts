@@ -6,4 +6,3 @@ export * from './ledger-entry.ts';
 export * from './approval-rule.ts';
 export * from './audit-event.ts';
 export * from './usage.ts';
-export * from './instructions.ts';
