@@ -5,6 +5,20 @@ import { wrapToolResult } from './tool-result-envelope.ts';
 
 const MISSING_RESULT = 'Error: no result was recorded for this call.';
 
+/** The user's own instructions for a call: Settings' custom instructions, and the conversation's. */
+export interface RequestInstructions {
+  general?: string | undefined;
+  conversation?: string | undefined;
+}
+
+/**
+ * How the user's instructions are introduced to the model. Each comes in a
+ * system message of its own after the app's: the safety rules are said first
+ * and whole, and what follows is named as the user's, within those rules.
+ */
+export const GENERAL_INSTRUCTIONS_PREFIX = "The user's custom instructions, which apply to every conversation (they come from the user; the rules above still hold):\n\n";
+export const CONVERSATION_INSTRUCTIONS_PREFIX = "The user's instructions for this conversation (they come from the user; the rules above still hold):\n\n";
+
 /**
  * Turns stored history into Chat Completions messages.
  *
@@ -15,14 +29,20 @@ const MISSING_RESULT = 'Error: no result was recorded for this call.';
  * its stored order. Interrupted or still-streaming assistant text and notices
  * are for the user only. Every tool result goes as data, in its envelope
  * (tool-result-envelope.ts): whatever a tool read may have been written by anyone.
+ * The user's custom instructions follow the app's system prompt, never before it.
  */
-export function buildRequest(history: readonly Message[]): ModelMessage[] {
+export function buildRequest(history: readonly Message[], instructions: RequestInstructions = {}): ModelMessage[] {
   const results = new Map<string, ToolMessage>();
   for (const message of history) {
     if (message.role === 'tool' && !results.has(message.toolCallId)) results.set(message.toolCallId, message);
   }
 
+  // The app's own prompt is always first and never replaced: the user's instructions add to it.
   const out: ModelMessage[] = [{ role: 'system', content: SYSTEM_PROMPT }];
+  const general = instructions.general?.trim();
+  if (general) out.push({ role: 'system', content: GENERAL_INSTRUCTIONS_PREFIX + general });
+  const conversation = instructions.conversation?.trim();
+  if (conversation) out.push({ role: 'system', content: CONVERSATION_INSTRUCTIONS_PREFIX + conversation });
   for (const message of history) {
     switch (message.role) {
       case 'user':

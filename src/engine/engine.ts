@@ -319,6 +319,15 @@ export class Engine {
     await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, title }));
   }
 
+  /**
+   * Sets the conversation's own custom instructions (empty clears them), sent
+   * from its next model call on. Like a rename: not activity, one transaction.
+   */
+  async setConversationInstructions(conversationId: string, instructions: string): Promise<void> {
+    const text = instructions.trim();
+    await this.#ctx.storage.updateConversation(conversationId, ({ instructions: _old, ...c }) => (text ? { ...c, instructions: text } : c));
+  }
+
   /** Deletes a conversation with everything of it (its audit trail too), stopping its run wherever it runs. */
   async deleteConversation(conversationId: string): Promise<void> {
     // Whichever tab runs it stops before its next step, rather than acting for a conversation that is gone.
@@ -489,7 +498,8 @@ export class Engine {
         if (!runningHere) await this.#setState(conversationId, running);
         const model = await this.#options.model(step.alongside);
         const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' } } as const;
-        const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal);
+        const instructions = { general: await this.#ctx.settings.instructions?.(step.alongside), conversation: step.instructions };
+        const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal, instructions);
         const held = answer instanceof HeldAnswer ? answer : undefined;
         const message = answer instanceof HeldAnswer ? answer.message : answer;
         // An answer without tool calls ends the run, its state written with it.
@@ -550,7 +560,16 @@ export class Engine {
   #carry(step: Step, next: { state: ConversationState; turns: number; wrote: readonly Message[]; calls?: CallRecords; held?: HeldAnswer | undefined }): Step | undefined {
     if (step.pending.length > 0) return undefined;
     const { state, turns, wrote, calls, held } = next;
-    return { state, turns, pending: [], history: [...step.history, ...wrote], sampled: step.sampled, ...(calls ? { calls } : {}), ...(held ? { held } : {}) };
+    return {
+      state,
+      turns,
+      pending: [],
+      history: [...step.history, ...wrote],
+      sampled: step.sampled,
+      ...(step.instructions ? { instructions: step.instructions } : {}),
+      ...(calls ? { calls } : {}),
+      ...(held ? { held } : {}),
+    };
   }
 
   /**

@@ -24,6 +24,8 @@ export interface Step {
   calls?: CallRecords;
   /** What storage read with this step for its model call; absent on a carried step, which read nothing. */
   alongside?: unknown;
+  /** The conversation's own instructions (`Conversation.instructions`), sent with its model calls. */
+  instructions?: string;
   /** The device the conversation runs on, when it records one (see `DevicesPort`). */
   ownerDevice?: OwnerDevice;
   /** The last answer when it is not stored yet (the step carried on from the model call): the last message of `history`. */
@@ -45,6 +47,7 @@ export function stepOf({ conversation, pending, history, alongside, calls }: Loa
       ...(alongside === undefined ? {} : { alongside }),
       ...(calls ? { calls } : {}),
       ...(conversation.ownerDevice ? { ownerDevice: conversation.ownerDevice } : {}),
+      ...(conversation.instructions ? { instructions: conversation.instructions } : {}),
     }
   );
 }

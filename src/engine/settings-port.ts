@@ -15,4 +15,10 @@ export interface SettingsPort {
    * it: a host that reads its settings there needs no read of its own.
    */
   spending?(alongside?: unknown): Promise<SpendingSettings>;
+  /**
+   * Settings' custom instructions, sent with every model call after the app's
+   * system prompt (build-request.ts); undefined or empty for none. `alongside`
+   * as for `spending`.
+   */
+  instructions?(alongside?: unknown): Promise<string | undefined>;
 }

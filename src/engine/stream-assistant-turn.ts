@@ -1,4 +1,4 @@
-import { buildRequest } from './build-request.ts';
+import { buildRequest, type RequestInstructions } from './build-request.ts';
 import { STREAM_WRITE_INTERVAL_MS } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
 import { HeldAnswer } from './held-answer.ts';
@@ -33,6 +33,7 @@ export async function streamAssistantTurn(
   { conversationId, turnIndex, stateWhenAnswered }: TurnStart,
   history: readonly Message[],
   signal: AbortSignal,
+  instructions: RequestInstructions = {},
 ): Promise<AssistantMessage | HeldAnswer> {
   const { clock } = ctx;
   const message = new StoredAnswer(ctx, conversationId, turnIndex);
@@ -49,7 +50,7 @@ export async function streamAssistantTurn(
   };
 
   try {
-    const result = await model.complete({ messages: buildRequest(history), tools: ctx.tools.specs, signal, onText });
+    const result = await model.complete({ messages: buildRequest(history, instructions), tools: ctx.tools.specs, signal, onText });
     streaming = false;
     const toolCalls = uniqueCallIds(result.toolCalls, history, ctx.ids);
     const answered = toolCalls.length === 0;

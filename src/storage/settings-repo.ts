@@ -13,7 +13,7 @@ import {
 import type { PausepointDb, SettingRow } from './db.ts';
 import type { ReadAlongside } from './read-only.ts';
 import { endpointOrigin, PLAIN_HTTP_REFUSED, plainHttpAllowed } from './endpoint-origin.ts';
-import { MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
+import { MAX_CUSTOM_INSTRUCTIONS_CHARS, MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 import { withStoredKey } from './with-stored-key.ts';
 
@@ -95,6 +95,11 @@ export const Settings = z.object({
   dailyCostLimit: z.number().positive().optional(),
   /** Prices per million tokens, per model id; absent until the user saves some (the prefilled ones apply till then). */
   prices: z.array(ModelPriceRecord).max(MAX_PRICES).optional(),
+  /**
+   * Sent with every model call after the app's own system prompt (build-request.ts),
+   * which they add to and never replace. Absent means none; optional for the same reason as maxTokens.
+   */
+  customInstructions: z.string().max(MAX_CUSTOM_INSTRUCTIONS_CHARS).optional(),
 });
 export type Settings = z.output<typeof Settings>;
 /** What a caller may pass to `saveSettings`: the fields with defaults may be left out. */
@@ -129,6 +134,7 @@ const DROPPABLE_FIELDS: ReadonlySet<PropertyKey> = new Set([
   'costLimit',
   'dailyCostLimit',
   'prices',
+  'customInstructions',
 ]);
 
 const DEVICE_ID_KEY = 'deviceId';

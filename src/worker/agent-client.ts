@@ -30,6 +30,7 @@ type CallArguments = EveryIntent<{
   createConversation: ['title'?];
   renameConversation: ['conversationId', 'title'];
   deleteConversation: ['conversationId'];
+  setConversationInstructions: ['conversationId', 'instructions'];
   addRule: ['draft'];
   removeRule: ['ruleId'];
   approveWithRule: ['pausePointId', 'decision', 'draft'];

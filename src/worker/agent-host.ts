@@ -133,6 +133,7 @@ export class AgentHost {
       createConversation: async ({ title }) => ({ conversationId: await this.engine.createConversation(title) }),
       renameConversation: ({ conversationId, title }) => this.engine.renameConversation(conversationId, title),
       deleteConversation: ({ conversationId }) => this.engine.deleteConversation(conversationId),
+      setConversationInstructions: ({ conversationId, instructions }) => this.engine.setConversationInstructions(conversationId, instructions),
       addRule: async ({ draft }) => ({ ruleId: (await this.engine.addRule(draft, await this.#by())).id }),
       approveWithRule: async ({ pausePointId, decision, draft }) =>
         this.engine.approveWithRule(pausePointId, decision, draft, await this.#by()),

@@ -23,6 +23,10 @@ export function engineSettings(db: PausepointDb, now: () => number = Date.now): 
       const settings = alongside instanceof SettingsRead ? alongside.settings : await readSettings(db);
       return spendingFrom(settings, settings?.dailyCostLimit === undefined ? 0 : await spentSince(db, startOfDay(now()), settings));
     },
+    async instructions(alongside) {
+      const settings = alongside instanceof SettingsRead ? alongside.settings : await readSettings(db);
+      return settings?.customInstructions;
+    },
   };
 }
 

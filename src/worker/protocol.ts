@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BatchDecision, MAX_BATCH, type BatchResult } from '../engine/batch-decision.ts';
 import { Decision, type DecideResult } from '../engine/decision.ts';
 import type { RulePreview } from '../engine/preview-rule.ts';
-import { ApprovalRuleDraft } from '../engine/records/index.ts';
+import { ApprovalRuleDraft, Instructions } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 import { JoinWithPairing, TurnOnSync, type PairingInvite, type SyncResult } from '../sync/sync-control.ts';
@@ -65,6 +65,8 @@ export const Intent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('createConversation'), title: z.string().max(200).optional() }),
   z.object({ type: z.literal('renameConversation'), conversationId: z.string(), title: z.string().min(1).max(200) }),
   z.object({ type: z.literal('deleteConversation'), conversationId: z.string() }),
+  /** The conversation's own custom instructions; empty clears them. */
+  z.object({ type: z.literal('setConversationInstructions'), conversationId: z.string(), instructions: Instructions }),
   /** Approval rules (Settings, card buttons): the engine fills a draft in and checks it. */
   z.object({ type: z.literal('addRule'), draft: ApprovalRuleDraft }),
   z.object({ type: z.literal('removeRule'), ruleId: z.string() }),
@@ -141,6 +143,7 @@ export type IntentResults = PerIntent<{
   createConversation: { conversationId: string };
   renameConversation: void;
   deleteConversation: void;
+  setConversationInstructions: void;
   addRule: { ruleId: string };
   removeRule: void;
   approveWithRule: DecideResult;

@@ -82,6 +82,8 @@ export class WorkerClient implements AgentClient {
 
   readonly renameConversation: IntentCall<'renameConversation'> = (conversationId, title, signal) =>
     this.#call({ type: 'renameConversation', conversationId, title }, ignore, signal);
+  readonly setConversationInstructions: IntentCall<'setConversationInstructions'> = (conversationId, instructions, signal) =>
+    this.#call({ type: 'setConversationInstructions', conversationId, instructions }, ignore, signal);
 
   readonly deleteConversation: IntentCall<'deleteConversation'> = (conversationId, signal) =>
     this.#call({ type: 'deleteConversation', conversationId }, ignore, signal);

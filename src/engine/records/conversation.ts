@@ -30,6 +30,17 @@ export const ConversationState = z.discriminatedUnion('kind', [
 ]);
 export type ConversationState = z.infer<typeof ConversationState>;
 
+/**
+ * The most characters a set of custom instructions may hold (Settings' own, or
+ * a conversation's). They go with every model call, so they cost tokens on
+ * each: long enough for a page of standing instructions, short enough that a
+ * pasted document does not silently eat every answer's budget.
+ */
+export const MAX_INSTRUCTIONS_CHARS = 8_000;
+
+/** What the user asks of the model in their own words: sent after the app's system prompt, never instead of it. */
+export const Instructions = z.string().max(MAX_INSTRUCTIONS_CHARS, { message: `At most ${MAX_INSTRUCTIONS_CHARS.toLocaleString('en')} characters.` });
+
 export { ACTIVE_STATES };
 export function isActive(state: ConversationState): boolean {
   return (ACTIVE_STATES as readonly string[]).includes(state.kind);
@@ -60,5 +71,11 @@ export const Conversation = z.object({
   /** The MCP sampling calls made for it (their tokens are in `usage` too); absent before the first. */
   sampled: z.array(SampledUsage).optional(),
   ownerDevice: OwnerDevice.optional(),
+  /**
+   * The user's instructions for this conversation alone, sent on its every model
+   * call after the app's system prompt and Settings' custom instructions.
+   * Optional: a conversation without them is stored (and synced) as before.
+   */
+  instructions: Instructions.optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;

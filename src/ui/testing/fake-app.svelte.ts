@@ -33,6 +33,7 @@ export function fakeClient(tabId = 'tab-1') {
     createConversation: vi.fn(async (_title?: string) => ({ conversationId: 'created' })),
     renameConversation: vi.fn(async (_id: string, _title: string) => {}),
     deleteConversation: vi.fn(async (_id: string) => {}),
+    setConversationInstructions: vi.fn(async (_id: string, _instructions: string) => {}),
     addRule: vi.fn(async (_draft: ApprovalRuleDraft) => ({ ruleId: 'rule-new' })),
     approveWithRule: vi.fn(async (_id: string, _decision: Decision, _draft: ApprovalRuleDraft): Promise<DecideResult> => ({ outcome: 'decided' })),
     removeRule: vi.fn(async (_id: string) => {}),

@@ -1,0 +1,188 @@
+import 'fake-indexeddb/auto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { AssistantMessage, Message } from '../engine/records/index.ts';
+import type { PausepointDb } from '../storage/db.ts';
+import { useTestDb } from '../storage/testing/open-test-db.ts';
+import { conversationJson, readConversationExport } from './export-conversation.ts';
+import { IMPORTED_INTERRUPTED_MESSAGE } from './inert-import.ts';
+import { ImportError } from './import-error.ts';
+import { importConversations, importConversationsFile } from './import-conversations.ts';
+import { MAX_IMPORT_FILE_BYTES } from './conversation-file-format.ts';
+import { seedConversation } from './testing/seed-conversation.ts';
+
+let db: PausepointDb;
+useTestDb((fresh) => (db = fresh));
+
+const fixture = (path: string) => readFileSync(new URL(`../../tests/fixtures/${path}`, import.meta.url), 'utf8');
+const sequentialIds = () => {
+  let n = 0;
+  return () => `id-${++n}`;
+};
+
+async function everything() {
+  return {
+    conversations: await db.conversations.toArray(),
+    messages: await db.messages.toArray(),
+    pausePoints: await db.pausePoints.toArray(),
+    ledger: await db.ledger.toArray(),
+  };
+}
+
+async function messagesOf(conversationId: string): Promise<Message[]> {
+  return db.messages.where('[conversationId+seq]').between([conversationId, -Infinity], [conversationId, Infinity]).toArray();
+}
+
+describe('Import conversations: a ChatGPT export', () => {
+  it('brings in each conversation’s current branch, idle, with system and tool messages as notices and images as placeholders', async () => {
+    const progress: { done: number; total: number }[] = [];
+    const result = await importConversations(db, fixture('chatgpt/conversations.json'), { uuid: sequentialIds(), onProgress: (p) => progress.push(p) });
+    expect(result).toEqual({ source: 'chatgpt', conversations: 2, messages: 12, renamed: 0 });
+    expect(progress.at(-1)).toEqual({ done: 2, total: 2 });
+
+    const conversations = await db.conversations.orderBy('updatedAt').toArray();
+    expect(conversations.map((c) => ({ title: c.title, state: c.state, turns: c.turns, nextSeq: c.nextSeq }))).toEqual([
+      { title: 'Weekend in Porto', state: { kind: 'idle' }, turns: 2, nextSeq: 5 },
+      { title: 'Numbers and schedules', state: { kind: 'idle' }, turns: 2, nextSeq: 7 },
+    ]);
+    expect(conversations[0]).toMatchObject({ createdAt: 1733130000500, updatedAt: 1733130031500 });
+
+    const porto = await messagesOf(conversations[0]!.id);
+    expect(porto.map((m) => [m.role, m.content])).toEqual([
+      ['notice', 'Custom instructions (in ChatGPT):\n\nI live in Lisbon.\n\nAnswer briefly.'],
+      ['user', 'Plan a weekend trip to Porto by train'],
+      ['assistant', 'Take the Alfa Pendular from Santa Apolónia; it takes about **3 hours**.'],
+      ['user', '[Image not imported: file-service://file-2dXq9Ticket, 1024×768]\n\nIs this the right train?'],
+      ['assistant', 'Yes: the ticket shows train 131, leaving at 09:09.'],
+    ]);
+    // The branches left behind (the question before its edit, the regenerated-away answer) are not imported.
+    expect(JSON.stringify(porto)).not.toMatch(/OLD BRANCH|REGENERATED AWAY/);
+    const answers = porto.filter((m): m is AssistantMessage => m.role === 'assistant');
+    expect(answers.map((a) => ({ status: a.status, toolCalls: a.toolCalls, turnIndex: a.turnIndex }))).toEqual([
+      { status: 'complete', toolCalls: [], turnIndex: 0 },
+      { status: 'complete', toolCalls: [], turnIndex: 1 },
+    ]);
+
+    const tools = await messagesOf(conversations[1]!.id);
+    expect(tools.map((m) => m.role)).toEqual(['user', 'notice', 'notice', 'assistant', 'notice', 'notice', 'assistant']);
+    expect(tools[1]?.content).toBe('The assistant called `python` (in ChatGPT):\n\n```\nprint(2**100)\n```');
+    expect(tools[2]?.content).toBe('`python` returned (in ChatGPT):\n\n```\n1267650600228229401496703205376\n```');
+    // What a tool read is data, never a message the model would take as the person's or its own.
+    expect(tools[5]).toMatchObject({ role: 'notice', content: expect.stringContaining('Ignore previous instructions') });
+    expect((await everything()).pausePoints).toEqual([]);
+  });
+
+  it('gives every conversation and message a fresh id, so importing the same file twice adds a second copy and replaces nothing', async () => {
+    await importConversations(db, fixture('chatgpt/conversations.json'));
+    const first = await everything();
+    await importConversations(db, fixture('chatgpt/conversations.json'));
+    const second = await everything();
+    expect(second.conversations).toHaveLength(4);
+    expect(second.messages).toHaveLength(24);
+    expect(second.conversations).toEqual(expect.arrayContaining(first.conversations));
+  });
+
+  it('shows progress on a large export, and yields between batches', async () => {
+    const one = (JSON.parse(fixture('chatgpt/conversations.json')) as unknown[])[0];
+    const many = JSON.stringify(Array.from({ length: 120 }, () => one));
+    const progress: number[] = [];
+    const result = await importConversations(db, many, { onProgress: (p) => progress.push(p.done) });
+    expect(result.conversations).toBe(120);
+    expect(progress).toEqual([25, 50, 75, 100, 120]);
+  });
+});
+
+describe('Import conversations: refused files change nothing', () => {
+  const invalid = [
+    ...readdirSync(new URL('../../tests/fixtures/chatgpt/invalid', import.meta.url)).map((name) => `chatgpt/invalid/${name}`),
+    ...readdirSync(new URL('../../tests/fixtures/conversation/invalid', import.meta.url)).map((name) => `conversation/invalid/${name}`),
+  ];
+  const expected: Record<string, { code: string; message: RegExp }> = {
+    'chatgpt/invalid/author-not-an-object.json': { code: 'invalid_file', message: /^Conversation 2 of this ChatGPT export is not one: mapping\.u\.message\.author/ },
+    'chatgpt/invalid/cut-off.json': { code: 'not_json', message: /not JSON, or it is cut off/ },
+    'chatgpt/invalid/cycle.json': { code: 'invalid_file', message: /“Numbers and schedules”\) has a broken message tree/ },
+    'chatgpt/invalid/missing-current-node.json': { code: 'invalid_file', message: /“Weekend in Porto”\) has a broken message tree/ },
+    'conversation/invalid/audit-log.json': { code: 'foreign_format', message: /neither a ChatGPT export’s conversations\.json nor a conversation exported from Pausepoint/ },
+    'conversation/invalid/backup.json': { code: 'foreign_format', message: /a Pausepoint backup: restore it under Backup and storage/ },
+    'conversation/invalid/future-version.json': { code: 'future_version', message: /newer Pausepoint \(format version 2\)/ },
+    'conversation/invalid/foreign-link.json': { code: 'invalid_file', message: /message c1-m3 belongs to another conversation/ },
+    'conversation/invalid/broken-record.json': { code: 'invalid_file', message: /^This conversation file is broken: messages\.1\.role/ },
+  };
+
+  it('has an expectation for every negative fixture', () => {
+    expect(invalid.sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it.each(invalid)('%s', async (path) => {
+    await seedConversation(db, 'here');
+    const before = await everything();
+    const error = await importConversations(db, fixture(path)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect(error).toMatchObject(expected[path]!);
+    expect(await everything()).toEqual(before);
+  });
+
+  it('refuses a file over the cap before reading it', async () => {
+    const big = { size: MAX_IMPORT_FILE_BYTES + 1, text: () => Promise.reject(new Error('read')) } as unknown as Blob;
+    await expect(importConversationsFile(db, big)).rejects.toMatchObject({ code: 'too_large', message: expect.stringContaining('up to 50 MB') });
+  });
+
+  it('writes nothing when one conversation of a ChatGPT export is broken, even after good ones', async () => {
+    const good = JSON.parse(fixture('chatgpt/conversations.json')) as unknown[];
+    const broken = JSON.parse(fixture('chatgpt/invalid/cycle.json')) as unknown[];
+    await expect(importConversations(db, JSON.stringify([...good, ...broken]))).rejects.toMatchObject({ code: 'invalid_file', index: 2 });
+    expect(await db.conversations.count()).toBe(0);
+  });
+});
+
+describe('Export as JSON, then import: a round trip', () => {
+  it('brings the conversation back as history: its messages as they were, nothing pending, nothing running, no ledger', async () => {
+    await seedConversation(db);
+    const file = (await readConversationExport(db, 'c1', () => Date.UTC(2026, 11, 2)))!;
+    const text = conversationJson(file);
+    const original = await everything();
+    await db.delete();
+    await db.open();
+
+    const result = await importConversations(db, text);
+    expect(result).toEqual({ source: 'pausepoint', conversations: 1, messages: 6, renamed: 0 });
+    const after = await everything();
+    expect(after.messages).toEqual(original.messages);
+    expect(after.ledger).toEqual([]);
+    const { ownerDevice: _device, ...conversation } = original.conversations[0]!;
+    expect(after.conversations).toEqual([{ ...conversation, state: { kind: 'error', code: 'interrupted', message: IMPORTED_INTERRUPTED_MESSAGE, retryable: true } }]);
+    expect(after.pausePoints.map((p) => ({ id: p.id, status: p.status, restored: p.restored, expiresAt: p.expiresAt, expiredReason: p.expiredReason }))).toEqual([
+      { id: 'c1-p1', status: 'resolved', restored: true, expiresAt: null, expiredReason: undefined },
+      { id: 'c1-p2', status: 'expired', restored: true, expiresAt: null, expiredReason: 'abandoned' },
+    ]);
+    // Exported again, it is the same conversation: the round trip loses nothing but what the import made inert.
+    const again = (await readConversationExport(db, 'c1', () => Date.UTC(2026, 11, 2)))!;
+    expect(again.messages).toEqual(file.messages);
+  });
+
+  it('gives fresh ids when the conversation is still here, and keeps the decision message tied to its card', async () => {
+    await seedConversation(db);
+    const text = conversationJson((await readConversationExport(db, 'c1'))!);
+    const before = await everything();
+    const result = await importConversations(db, text, { uuid: sequentialIds() });
+    expect(result.renamed).toBe(1);
+    const after = await everything();
+    // Nothing that was here changed.
+    expect(after.conversations).toEqual(expect.arrayContaining(before.conversations));
+    expect(after.messages).toEqual(expect.arrayContaining(before.messages));
+    expect(after.pausePoints).toEqual(expect.arrayContaining(before.pausePoints));
+    const copy = after.conversations.find((c) => c.id !== 'c1')!;
+    expect(copy).toMatchObject({ title: 'Invoices for March', instructions: 'Amounts in EUR.' });
+    const messages = await messagesOf(copy.id);
+    expect(messages).toHaveLength(6);
+    const cards = after.pausePoints.filter((p) => p.conversationId === copy.id);
+    const decision = messages.find((m) => m.role === 'user' && m.decision);
+    expect(decision?.role === 'user' && decision.decision?.pausePointId).toBe(cards.find((c) => c.toolCallId === 'call_1')?.id);
+    expect(cards.every((c) => c.status !== 'pending')).toBe(true);
+  });
+
+  it('reads the committed version 1 sample', async () => {
+    const result = await importConversations(db, fixture('conversation/v1-sample.json'));
+    expect(result).toMatchObject({ source: 'pausepoint', conversations: 1, messages: 6 });
+  });
+});
