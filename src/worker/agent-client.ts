@@ -36,6 +36,7 @@ type CallArguments = EveryIntent<{
   disableRule: ['ruleId'];
   setAskForEverything: ['on'];
   setAlwaysAllowIrreversible: ['on'];
+  searchConversations: ['query', 'limit'];
   listModels: 'fields';
 }>;
 
