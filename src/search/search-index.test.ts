@@ -99,6 +99,12 @@ describe('SearchIndex', () => {
     expect(index.search('odysseus', 5).hits[0]?.source).toEqual(message('el'));
     expect(index.search('МИР', 5).hits[0]?.source).toEqual(message('ru'));
     expect(found(index, '!!! ,,,')).toEqual([]);
+    index.putText('c', message('th'), 'ภาษาไทยง่ายนิดเดียว', 5);
+    expect(index.search('ภาษา', 5).hits[0]?.source).toEqual(message('th'));
+    index.putText('c', message('num'), 'Total: 1,000.50 don’t panic', 6);
+    expect(index.search('1,000.50', 5).hits[0]?.source).toEqual(message('num'));
+    expect(index.search('dont', 5).hits).toEqual([]);
+    expect(index.search('don’t', 5).hits[0]?.source).toEqual(message('num'));
   });
 
   test('text of a conversation not yet known (synced before it) is listed once the conversation is', () => {
