@@ -93,5 +93,5 @@ function card(id: string, conversationId: string, createdAt: number, title: stri
   };
 }
 
-/** A word of the given rank, to build queries of known frequency. */
-export const vocabularyWord = wordAt;
+
+
