@@ -51,16 +51,12 @@ describe('conversations repository', () => {
     ]);
   });
 
-  it('liveConversationPage reads the newest page and counts them all; with a filter, only matching titles', async () => {
+  it('liveConversationPage reads the newest page and counts them all', async () => {
     for (let i = 0; i < 12; i++) await createConversation(db, { id: `c${i}`, title: i % 3 === 0 ? `Trip ${i}` : `Invoices ${i}`, now: i });
 
     const page = await waitForEmission(liveConversationPage(db, { limit: 5 }), () => true);
     expect(page.conversations.map((c) => c.id)).toEqual(['c11', 'c10', 'c9', 'c8', 'c7']);
     expect(page.total).toBe(12);
-
-    const trips = await waitForEmission(liveConversationPage(db, { limit: 3, titleContains: '  tRIP ' }), () => true);
-    expect(trips.conversations.map((c) => c.title)).toEqual(['Trip 9', 'Trip 6', 'Trip 3']);
-    expect(trips.total).toBe(4);
 
     const live = liveConversationPage(db, { limit: 2 });
     const moved = waitForEmission(live, (p) => p.conversations[0]?.id === 'c0' && p.total === 13);

@@ -16,9 +16,7 @@ export interface ConversationPage {
 /**
  * The `limit` most recently active conversations, and how many there are: a
  * sidebar reads one page, never the whole table, so start-up does not grow with
- * the history. With `titleContains`, only conversations whose title contains it
- * (case-insensitive); that needs every title, so it reads them all — only while
- * a filter is typed.
+ * the history. (Finding older ones by title or text is the worker's search, src/search.)
  */
 export function liveConversationPage(db: PausepointDb, page: PageQuery): Observable<ConversationPage> {
   return liveQuery(() => conversationPage(db, page));
@@ -26,21 +24,14 @@ export function liveConversationPage(db: PausepointDb, page: PageQuery): Observa
 
 export interface PageQuery {
   limit: number;
-  titleContains?: string;
 }
 
 /** What `liveConversationPage` emits, read once. */
-export function conversationPage(db: PausepointDb, { limit, titleContains = '' }: PageQuery): Promise<ConversationPage> {
+export function conversationPage(db: PausepointDb, { limit }: PageQuery): Promise<ConversationPage> {
   const count = Math.max(1, Math.floor(limit));
-  const needle = titleContains.trim().toLocaleLowerCase();
-  const newestFirst = () => db.conversations.orderBy('updatedAt').reverse();
   return db.transaction('r', db.conversations, async (): Promise<ConversationPage> => {
-    if (!needle) {
-      const [conversations, total] = await Promise.all([newestFirst().limit(count).toArray(), db.conversations.count()]);
-      return { conversations, total };
-    }
-    const matching = (await newestFirst().toArray()).filter((c) => c.title.toLocaleLowerCase().includes(needle));
-    return { conversations: matching.slice(0, count), total: matching.length };
+    const [conversations, total] = await Promise.all([db.conversations.orderBy('updatedAt').reverse().limit(count).toArray(), db.conversations.count()]);
+    return { conversations, total };
   });
 }
 

@@ -40,6 +40,7 @@ type CallArguments = EveryIntent<{
   disableRule: ['ruleId'];
   setAskForEverything: ['on'];
   setAlwaysAllowIrreversible: ['on'];
+  searchConversations: ['query', 'limit'];
   listModels: 'fields';
 }>;
 

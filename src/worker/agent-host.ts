@@ -15,6 +15,7 @@ import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
+import { SearchHost } from './search-host.ts';
 import { SyncHost } from './sync-host.ts';
 import { modelFor, modelFromSettings, preloadModel } from './model-from-settings.ts';
 import type { IntentHandlers, IntentKind, IntentOf, IntentResults, WorkerEvent } from './protocol.ts';
@@ -32,6 +33,7 @@ export class AgentHost {
   readonly engine: Engine;
   readonly #mcp: McpHost;
   readonly #sync: SyncHost;
+  readonly #search: SearchHost;
   readonly #watching = new Set<string>();
   readonly #decidedBy: Promise<DecidedBy>;
   readonly #stops = new BroadcastChannel('pausepoint:stop');
@@ -50,6 +52,7 @@ export class AgentHost {
     this.#sync = new SyncHost(db, device, (cards) => {
       for (const p of cards) this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title });
     });
+    this.#search = new SearchHost(db);
     this.#handlers = this.#makeHandlers();
     this.engine = new Engine({
       // Each step's read takes the settings along, so the model call it makes needs no read of its own.
@@ -125,6 +128,7 @@ export class AgentHost {
     return {
       ...this.#mcp.handlers,
       ...this.#sync.handlers,
+      ...this.#search.handlers,
       send: ({ conversationId, text }) => this.engine.send(conversationId, text),
       decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#by()),
       decideBatch: async ({ pausePointIds, decision }) => this.engine.decideBatch(pausePointIds, decision, await this.#by()),

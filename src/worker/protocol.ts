@@ -5,6 +5,7 @@ import type { RulePreview } from '../engine/preview-rule.ts';
 import { ApprovalRuleDraft, Instructions } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
+import type { SearchResults } from '../search/search-result.ts';
 import { JoinWithPairing, TurnOnSync, type PairingInvite, type SyncResult } from '../sync/sync-control.ts';
 
 /**
@@ -88,6 +89,11 @@ export const Intent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setAskForEverything'), on: z.boolean() }),
   /** Whether cards offer "Always allow" for irreversible calls. */
   z.object({ type: z.literal('setAlwaysAllowIrreversible'), on: z.boolean() }),
+  /**
+   * The sidebar's `Search conversations` (src/search): the first `limit` conversations matching `query`,
+   * newest first. A blank query finds nothing and gets the index ready (the field's focus sends one).
+   */
+  z.object({ type: z.literal('searchConversations'), query: z.string().max(500), limit: z.number().int().min(1).max(100) }),
   /** Test connection: lists the endpoint's models with these (unsaved) settings. */
   z.object({
     type: z.literal('listModels'),
@@ -153,6 +159,7 @@ export type IntentResults = PerIntent<{
   disableRule: void;
   setAskForEverything: void;
   setAlwaysAllowIrreversible: void;
+  searchConversations: SearchResults;
   listModels: string[];
 }>;
 

@@ -133,6 +133,17 @@ export class WorkerClient implements AgentClient {
     retry: (signal) => this.#loadSync().then((sync) => sync.retry(signal)),
   };
 
+  // Like sync's: the search call and its answer's schema come with the first search (search-calls.ts).
+  #searchCall: Promise<IntentCall<'searchConversations'>> | undefined;
+  readonly searchConversations: IntentCall<'searchConversations'> = (query, limit, signal) =>
+    (this.#searchCall ??= import('./search-calls.ts').then(
+      ({ searchCall }) => searchCall((intent, s) => this.#call(intent, same, s)),
+      (error: unknown) => {
+        this.#searchCall = undefined;
+        throw error;
+      },
+    )).then((search) => search(query, limit, signal));
+
   readonly addRule: IntentCall<'addRule'> = (draft, signal) => this.#call({ type: 'addRule', draft }, readRuleId, signal);
 
   readonly approveWithRule: IntentCall<'approveWithRule'> = (pausePointId, decision, draft, signal) =>

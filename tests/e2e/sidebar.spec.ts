@@ -1,7 +1,7 @@
 import { send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
-test('conversations: newest first, filter, rename, and delete with confirmation, surviving a reload', async ({ page, llm }) => {
+test('conversations: newest first, search by title, rename, and delete with confirmation, surviving a reload', async ({ page, llm }) => {
   llm.enqueue({ content: 'First answer.' }, { content: 'Second answer.' });
   await setUpEndpoint(page, llm);
   await send(page, 'groceries for the week');
@@ -14,9 +14,11 @@ test('conversations: newest first, filter, rename, and delete with confirmation,
   const titles = nav.getByRole('link').filter({ hasText: /groceries|trip/ });
   await expect(titles).toHaveText([/plan the trip/, /groceries for the week/]);
 
-  await nav.getByRole('searchbox', { name: 'Filter conversations' }).fill('groc');
-  await expect(titles).toHaveText([/groceries for the week/]);
-  await nav.getByRole('searchbox', { name: 'Filter conversations' }).fill('');
+  // Search replaced the title filter: the start of a title, or any part of it, still finds it.
+  await nav.getByRole('searchbox', { name: 'Search conversations' }).fill('rocer');
+  await expect(nav.getByRole('list', { name: 'Search results' }).getByRole('link')).toHaveText([/groceries for the week/]);
+  await nav.getByRole('searchbox', { name: 'Search conversations' }).fill('');
+  await expect(titles).toHaveText([/plan the trip/, /groceries for the week/]);
 
   await nav.getByRole('button', { name: 'Rename plan the trip', exact: true }).click();
   await nav.getByLabel('New title for plan the trip').fill('Lisbon trip');

@@ -28,16 +28,50 @@ function renderList(
   messages: Message[],
   pauses = [pausePoint()].slice(0, 0),
   active = false,
-  more: { hasEarlier?: boolean; focusCardId?: string; thinking?: boolean; loading?: boolean } = {},
+  more: { hasEarlier?: boolean; focusCardId?: string; focusMessageId?: string; thinking?: boolean; loading?: boolean } = {},
 ) {
   const fake = fakeContext();
   const onShowEarlier = vi.fn();
-  const props = { messages, pauses, active, focusCardId: more.focusCardId ?? null, hasEarlier: more.hasEarlier ?? false, thinking: more.thinking ?? false, loading: more.loading ?? false, onShowEarlier };
+  const props = {
+    messages,
+    pauses,
+    active,
+    focusCardId: more.focusCardId ?? null,
+    focusMessageId: more.focusMessageId ?? null,
+    hasEarlier: more.hasEarlier ?? false,
+    thinking: more.thinking ?? false,
+    loading: more.loading ?? false,
+    onShowEarlier,
+  };
   const view = render(MessageList, { props, context: fake.context });
   return { ...fake, ...view, onShowEarlier };
 }
 
 describe('MessageList', () => {
+  test('opens at a search match: the message row is scrolled to and focused; for a tool result, the row of its call', async () => {
+    const scrolled: string[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.getAttribute('data-message-id') ?? '');
+    };
+    const call = { id: 'call-1', name: 'http_request', arguments: '{"method":"GET","url":"https://x.test"}' };
+    const tool: Message = { ...base, id: 'm2', seq: 2, role: 'tool', toolCallId: 'call-1', toolName: 'http_request', content: 'found it', outcome: 'done' };
+    const { rerender } = renderList([user(0, 'Look it up'), assistant(1, '', { toolCalls: [call] }), tool, user(3, 'Thanks')], undefined, false, {
+      focusMessageId: 'm0',
+    });
+    await vi.waitFor(() => expect(scrolled).toContain('m0'));
+    const row = document.querySelector('[data-message-id="m0"]')!;
+    expect(document.activeElement).toBe(row);
+    expect(row.classList.contains('search-target')).toBe(true);
+    await rerender({ focusMessageId: 'm2' });
+    await vi.waitFor(() => expect(document.activeElement).toBe(document.querySelector('[data-message-id="m1"]')));
+  });
+
+  test('a match older than the messages read asks for earlier pages', () => {
+    const { onShowEarlier } = renderList([user(5, 'recent')], undefined, false, { hasEarlier: true, focusMessageId: 'm0' });
+    flushSync();
+    expect(onShowEarlier).toHaveBeenCalled();
+  });
+
   test('shows that the agent is thinking until its answer has text, and says so to screen readers', async () => {
     const { rerender } = renderList([user(0, 'Hi')], undefined, true, { thinking: true });
     const messages = screen.getByRole('region', { name: 'Messages' });

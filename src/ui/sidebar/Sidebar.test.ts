@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import 'fake-indexeddb/auto';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
-import { describe, expect, test } from 'vitest';
-import type { Conversation } from '../../engine/records/index.ts';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { Conversation, Message } from '../../engine/records/index.ts';
+import { SearchService } from '../../search/search-service.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
@@ -22,10 +23,29 @@ const conversation = (id: string, title: string, updatedAt: number): Conversatio
   nextSeq: 0,
 });
 
+const message = (id: string, conversationId: string, seq: number, content: string): Message => ({
+  v: 1,
+  id,
+  conversationId,
+  seq,
+  createdAt: seq,
+  role: 'user',
+  content,
+});
+
+// The worker's search, over the test's database: what the sidebar asks through the client.
+let search: SearchService | undefined;
+afterEach(() => search?.close());
+
 /** Stores the conversations, renders the sidebar over them and waits for the first of them to be listed. */
 async function renderSidebar(conversations: Conversation[], pendingCount = 0) {
   await db.conversations.bulkPut(conversations);
   const fake = fakeContext({ db });
+  search = new SearchService(db);
+  const service = search;
+  fake.client.searchConversations.mockImplementation(async (query: string, limit: number) =>
+    query.trim() ? service.search(query, limit) : (await service.warm(), { results: [], total: 0 }),
+  );
   render(Sidebar, { props: { pendingCount, route: { view: 'new' } }, context: fake.context });
   const newest = conversations.toSorted((a, b) => b.updatedAt - a.updatedAt)[0];
   if (newest) await screen.findByRole('link', { name: newest.title });
@@ -44,13 +64,57 @@ describe('Sidebar', () => {
     expect(screen.getByRole('link', { name: 'Settings' })).toBeTruthy();
   });
 
-  test('filters by title', async () => {
+  test('Search conversations finds titles mid-word, as the filter it replaces did, and every title again once cleared', async () => {
     await renderSidebar([conversation('b', 'Trip to Oslo', 2), conversation('a', 'Invoices', 1)]);
-    const filter = screen.getByRole('searchbox', { name: 'Filter conversations' });
-    await fireEvent.input(filter, { target: { value: 'osl' } });
-    await waitFor(() => expect(listedTitles()).toEqual(['Trip to Oslo']));
-    await fireEvent.input(filter, { target: { value: 'nothing like it' } });
+    const field = screen.getByRole('searchbox', { name: 'Search conversations' });
+    await fireEvent.input(field, { target: { value: 'SLO' } });
+    const results = await screen.findByRole('list', { name: 'Search results' });
+    await waitFor(() => expect(within(results).getAllByRole('link').map((a) => a.textContent?.trim())).toEqual(['Trip to Oslo']));
+    expect(within(results).getByText('slo', { selector: 'mark' })).toBeTruthy();
+    // Found conversations can be renamed and deleted as listed ones can.
+    expect(within(results).getByRole('button', { name: 'Rename Trip to Oslo' })).toBeTruthy();
+    await fireEvent.input(field, { target: { value: 'nothing like it' } });
     expect(await screen.findByText('No conversation matches.')).toBeTruthy();
+    await fireEvent.input(field, { target: { value: '' } });
+    await waitFor(() => expect(listedTitles()).toEqual(['Trip to Oslo', 'Invoices']));
+  });
+
+  test('finds message text, newest first, with the match marked in text nodes, and Enter opens the first at its match', async () => {
+    await db.messages.bulkPut([
+      message('m1', 'a', 0, 'the <b>oat</b> milk, please'),
+      message('m2', 'b', 0, 'Oat biscuits too'),
+      message('m3', 'c', 0, 'nothing here'),
+    ]);
+    const { app } = await renderSidebar([conversation('a', 'Groceries', 1), conversation('b', 'Snacks', 3), conversation('c', 'Other', 2)]);
+    const field = screen.getByRole('searchbox', { name: 'Search conversations' });
+    await fireEvent.input(field, { target: { value: 'oat' } });
+    const results = await screen.findByRole('list', { name: 'Search results' });
+    await waitFor(() => expect(within(results).getAllByRole('link')).toHaveLength(2));
+    const [first, second] = within(results).getAllByRole('link');
+    expect(first!.textContent).toMatch(/^Snacks/);
+    expect(second!.getAttribute('href')).toBe('#/c/a/message/m1');
+    // The stored text is shown as text: its angle brackets are characters, not elements.
+    const snippet = second!.querySelector('.search-snippet')!;
+    expect(snippet.textContent).toBe('the <b>oat</b> milk, please');
+    expect(snippet.querySelector('b')).toBeNull();
+    expect([...snippet.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['oat']);
+    expect(screen.getByRole('status').textContent).toBe('2 conversations found');
+
+    await fireEvent.keyDown(field, { key: 'Enter' });
+    expect(app.router.route).toEqual({ view: 'conversation', id: 'b', messageId: 'm2' });
+  });
+
+  test('Ctrl+K and Cmd+K focus the search field, whose focus has the worker get its index ready', async () => {
+    const { client } = await renderSidebar([conversation('a', 'Invoices', 1)]);
+    const field = screen.getByRole('searchbox', { name: 'Search conversations' });
+    expect(document.activeElement).not.toBe(field);
+    await fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    expect(document.activeElement).toBe(field);
+    field.blur();
+    await fireEvent.keyDown(window, { key: 'K', metaKey: true });
+    expect(document.activeElement).toBe(field);
+    expect(client.searchConversations).toHaveBeenCalledWith('', 1);
+    await Promise.all(client.searchConversations.mock.results.map((r) => r.value));
   });
 
   test('lists the 50 most recent, and 50 more on request', async () => {

@@ -5,7 +5,8 @@
  */
 export type Route =
   | { view: 'new' }
-  | { view: 'conversation'; id: string; cardId?: string }
+  /** `cardId`: a card to bring into view and focus; `messageId`: a message to (a search's match). */
+  | { view: 'conversation'; id: string; cardId?: string; messageId?: string }
   | { view: 'approvals' }
   | { view: 'audit' }
   | { view: 'settings' };
@@ -20,13 +21,15 @@ function decode(part: string): string | null {
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/');
-  const [head = '', id, sub, cardId] = parts;
+  const [head = '', id, sub, subId] = parts;
   if (head === 'approvals' || head === 'audit' || head === 'settings') return { view: head };
   if (head === 'c' && id) {
     const conversationId = decode(id);
     if (conversationId) {
-      const card = sub === 'card' && cardId ? decode(cardId) : null;
-      return card ? { view: 'conversation', id: conversationId, cardId: card } : { view: 'conversation', id: conversationId };
+      const target = subId ? decode(subId) : null;
+      if (sub === 'card' && target) return { view: 'conversation', id: conversationId, cardId: target };
+      if (sub === 'message' && target) return { view: 'conversation', id: conversationId, messageId: target };
+      return { view: 'conversation', id: conversationId };
     }
   }
   return { view: 'new' };
@@ -37,9 +40,9 @@ export function routeHref(route: Route): string {
     case 'new':
       return '#/new';
     case 'conversation':
-      return route.cardId
-        ? `#/c/${encodeURIComponent(route.id)}/card/${encodeURIComponent(route.cardId)}`
-        : `#/c/${encodeURIComponent(route.id)}`;
+      if (route.cardId) return `#/c/${encodeURIComponent(route.id)}/card/${encodeURIComponent(route.cardId)}`;
+      if (route.messageId) return `#/c/${encodeURIComponent(route.id)}/message/${encodeURIComponent(route.messageId)}`;
+      return `#/c/${encodeURIComponent(route.id)}`;
     default:
       return `#/${route.view}`;
   }

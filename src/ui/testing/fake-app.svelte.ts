@@ -5,6 +5,7 @@ import type { Decision } from '../../engine/decision.ts';
 import type { ApprovalRuleDraft, PausePoint } from '../../engine/records/index.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import type { DecideResult, WorkerEvent } from '../../worker/protocol.ts';
+import type { SearchResults } from '../../search/search-result.ts';
 import type { AgentClient, SyncControl } from '../../worker/agent-client.ts';
 import type { JoinWithPairing, PairingInvite, SyncResult, TurnOnSync } from '../../sync/sync-control.ts';
 import { APP_CONTEXT, type AppContext } from '../app-context.ts';
@@ -43,6 +44,7 @@ export function fakeClient(tabId = 'tab-1') {
     disableRule: vi.fn(async (_id: string) => {}),
     setAskForEverything: vi.fn(async (_on: boolean) => {}),
     setAlwaysAllowIrreversible: vi.fn(async (_on: boolean) => {}),
+    searchConversations: vi.fn(async (_query: string, _limit: number): Promise<SearchResults> => ({ results: [], total: 0 })),
     sync: fakeSync(),
     onEvent: vi.fn((listener: (event: WorkerEvent) => void) => {
       listeners.add(listener);
