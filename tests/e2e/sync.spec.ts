@@ -91,10 +91,12 @@ test('the phone decides while the laptop is closed: the laptop opens and resumes
   await page.getByRole('button', { name: 'New chat' }).click();
   await send(page, 'archive the invoices');
   await expect(card(page, 'Archive the old invoices')).toBeVisible();
+  // The card has reached the phone (a device closed before it pushed keeps its card to itself until it opens again).
+  const onPhone = await openArrivedCard(phone, 'Archive the old invoices');
   const url = page.url();
   await page.close();
 
-  await (await openArrivedCard(phone, 'Archive the old invoices')).getByRole('button', { name: 'Approve' }).click();
+  await onPhone.getByRole('button', { name: 'Approve' }).click();
   await expect(card(phone, 'Archive the old invoices')).toContainText(/Sent to Laptop|Laptop/);
   expect(llm.chatRequests()).toHaveLength(1);
 
