@@ -1,6 +1,7 @@
 import { AskWaiters, settleExpired } from './ask-while-running.ts';
 import type { BatchCardResult, BatchDecision, BatchResult } from './batch-decision.ts';
 import type { DecideResult, Decision } from './decision.ts';
+import { claimThenDecide, type DecideHere } from './claim-then-decide.ts';
 import { decisionSettlement } from './decision-settlement.ts';
 import { THIS_BROWSER_ONLY, type DevicesPort } from './devices-port.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-options.ts';
@@ -35,7 +36,6 @@ import { settleOpenCalls } from './settle-open-calls.ts';
 import { spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
 import { ToolRegistry } from './tool-registry.ts';
-import { validateDecision } from './validate-decision.ts';
 import { waitForApproval } from './wait-for-approval.ts';
 import { writeUnderLock } from './write-under-lock.ts';
 
@@ -185,42 +185,12 @@ export class Engine {
     return this.#decide(pausePointId, decision, decidedBy);
   }
 
-  /**
-   * With sync on, a decision is claimed on the server before anything is
-   * applied: the device whose create the server took first decides, whichever
-   * devices press what and when. The owner applies the winner (its own or
-   * another's); another device only claims, and the owner applies it when it
-   * reads it. An owner that cannot reach the server decides here, as without
-   * sync, and its claim follows when it can (see `ClaimOutcome`).
-   */
+  /** A decision, claimed on the sync server first while sync is on (claim-then-decide.ts). */
   async #claimAndDecide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
+    const decideHere: DecideHere = (d, by, r) => this.#decide(pausePointId, d, by, r);
     // Without sync the press path stays one transaction (settleAndLoadStep): no read before it.
-    if (!this.#devices.syncing) return this.#decide(pausePointId, decision, decidedBy, rule);
-    const { storage, tools } = this.#ctx;
-    const pending = await storage.getPausePoint(pausePointId);
-    if (!pending) return { outcome: 'not_found' };
-    if (pending.status !== 'pending') return { outcome: 'already_decided', status: pending.status, decidedBy: pending.decidedBy };
-    // Checked before it is claimed: a claim cannot be taken back, and the owner would refuse it.
-    const checked = validateDecision(pending, decision, tools);
-    if (!checked.ok) return { outcome: 'invalid', message: checked.message };
-    const conversation = await storage.getConversation(pending.conversationId);
-    if (!conversation) return { outcome: 'not_found' };
-    const here = this.#devices.runsHere(conversation.ownerDevice);
-    const claim = await this.#devices.claim(pending, decision, decidedBy);
-    switch (claim.outcome) {
-      case 'local':
-        return this.#decide(pausePointId, decision, decidedBy, rule);
-      case 'queued':
-        return here ? this.#decide(pausePointId, decision, decidedBy, rule) : { outcome: 'queued' };
-      case 'won':
-        if (here) return this.#decide(pausePointId, decision, decidedBy, rule);
-        // The rule goes where rules go (they sync): the owner's next call reads it.
-        if (rule) await this.#ctx.rules.put(rule, decidedBy);
-        return { outcome: 'sent', owner: conversation.ownerDevice?.name ?? 'another device' };
-      case 'lost':
-        if (here) await this.#decide(pausePointId, claim.decision, claim.decidedBy);
-        return { outcome: 'already_decided', status: 'resolved', decidedBy: claim.decidedBy };
-    }
+    if (!this.#devices.syncing) return decideHere(decision, decidedBy, rule);
+    return claimThenDecide(this.#ctx, this.#devices, pausePointId, decision, decidedBy, rule, decideHere);
   }
 
   async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {

@@ -1,0 +1,52 @@
+import type { DecideResult, Decision } from './decision.ts';
+import type { DevicesPort } from './devices-port.ts';
+import type { EngineContext } from './engine-context.ts';
+import type { ApprovalRule, DecidedBy } from './records/index.ts';
+import { validateDecision } from './validate-decision.ts';
+
+/** The compare-and-set here (the engine's own decision path), for this decision or the one that won on the server. */
+export type DecideHere = (decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule) => Promise<DecideResult>;
+
+/**
+ * With sync on, a decision is claimed on the server before anything is
+ * applied: the device whose create the server took first decides, whichever
+ * devices press what and when. The owner applies the winner (its own or
+ * another's) through `decideHere`; another device only claims, and the owner
+ * applies it when it reads it. An owner that cannot reach the server decides
+ * here, as without sync, and its claim follows when it can (see `ClaimOutcome`).
+ */
+export async function claimThenDecide(
+  ctx: Pick<EngineContext, 'storage' | 'tools' | 'rules'>,
+  devices: DevicesPort,
+  pausePointId: string,
+  decision: Decision,
+  decidedBy: DecidedBy,
+  rule: ApprovalRule | undefined,
+  decideHere: DecideHere,
+): Promise<DecideResult> {
+  const { storage, tools } = ctx;
+  const pending = await storage.getPausePoint(pausePointId);
+  if (!pending) return { outcome: 'not_found' };
+  if (pending.status !== 'pending') return { outcome: 'already_decided', status: pending.status, decidedBy: pending.decidedBy };
+  // Checked before it is claimed: a claim cannot be taken back, and the owner would refuse it.
+  const checked = validateDecision(pending, decision, tools);
+  if (!checked.ok) return { outcome: 'invalid', message: checked.message };
+  const conversation = await storage.getConversation(pending.conversationId);
+  if (!conversation) return { outcome: 'not_found' };
+  const here = devices.runsHere(conversation.ownerDevice);
+  const claim = await devices.claim(pending, decision, decidedBy);
+  switch (claim.outcome) {
+    case 'local':
+      return decideHere(decision, decidedBy, rule);
+    case 'queued':
+      return here ? decideHere(decision, decidedBy, rule) : { outcome: 'queued' };
+    case 'won':
+      if (here) return decideHere(decision, decidedBy, rule);
+      // The rule goes where rules go (they sync): the owner's next call reads it.
+      if (rule) await ctx.rules.put(rule, decidedBy);
+      return { outcome: 'sent', owner: conversation.ownerDevice?.name ?? 'another device' };
+    case 'lost':
+      if (here) await decideHere(claim.decision, claim.decidedBy);
+      return { outcome: 'already_decided', status: 'resolved', decidedBy: claim.decidedBy };
+  }
+}
