@@ -27,7 +27,7 @@ describe('the page at start-up', () => {
 
   // The start-up budget (npm run size): what only a form's card, a pairing link, Settings or
   // the sign-in popup uses loads on demand, with them.
-  test('leaves out what the first screen does not use: a form’s draft, the pairing link, the MCP calls, the OAuth callback', () => {
+  test('leaves out what the first screen does not use: a form’s draft, the pairing link, the MCP, sync and occasional calls, the OAuth callback', () => {
     const reached = [...files].map((f) => relative(process.cwd(), f));
     const onDemand = [
       'src/ui/cards/form-draft.svelte.ts',
@@ -36,6 +36,7 @@ describe('the page at start-up', () => {
       'src/ui/devices/JoinDialog.svelte',
       'src/worker/mcp-calls.ts',
       'src/worker/sync-calls.ts',
+      'src/worker/option-calls.ts',
       'src/ui/mcp/oauth-callback.ts',
       'src/ui/mcp/relay-oauth-callback.ts',
     ];
