@@ -44,10 +44,11 @@ describe('the page at start-up', () => {
   });
 
   // The same budget after issue 28's cards: what shows only once asked for (a card's rule preview,
-  // once its details are opened; a confirmation, once a send or delete asks for one) loads then.
-  test('leaves out what shows only once asked for: the rule preview, the confirmation dialog', () => {
+  // once its details are opened; a confirmation, once a send or delete asks for one; the rename form, once
+  // Rename is pressed) loads then.
+  test('leaves out what shows only once asked for: the rule preview, the confirmation dialog, the rename form', () => {
     const reached = [...files].map((f) => relative(process.cwd(), f));
-    const onDemand = ['src/ui/common/RulePreview.svelte', 'src/ui/common/ConfirmDialog.svelte'];
+    const onDemand = ['src/ui/common/RulePreview.svelte', 'src/ui/common/ConfirmDialog.svelte', 'src/ui/sidebar/RenameForm.svelte'];
     expect(reached.filter((file) => onDemand.includes(file))).toEqual([]);
   });
 
