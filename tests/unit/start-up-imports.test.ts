@@ -25,12 +25,14 @@ describe('the page at start-up', () => {
     expect(importers).toEqual([]);
   });
 
-  // The start-up budget (npm run size): what only a form's card, a pairing link, Settings or
+  // The start-up budget (npm run size): what only a form's card, a payload's editor, a pairing link, Settings or
   // the sign-in popup uses loads on demand, with them.
-  test('leaves out what the first screen does not use: a form’s draft, the pairing link, the MCP, sync and occasional calls, the OAuth callback', () => {
+  test('leaves out what the first screen does not use: a form’s or payload’s draft, the pairing link, the MCP, sync and occasional calls, the OAuth callback', () => {
     const reached = [...files].map((f) => relative(process.cwd(), f));
     const onDemand = [
       'src/ui/cards/form-draft.svelte.ts',
+      'src/ui/cards/payload-draft.svelte.ts',
+      'src/ui/cards/payload-diff.ts',
       'src/engine/check-form.ts',
       'src/ui/devices/pairing-fragment.ts',
       'src/ui/devices/JoinDialog.svelte',
