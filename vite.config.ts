@@ -55,6 +55,12 @@ function oauthClientDocument(): Plugin {
 }
 
 export default defineConfig({
+  resolve: {
+    // Dexie's package entry is a wrapper over its UMD build (to catch two copies of Dexie in one app); its ESM build
+    // minifies ≈ 0.5 kB gzip smaller in the page's start-up chunk (npm run size). Every import here goes through
+    // this alias, page, worker, service worker and tests alike, so there is still one copy per thread.
+    alias: [{ find: /^dexie$/, replacement: fileURLToPath(new URL('./node_modules/dexie/dist/dexie.mjs', import.meta.url)) }],
+  },
   plugins: [
     devContentSecurityPolicy(),
     oauthClientDocument(),

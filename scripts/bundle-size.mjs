@@ -12,7 +12,14 @@
 //     first screen does not use on demand (a form's draft, the pairing link's
 //     handling, the MCP calls, the OAuth relay) and no modulepreload polyfill,
 //     then issue 28's risk label on every card, the batch bar's check and the
-//     keyboard shortcuts' keys (their dialogs and the bar load on demand).
+//     keyboard shortcuts' keys (their dialogs and the bar load on demand):
+//     75.8 kB with those, issue 28's rule notes and preview and issue 27's
+//     options; 73.8 kB with Dexie's ESM build, and on demand what shows only
+//     once asked for (a card's rule preview, the confirmation dialog, the
+//     rename form, a payload's draft with its editor) and the occasional
+//     worker calls (rules, options, a batch, listing models: option-calls.ts);
+//     74.55 kB with issue 27's Search conversations field, Ctrl/⌘+K and the
+//     opening of a conversation at a match (the index and results on demand).
 //     Kept just above the current size, so that it cannot creep back.
 //   - page JS every visit loads by itself, without waiting on it: the service
 //     worker's registration (the update banner with workbox-window, once the main

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { BatchResult, DecideResult, Response, WorkerEvent, type IntentInput } from './protocol.ts';
-import { AgentAbortError, AgentError, readBatchResult, readDecideResult, readResponse, readWorkerEvent, WorkerClient, type AgentWorker } from './worker-client.ts';
+import type { ApprovalRuleDraft } from '../engine/records/index.ts';
+import { readBatchResult } from './option-calls.ts';
+import { AgentAbortError, AgentError, readDecideResult, readResponse, readWorkerEvent, WorkerClient, type AgentWorker } from './worker-client.ts';
 
 /** The page reads worker messages with hand-written guards; they must agree with the protocol's schemas. */
 const samples: unknown[] = [
@@ -136,9 +138,9 @@ describe('WorkerClient calls', () => {
   test('aborting after the answer came changes nothing', async () => {
     const { worker, client } = connect();
     const controller = new AbortController();
-    const added = client.addRule({ effect: 'allow', tool: 'list_notes', match: [], scope: { kind: 'everywhere' }, source: 'settings' }, controller.signal);
-    worker.answer({ id: 1, ok: true, value: { ruleId: 'r1' } });
-    await expect(added).resolves.toEqual({ ruleId: 'r1' });
+    const created = client.createConversation('Notes', controller.signal);
+    worker.answer({ id: 1, ok: true, value: { conversationId: 'c1' } });
+    await expect(created).resolves.toEqual({ conversationId: 'c1' });
     controller.abort();
   });
 
@@ -258,5 +260,69 @@ describe('WorkerClient MCP calls', () => {
     await expect(added).rejects.toMatchObject({ name: 'ProtocolError' });
     await expect(started).rejects.toMatchObject({ name: 'ProtocolError' });
     await expect(signedOut).rejects.toMatchObject({ name: 'ProtocolError' });
+  });
+});
+
+describe('WorkerClient occasional calls (rules, options, a batch, listing models)', () => {
+  const draft: ApprovalRuleDraft = { effect: 'allow', tool: 'list_notes', match: [], scope: { kind: 'everywhere' }, source: 'settings' };
+
+  test('each posts its intent with its fields once option-calls.ts is loaded, and reads its answer', async () => {
+    const { worker, client } = connect();
+    const endpoint = { provider: 'openai', baseUrl: 'https://api.example/v1', apiKey: 'k' };
+    const calls = [
+      client.decideBatch(['p1', 'p2'], { type: 'approve' }),
+      client.setConversationInstructions('c1', 'Be brief.'),
+      client.addRule(draft),
+      client.previewRule(draft),
+      client.makeRuleActive('r1'),
+      client.removeRule('r1'),
+      client.enableRule('r1'),
+      client.disableRule('r1'),
+      client.setAlwaysAllowIrreversible(true),
+      client.setAskForEverything(false),
+      client.listModels(endpoint),
+    ];
+    // Sent once the module is loaded (on the first of them), in the order they were made.
+    await vi.waitFor(() => expect(worker.posted).toHaveLength(11));
+    expect(worker.posted.map((p) => p.intent)).toEqual([
+      { type: 'decideBatch', pausePointIds: ['p1', 'p2'], decision: { type: 'approve' } },
+      { type: 'setConversationInstructions', conversationId: 'c1', instructions: 'Be brief.' },
+      { type: 'addRule', draft },
+      { type: 'previewRule', draft },
+      { type: 'makeRuleActive', ruleId: 'r1' },
+      { type: 'removeRule', ruleId: 'r1' },
+      { type: 'enableRule', ruleId: 'r1' },
+      { type: 'disableRule', ruleId: 'r1' },
+      { type: 'setAlwaysAllowIrreversible', on: true },
+      { type: 'setAskForEverything', on: false },
+      { type: 'listModels', ...endpoint },
+    ]);
+    const batch = { batchId: 'b', cards: [{ pausePointId: 'p1', result: { outcome: 'decided' } }] };
+    const preview = { decided: 1, of: 2, examples: [{ at: 5, conversationId: 'c1', toolCallId: 't1', toolName: 'list_notes', args: {} }] };
+    const answers = [batch, null, { ruleId: 'r1' }, preview, null, null, null, null, null, null, ['gpt', 7]];
+    answers.forEach((value, index) => worker.answer({ id: index + 1, ok: true, value }));
+    await expect(Promise.all(calls)).resolves.toEqual([batch, undefined, { ruleId: 'r1' }, preview, undefined, undefined, undefined, undefined, undefined, undefined, ['gpt']]);
+  });
+
+  test('an unreadable batch, rule id or preview rejects with a ProtocolError', async () => {
+    const { worker, client } = connect();
+    const batched = client.decideBatch(['p1'], { type: 'approve' });
+    const added = client.addRule(draft);
+    const previewed = client.previewRule(draft);
+    await vi.waitFor(() => expect(worker.posted).toHaveLength(3));
+    worker.answer({ id: 1, ok: true, value: { batchId: 'b' } });
+    worker.answer({ id: 2, ok: true, value: { ruleId: 7 } });
+    worker.answer({ id: 3, ok: true, value: { decided: -1, of: 2, examples: [] } });
+    await expect(batched).rejects.toMatchObject({ name: 'ProtocolError' });
+    await expect(added).rejects.toMatchObject({ name: 'ProtocolError' });
+    await expect(previewed).rejects.toMatchObject({ name: 'ProtocolError' });
+  });
+
+  test('a call with an aborted signal rejects with an AbortError and posts nothing', async () => {
+    const { worker, client } = connect();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(client.addRule(draft, controller.signal)).rejects.toBeInstanceOf(AgentAbortError);
+    expect(worker.posted).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { AgentClient, IntentCall, McpControl, SyncControl } from './agent-client.ts';
-import type { BatchResult, DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
-import type { RulePreview } from '../engine/preview-rule.ts';
+import type { OptionCalls } from './option-calls.ts';
+import type { DecideResult, IntentInput, Response, WorkerEvent } from './protocol.ts';
 
 /** An error from the worker, rebuilt on the page with its name and code. */
 export class AgentError extends Error {
@@ -70,8 +70,7 @@ export class WorkerClient implements AgentClient {
   readonly decide: IntentCall<'decide'> = (pausePointId, decision, signal) =>
     this.#call({ type: 'decide', pausePointId, decision }, readDecision, signal);
 
-  readonly decideBatch: IntentCall<'decideBatch'> = (pausePointIds, decision, signal) =>
-    this.#call({ type: 'decideBatch', pausePointIds, decision }, readBatch, signal);
+  readonly decideBatch: IntentCall<'decideBatch'> = (...args) => this.#loadOptions().then((calls) => calls.decideBatch(...args));
 
   readonly stop: IntentCall<'stop'> = (conversationId, signal) => this.#call({ type: 'stop', conversationId }, ignore, signal);
 
@@ -82,8 +81,8 @@ export class WorkerClient implements AgentClient {
 
   readonly renameConversation: IntentCall<'renameConversation'> = (conversationId, title, signal) =>
     this.#call({ type: 'renameConversation', conversationId, title }, ignore, signal);
-  readonly setConversationInstructions: IntentCall<'setConversationInstructions'> = (conversationId, instructions, signal) =>
-    this.#call({ type: 'setConversationInstructions', conversationId, instructions }, ignore, signal);
+  readonly setConversationInstructions: IntentCall<'setConversationInstructions'> = (...args) =>
+    this.#loadOptions().then((calls) => calls.setConversationInstructions(...args));
 
   readonly deleteConversation: IntentCall<'deleteConversation'> = (conversationId, signal) =>
     this.#call({ type: 'deleteConversation', conversationId }, ignore, signal);
@@ -144,27 +143,33 @@ export class WorkerClient implements AgentClient {
       },
     )).then((search) => search(query, limit, signal));
 
-  readonly addRule: IntentCall<'addRule'> = (draft, signal) => this.#call({ type: 'addRule', draft }, readRuleId, signal);
-
   readonly approveWithRule: IntentCall<'approveWithRule'> = (pausePointId, decision, draft, signal) =>
     this.#call({ type: 'approveWithRule', pausePointId, decision, draft }, readDecision, signal);
 
-  readonly previewRule: IntentCall<'previewRule'> = (draft, signal) => this.#call({ type: 'previewRule', draft }, readPreview, signal);
+  // The calls only Settings, a rule's form or preview, the batch dialog and a conversation's options make come
+  // with the first of them (option-calls.ts), as MCP's and sync's do: a card's own decision stays here.
+  #optionCalls: Promise<OptionCalls> | undefined;
+  #loadOptions(): Promise<OptionCalls> {
+    return (this.#optionCalls ??= import('./option-calls.ts').then(
+      ({ optionCalls }) => optionCalls((intent, signal) => this.#call(intent, same, signal)),
+      (error: unknown) => {
+        this.#optionCalls = undefined;
+        throw error;
+      },
+    ));
+  }
 
-  readonly makeRuleActive: IntentCall<'makeRuleActive'> = (ruleId, signal) => this.#call({ type: 'makeRuleActive', ruleId }, ignore, signal);
-
-  readonly removeRule: IntentCall<'removeRule'> = (ruleId, signal) => this.#call({ type: 'removeRule', ruleId }, ignore, signal);
-
-  readonly enableRule: IntentCall<'enableRule'> = (ruleId, signal) => this.#call({ type: 'enableRule', ruleId }, ignore, signal);
-
-  readonly disableRule: IntentCall<'disableRule'> = (ruleId, signal) => this.#call({ type: 'disableRule', ruleId }, ignore, signal);
-
-  readonly setAlwaysAllowIrreversible: IntentCall<'setAlwaysAllowIrreversible'> = (on, signal) =>
-    this.#call({ type: 'setAlwaysAllowIrreversible', on }, ignore, signal);
-
-  readonly setAskForEverything: IntentCall<'setAskForEverything'> = (on, signal) => this.#call({ type: 'setAskForEverything', on }, ignore, signal);
-
-  readonly listModels: IntentCall<'listModels'> = (endpoint, signal) => this.#call({ type: 'listModels', ...endpoint }, readModels, signal);
+  readonly addRule: IntentCall<'addRule'> = (...args) => this.#loadOptions().then((calls) => calls.addRule(...args));
+  readonly previewRule: IntentCall<'previewRule'> = (...args) => this.#loadOptions().then((calls) => calls.previewRule(...args));
+  readonly makeRuleActive: IntentCall<'makeRuleActive'> = (...args) => this.#loadOptions().then((calls) => calls.makeRuleActive(...args));
+  readonly removeRule: IntentCall<'removeRule'> = (...args) => this.#loadOptions().then((calls) => calls.removeRule(...args));
+  readonly enableRule: IntentCall<'enableRule'> = (...args) => this.#loadOptions().then((calls) => calls.enableRule(...args));
+  readonly disableRule: IntentCall<'disableRule'> = (...args) => this.#loadOptions().then((calls) => calls.disableRule(...args));
+  readonly setAlwaysAllowIrreversible: IntentCall<'setAlwaysAllowIrreversible'> = (...args) =>
+    this.#loadOptions().then((calls) => calls.setAlwaysAllowIrreversible(...args));
+  readonly setAskForEverything: IntentCall<'setAskForEverything'> = (...args) =>
+    this.#loadOptions().then((calls) => calls.setAskForEverything(...args));
+  readonly listModels: IntentCall<'listModels'> = (...args) => this.#loadOptions().then((calls) => calls.listModels(...args));
 
   /**
    * Sends one intent and reads its answer with `read`. Settles once: with the
@@ -283,49 +288,14 @@ function readDecision(value: unknown): DecideResult {
   return result;
 }
 
-/** A batch's answer: each card's own result, read by the same guard as a single decision's (a failure: its message). */
-export function readBatchResult(value: unknown): BatchResult | null {
-  if (!isObject(value) || !isString(value.batchId) || !Array.isArray(value.cards)) return null;
-  const cards: BatchResult['cards'] = [];
-  for (const card of value.cards as unknown[]) {
-    if (!isObject(card) || !isString(card.pausePointId) || !isObject(card.result)) return null;
-    const { result } = card;
-    const read = result.outcome === 'failed' ? (isString(result.message) ? { outcome: 'failed' as const, message: result.message } : null) : readDecideResult(result);
-    if (!read) return null;
-    cards.push({ pausePointId: card.pausePointId, result: read });
-  }
-  return { batchId: value.batchId, cards };
-}
 
-function readBatch(value: unknown): BatchResult {
-  const result = readBatchResult(value);
-  if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a batch of decisions with something unreadable.');
-  return result;
-}
 
-function readRuleId(value: unknown): { ruleId: string } {
-  if (isObject(value) && isString(value.ruleId)) return { ruleId: value.ruleId };
-  throw new AgentError('ProtocolError', 'The agent worker did not say which rule it made.');
-}
 
-const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
-function readPreview(value: unknown): RulePreview {
-  if (isObject(value) && isCount(value.decided) && isCount(value.of) && Array.isArray(value.examples)) {
-    const examples = value.examples.flatMap((call: unknown) =>
-      isObject(call) && typeof call.at === 'number' && isString(call.conversationId) && isString(call.toolCallId) && isString(call.toolName)
-        ? [{ at: call.at, conversationId: call.conversationId, toolCallId: call.toolCallId, toolName: call.toolName, args: call.args }]
-        : [],
-    );
-    return { decided: value.decided, of: value.of, examples };
-  }
-  throw new AgentError('ProtocolError', 'The agent worker answered a rule preview with something unreadable.');
-}
 
-const readModels = (value: unknown): string[] => (Array.isArray(value) ? value.filter(isString) : []);
 
 /** For intents that answer nothing (`null` on the wire). */
 const ignore = (): void => undefined;
 
-/** For answers read elsewhere (sync-calls.ts, mcp-calls.ts). */
+/** For answers read elsewhere (sync-calls.ts, mcp-calls.ts, option-calls.ts). */
 const same = (value: unknown): unknown => value;

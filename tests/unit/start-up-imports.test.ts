@@ -25,20 +25,32 @@ describe('the page at start-up', () => {
     expect(importers).toEqual([]);
   });
 
-  // The start-up budget (npm run size): what only a form's card, a pairing link, Settings or
+  // The start-up budget (npm run size): what only a form's card, a payload's editor, a pairing link, Settings or
   // the sign-in popup uses loads on demand, with them.
-  test('leaves out what the first screen does not use: a form’s draft, the pairing link, the MCP calls, the OAuth callback', () => {
+  test('leaves out what the first screen does not use: a form’s or payload’s draft, the pairing link, the MCP, sync and occasional calls, the OAuth callback', () => {
     const reached = [...files].map((f) => relative(process.cwd(), f));
     const onDemand = [
       'src/ui/cards/form-draft.svelte.ts',
+      'src/ui/cards/payload-draft.svelte.ts',
+      'src/ui/cards/payload-diff.ts',
       'src/engine/check-form.ts',
       'src/ui/devices/pairing-fragment.ts',
       'src/ui/devices/JoinDialog.svelte',
       'src/worker/mcp-calls.ts',
       'src/worker/sync-calls.ts',
+      'src/worker/option-calls.ts',
       'src/ui/mcp/oauth-callback.ts',
       'src/ui/mcp/relay-oauth-callback.ts',
     ];
+    expect(reached.filter((file) => onDemand.includes(file))).toEqual([]);
+  });
+
+  // The same budget after issue 28's cards: what shows only once asked for (a card's rule preview,
+  // once its details are opened; a confirmation, once a send or delete asks for one; the rename form, once
+  // Rename is pressed) loads then.
+  test('leaves out what shows only once asked for: the rule preview, the confirmation dialog, the rename form', () => {
+    const reached = [...files].map((f) => relative(process.cwd(), f));
+    const onDemand = ['src/ui/common/RulePreview.svelte', 'src/ui/common/ConfirmDialog.svelte', 'src/ui/sidebar/RenameForm.svelte'];
     expect(reached.filter((file) => onDemand.includes(file))).toEqual([]);
   });
 

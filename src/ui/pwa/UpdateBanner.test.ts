@@ -76,14 +76,15 @@ describe('UpdateBanner', () => {
     fire('onNeedRefresh');
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
     expect(sw.update).not.toHaveBeenCalled();
-    expect(screen.getByRole('heading', { name: 'Reload now?' })).toBeTruthy();
+    // The question loads when asked (ConfirmDialog on demand).
+    expect(await screen.findByRole('heading', { name: 'Reload now?' })).toBeTruthy();
 
     await fireEvent.click(screen.getByRole('button', { name: 'Not now' }));
     expect(sw.update).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
 
     await fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
-    await fireEvent.click(screen.getByRole('button', { name: 'Reload anyway' }));
+    await fireEvent.click(await screen.findByRole('button', { name: 'Reload anyway' }));
     expect(sw.update).toHaveBeenCalledOnce();
     fire('onNeedReload');
     expect(reload).toHaveBeenCalledOnce();

@@ -140,10 +140,23 @@ describe('Sidebar', () => {
   test('renames with Enter', async () => {
     const { client } = await renderSidebar([conversation('a', 'Invoices', 1)]);
     await fireEvent.click(screen.getByRole('button', { name: 'Rename Invoices' }));
-    const input = screen.getByRole('textbox', { name: 'New title for Invoices' });
+    // The form loads on demand (RenameForm.svelte), with the old title selected for typing over.
+    const input = await screen.findByRole<HTMLInputElement>('textbox', { name: 'New title for Invoices' });
+    await waitFor(() => expect([input.selectionStart, input.selectionEnd]).toEqual([0, 'Invoices'.length]));
     await fireEvent.input(input, { target: { value: 'Q3 invoices' } });
     await fireEvent.submit(input.closest('form')!);
     expect(client.renameConversation).toHaveBeenCalledWith('a', 'Q3 invoices');
+  });
+
+  test('Escape leaves the title as it was and gives focus back to Rename', async () => {
+    const { client } = await renderSidebar([conversation('a', 'Invoices', 1)]);
+    await fireEvent.click(screen.getByRole('button', { name: 'Rename Invoices' }));
+    const input = await screen.findByRole('textbox', { name: 'New title for Invoices' });
+    await fireEvent.input(input, { target: { value: 'Something else' } });
+    await fireEvent.keyDown(input, { key: 'Escape' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Invoices' })));
+    expect(screen.queryByRole('textbox', { name: 'New title for Invoices' })).toBeNull();
+    expect(client.renameConversation).not.toHaveBeenCalled();
   });
 
   test('deletes only after confirmation', async () => {
