@@ -126,6 +126,17 @@ describe('through the service worker', () => {
     stop();
     expect(serviceWorker.handlers).toHaveLength(0);
   });
+
+  it('the service worker’s “decide this card” (another device’s conversation) shows the card and decides it as its button would', () => {
+    serviceWorker = { posted: [], controlled: true, handlers: [] };
+    const onDecide = vi.fn();
+    createApprovalAlerts({ getSettings: () => settings, onOpen, onDecide, environment }).followServiceWorker();
+    serviceWorker.handlers[0]!({ type: 'pausepoint:decide-card', conversationId: 'c1', pausePointId: 'p1', action: 'delete everything' });
+    expect(onDecide).not.toHaveBeenCalled();
+    serviceWorker.handlers[0]!({ type: 'pausepoint:decide-card', conversationId: 'c1', pausePointId: 'p1', action: 'decline' });
+    expect(onOpen).toHaveBeenCalledExactlyOnceWith('c1', 'p1');
+    expect(onDecide).toHaveBeenCalledExactlyOnceWith('p1', 'decline');
+  });
 });
 
 describe('approvalRequested', () => {

@@ -42,6 +42,12 @@ export interface ApprovalAlertsOptions {
   getSettings: () => AlertPreferences | undefined;
   /** Shows the card: called when the user clicks a notification. */
   onOpen: (conversationId: string, pausePointId: string) => void;
+  /**
+   * Decides a card as its button would: a notification's Approve or Decline
+   * on a card of a conversation another device runs, which only a tab's
+   * worker can claim on the sync server. None: the card is only opened.
+   */
+  onDecide?: (pausePointId: string, action: 'approve' | 'decline') => void;
   /** Defaults to this window; tests pass stubs. */
   environment?: () => AlertEnvironment;
 }
@@ -105,7 +111,7 @@ function serviceWorkerBridge(container: ServiceWorkerContainer): ServiceWorkerBr
   };
 }
 
-export function createApprovalAlerts({ getSettings, onOpen, environment = browserEnvironment }: ApprovalAlertsOptions): ApprovalAlerts {
+export function createApprovalAlerts({ getSettings, onOpen, onDecide, environment = browserEnvironment }: ApprovalAlertsOptions): ApprovalAlerts {
   const shown = new Map<string, Notification>();
   const notified = new Set<string>();
   let asking: Promise<PermissionResult> | undefined;
@@ -166,6 +172,7 @@ export function createApprovalAlerts({ getSettings, onOpen, environment = browse
           if (!message) return;
           env.focus();
           onOpen(message.conversationId, message.pausePointId);
+          if (message.type === 'pausepoint:decide-card') onDecide?.(message.pausePointId, message.action);
         }) ?? (() => {})
       );
     },

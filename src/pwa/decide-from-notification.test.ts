@@ -63,7 +63,7 @@ describe('decideFromNotification', () => {
     await db.settings.put({ key: 'deviceId', value: 'device-1' });
     await db.conversations.update('c1', { ownerDevice: { id: 'laptop', name: 'Laptop' } });
     const result = await decideFromNotification(db, 'p1', 'approve', BY_NOTIFICATION, fixed);
-    expect(result.outcome).toBe('refused');
+    expect(result.outcome).toBe('elsewhere');
     expect(await db.pausePoints.get('p1')).toMatchObject({ status: 'pending' });
     expect(await db.messages.count()).toBe(0);
   });

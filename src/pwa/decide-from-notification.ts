@@ -14,7 +14,9 @@ export type NotificationDecision =
   | { outcome: 'already_decided'; pausePoint: PausePoint }
   | { outcome: 'expired'; pausePoint: PausePoint }
   | { outcome: 'not_found' }
-  | { outcome: 'refused'; message: string };
+  | { outcome: 'refused'; message: string }
+  /** The card's conversation runs on another device: the decision goes through the sync server, which a tab's worker claims. */
+  | { outcome: 'elsewhere' };
 
 // A plain approve or decline checks no tool's input schema: no tools are needed to validate it.
 const NO_TOOLS = new ToolRegistry([]);
@@ -39,7 +41,7 @@ export async function decideFromNotification(
 ): Promise<NotificationDecision> {
   const decision: Decision = action === 'approve' ? { type: 'approve' } : { type: 'decline' };
   // A card of a conversation another device runs is decided through the sync server, by the app: not here.
-  if (await runsElsewhere(db, pausePointId)) return { outcome: 'refused', message: 'This card is decided in the app: its conversation runs on another device.' };
+  if (await runsElsewhere(db, pausePointId)) return { outcome: 'elsewhere' };
   const ctx = { clock: { now, sleep: () => Promise.resolve() }, ids: { uuid }, tools: NO_TOOLS, owner: SERVICE_WORKER_OWNER };
   const at = now();
   const changed = await toolChanged(db, pausePointId);

@@ -28,4 +28,11 @@ describe('readServiceWorkerMessage', () => {
     });
     expect(readServiceWorkerMessage({ type: 'pausepoint:open-card', conversationId: 'c' })).toBeNull();
   });
+
+  it('reads a decide-card message with Approve or Decline only', () => {
+    const message = { type: 'pausepoint:decide-card', conversationId: 'c', pausePointId: 'p', action: 'approve' };
+    expect(readServiceWorkerMessage({ ...message, extra: 1 })).toEqual(message);
+    expect(readServiceWorkerMessage({ ...message, action: 'choose' })).toBeNull();
+    expect(readServiceWorkerMessage({ ...message, pausePointId: undefined })).toBeNull();
+  });
 });

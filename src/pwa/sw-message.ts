@@ -15,15 +15,24 @@ export type PageToServiceWorker =
   /** The workbox-window update flow's "take over now", after the user pressed Reload. */
   | { type: 'SKIP_WAITING' };
 
-export type ServiceWorkerToPage = { type: 'pausepoint:open-card'; conversationId: string; pausePointId: string };
+export type ServiceWorkerToPage =
+  | { type: 'pausepoint:open-card'; conversationId: string; pausePointId: string }
+  /**
+   * A notification's Approve or Decline on a card of a conversation another
+   * device runs: the page decides it as its card's button would, through its
+   * worker, which claims the decision on the sync server (the service worker
+   * cannot). The page opens the card too, which says what the claim came to.
+   */
+  | { type: 'pausepoint:decide-card'; conversationId: string; pausePointId: string; action: 'approve' | 'decline' };
 
 /** Checks a message from the service worker by hand (see above). */
 export function readServiceWorkerMessage(data: unknown): ServiceWorkerToPage | null {
   if (typeof data !== 'object' || data === null) return null;
-  const { type, conversationId, pausePointId } = data as Record<string, unknown>;
-  return type === 'pausepoint:open-card' && typeof conversationId === 'string' && typeof pausePointId === 'string'
-    ? { type, conversationId, pausePointId }
-    : null;
+  const { type, conversationId, pausePointId, action } = data as Record<string, unknown>;
+  if (typeof conversationId !== 'string' || typeof pausePointId !== 'string') return null;
+  if (type === 'pausepoint:open-card') return { type, conversationId, pausePointId };
+  if (type === 'pausepoint:decide-card' && (action === 'approve' || action === 'decline')) return { type, conversationId, pausePointId, action };
+  return null;
 }
 
 /** Checks a message from a page by hand: only the shapes above, with nothing else carried along. */

@@ -58,11 +58,24 @@ export async function onNotificationClick(data: ApprovalNotificationData, action
         return;
       case 'not_found':
         return;
+      case 'elsewhere':
+        // Only a tab's worker can claim it on the sync server: an open tab decides it; with none, the app opens on the card.
+        if (await decideInATab(data, action)) return closeNotifications(data.pausePointId);
+        break;
       case 'refused':
         break;
     }
   }
   await openCard(data);
+}
+
+async function decideInATab(data: ApprovalNotificationData, action: 'approve' | 'decline'): Promise<boolean> {
+  const [client] = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  if (!client) return false;
+  const message: ServiceWorkerToPage = { type: 'pausepoint:decide-card', ...data, action };
+  client.postMessage(message);
+  await client.focus().catch((error: unknown) => console.warn('Pausepoint: could not focus the app', error));
+  return true;
 }
 
 /**
