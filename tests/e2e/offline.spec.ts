@@ -131,16 +131,23 @@ test('a returning visit runs the app’s start-up script from V8’s code cache,
     await page.reload();
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
   }
-  await browser.startTracing(page, { categories: ['devtools.timeline'] });
-  await page.reload();
-  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
-  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
-    traceEvents: { name: string; args?: { data?: { url?: string; consumedCacheSize?: number; cacheRejected?: boolean } } }[];
-  };
   const entry = await page.evaluate(() => (document.querySelector('script[type="module"]') as HTMLScriptElement).src);
-  const compile = trace.traceEvents.find((e) => e.name === 'v8.compileModule' && e.args?.data?.url === entry);
+  type CompileData = { url?: string; consumedCacheSize?: number; cacheRejected?: boolean };
+  const tracedVisit = async (): Promise<CompileData | undefined> => {
+    await browser.startTracing(page, { categories: ['devtools.timeline'] });
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: { name: string; args?: { data?: CompileData } }[] };
+    return trace.traceEvents.find((e) => e.name === 'v8.compileModule' && e.args?.data?.url === entry)?.args?.data;
+  };
+  // Chromium writes the cache off the main thread after a visit; on a loaded machine that can land a visit late.
+  // A few more visits absorb that; a bundle the cache never serves (npm run bench:code-cache) still fails.
+  let compile: CompileData | undefined;
+  for (let visit = 0; visit < 4 && !(compile?.consumedCacheSize ?? 0); visit++) {
+    compile = await tracedVisit();
+    expect(compile?.cacheRejected ?? false).toBe(false);
+  }
   expect(compile, `no compile of ${entry} in the trace`).toBeDefined();
-  // Without it the bundle is parsed and compiled from source on every visit (npm run bench:code-cache).
-  expect(compile!.args!.data!.consumedCacheSize ?? 0).toBeGreaterThan(0);
-  expect(compile!.args!.data!.cacheRejected).toBe(false);
+  // Without it the bundle is parsed and compiled from source on every visit.
+  expect(compile!.consumedCacheSize ?? 0).toBeGreaterThan(0);
 });
