@@ -41,10 +41,7 @@ test('an MCP server behind OAuth: needs sign-in, signs in through the popup, cal
   await expect(server.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
 
   // The popup goes to the authorization server, which approves at once and sends it back to the app's callback page.
-  const popupOpened = page.waitForEvent('popup');
-  await server.getByRole('button', { name: 'Sign in' }).click();
-  const popup = await popupOpened;
-  await popup.waitForEvent('close', { timeout: 20_000 });
+  await signInThroughPopup(page, server);
   await expect(status).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
   await expect(server.getByRole('switch', { name: 'whisper', exact: true })).toBeChecked();
   await expect(server.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
