@@ -14,6 +14,8 @@ export interface HeapProbe {
   collectGarbage(): Promise<void>;
   /** Writes a `.heapsnapshot` (open it in DevTools › Memory) to `path`. */
   snapshot(path: string): Promise<void>;
+  /** Starts V8's sampling CPU profiler; the returned stop writes a `.cpuprofile` (DevTools › Performance) to `path`. */
+  profile(): Promise<(path: string) => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -86,6 +88,15 @@ function probeOver(name: string, send: Send, close: () => Promise<void>): HeapPr
       await send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
       await writeFile(path, chunks.join(''));
       chunks = null;
+    },
+    async profile() {
+      await send('Profiler.enable');
+      await send('Profiler.setSamplingInterval', { interval: 200 });
+      await send('Profiler.start');
+      return async (path) => {
+        const { profile } = (await send('Profiler.stop')) as { profile: unknown };
+        await writeFile(path, JSON.stringify(profile));
+      };
     },
     chunk: (piece) => void chunks?.push(piece),
     close,

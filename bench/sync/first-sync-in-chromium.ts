@@ -14,8 +14,21 @@ export interface HeapFigures {
   retained: number;
 }
 
+/**
+ * Where the new device's person looks while it syncs. `devices`: they open
+ * Settings › Devices after Join, and the time ends at the first frame of its
+ * status line saying `Up to date`, the only place the app says the whole
+ * history is here. `landing`: they stay on the view Join leaves them on, and
+ * the time ends when the same status is stored (read from the profile's
+ * IndexedDB every 100 ms: no other view shows it). The two differ by what
+ * the page's own live queries cost meanwhile (Settings' Usage totals re-read
+ * this month's messages whenever messages change).
+ */
+export type Watching = 'devices' | 'landing';
+
 export interface FirstSyncFigures {
-  /** Join pressed → the first frame of Settings › Devices' status line saying `Up to date`. */
+  watching: Watching;
+  /** Join pressed → up to date, as `watching` says. */
   seconds: number;
   worker: HeapFigures;
   page: HeapFigures;
@@ -25,6 +38,17 @@ export interface FirstSyncFigures {
 }
 
 const SAMPLE_MS = 100;
+const TIMEOUT_MS = 600_000;
+
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms)));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Stamps (epoch ms, one clock with the bench) the press of Join and the
@@ -68,6 +92,28 @@ function countRecords(): Promise<{ conversations: number; messages: number }> {
   });
 }
 
+/** Resolves once the sync status row says `up_to_date`, stamping when it was read so. */
+function untilUpToDateStored(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const poll = () => {
+      const open = indexedDB.open('pausepoint');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const read = db.transaction('settings', 'readonly').objectStore('settings').get('syncStatus');
+        read.onerror = () => reject(read.error);
+        read.onsuccess = () => {
+          db.close();
+          if ((read.result as { value?: { kind?: unknown } } | undefined)?.value?.kind !== 'up_to_date') return void setTimeout(poll, 100);
+          (window as unknown as { __upToDateAt?: number }).__upToDateAt = performance.timeOrigin + performance.now();
+          resolve();
+        };
+      };
+    };
+    poll();
+  });
+}
+
 async function collected(probe: HeapProbe): Promise<number> {
   // Twice: a first full GC can leave what only weak callbacks or finalizers let go.
   await probe.collectGarbage();
@@ -78,11 +124,12 @@ async function collected(probe: HeapProbe): Promise<number> {
 /**
  * bench:sync's first sync in Chromium: a fresh profile (a new device, no model
  * set up) opens a pairing link from `seeded`, joins through the Join dialog,
- * goes to Settings › Devices and waits for `Up to date`. The heaps of the
+ * and waits until it is up to date, as `watching` says. The heaps of the
  * agent worker (where the replicator runs) and of the page are read over CDP.
- * `snapshotDir`: also writes each isolate's heap snapshot at the end.
+ * `snapshotDir`: also writes each isolate's CPU profile of the sync and its
+ * heap snapshot at the end.
  */
-export async function firstSyncInChromium(app: ChromiumApp, seeded: SeededDevice, snapshotDir?: string): Promise<FirstSyncFigures> {
+export async function firstSyncInChromium(app: ChromiumApp, seeded: SeededDevice, watching: Watching, snapshotDir?: string): Promise<FirstSyncFigures> {
   const context = await newProfile(app.browser, app.origin);
   const probes: HeapProbe[] = [];
   try {
@@ -96,14 +143,19 @@ export async function firstSyncInChromium(app: ChromiumApp, seeded: SeededDevice
     const pageProbe = await pageHeapProbe(context, page);
     probes.push(pageProbe);
     const before = { worker: await collected(worker), page: await collected(pageProbe) };
+    const profiling = snapshotDir ? await Promise.all([worker.profile(), pageProbe.profile()]) : undefined;
     const sampler = sampleHeaps([worker, pageProbe], SAMPLE_MS);
     let peaks: number[];
     try {
       await joinDialog.getByRole('button', { name: 'Join' }).click();
       await joinDialog.waitFor({ state: 'hidden', timeout: 60_000 });
-      await page.getByRole('link', { name: 'Settings' }).click();
-      await page.getByRole('region', { name: 'Devices' }).waitFor();
-      await page.waitForFunction(() => ((window as unknown as { __upToDateAt?: number }).__upToDateAt ?? 0) > 0, undefined, { timeout: 600_000, polling: 100 });
+      if (watching === 'devices') {
+        await page.getByRole('link', { name: 'Settings' }).click();
+        await page.getByRole('region', { name: 'Devices' }).waitFor();
+        await page.waitForFunction(() => ((window as unknown as { __upToDateAt?: number }).__upToDateAt ?? 0) > 0, undefined, { timeout: TIMEOUT_MS, polling: 100 });
+      } else {
+        await withTimeout(page.evaluate(untilUpToDateStored), TIMEOUT_MS, 'the first sync to be up to date');
+      }
     } finally {
       peaks = await sampler.stop();
     }
@@ -111,13 +163,18 @@ export async function firstSyncInChromium(app: ChromiumApp, seeded: SeededDevice
       const w = window as unknown as { __joinedAt: number; __upToDateAt: number };
       return { joinedAt: w.__joinedAt, upToDateAt: w.__upToDateAt };
     });
+    if (profiling && snapshotDir) {
+      await profiling[0](join(snapshotDir, `first-sync-${watching}-worker.cpuprofile`));
+      await profiling[1](join(snapshotDir, `first-sync-${watching}-page.cpuprofile`));
+    }
     const counts = await page.evaluate(countRecords);
     const retained = { worker: await collected(worker), page: await collected(pageProbe) };
     if (snapshotDir) {
-      await worker.snapshot(join(snapshotDir, 'first-sync-worker.heapsnapshot'));
-      await pageProbe.snapshot(join(snapshotDir, 'first-sync-page.heapsnapshot'));
+      await worker.snapshot(join(snapshotDir, `first-sync-${watching}-worker.heapsnapshot`));
+      await pageProbe.snapshot(join(snapshotDir, `first-sync-${watching}-page.heapsnapshot`));
     }
     return {
+      watching,
       seconds: (upToDateAt - joinedAt) / 1000,
       worker: { before: before.worker, peak: Math.max(peaks[0]!, retained.worker), retained: retained.worker },
       page: { before: before.page, peak: Math.max(peaks[1]!, retained.page), retained: retained.page },
