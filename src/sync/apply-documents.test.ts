@@ -3,6 +3,7 @@ import Dexie, { RangeSet, type ObservabilitySet } from 'dexie';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../engine/records/index.ts';
 import { makeConversation, makePausePoint } from '../engine/testing/make-records.ts';
+import { SearchService } from '../search/search-service.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { applyDocuments, type Incoming } from './apply-documents.ts';
@@ -74,5 +75,20 @@ describe('applying a page of the changes feed', () => {
     expect(events.length).toBeGreaterThan(0);
     // 510 records over conversations, messages and syncDocs (and their indexes): a handful of ranges each, not one per record.
     expect(named).toBeLessThan(60);
+  });
+
+  it('a page too large to name its keys still reaches a conversation search built before it', async () => {
+    const search = new SearchService(db);
+    try {
+      await search.warm();
+      expect(search.size).toBe(0);
+      // 50 messages each: Dexie names the messages table whole, so the index is rebuilt on its next use.
+      await applyDocuments(phone(), historyPage(2, 50));
+      const { results, total } = await search.search('message', 10);
+      expect(total).toBe(2);
+      expect(results.map((r) => r.conversationId).sort()).toEqual(['c0', 'c1']);
+    } finally {
+      search.close();
+    }
   });
 });
