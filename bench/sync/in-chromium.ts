@@ -1,16 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
 import type { PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
-import { launchChromium, newProfile } from '../ui/browser.ts';
-import { buildApp, startPreview } from '../ui/preview-server.ts';
+import { newProfile } from '../ui/browser.ts';
 import { setUpEndpoint } from '../latency/set-up-endpoint.ts';
+import { fillJoin, type ChromiumApp } from './chromium-app.ts';
 
 /**
- * bench:sync's browser rows: two profiles of real Chromium over a fresh
- * production build are two devices, paired through the Settings › Devices UI
+ * bench:sync's round-trip rows in Chromium: two profiles of real Chromium
+ * over a fresh production build (chromium-app.ts) are two devices, paired through the Settings › Devices UI
  * and syncing through pouchdb-server. Each round, the laptop's model asks for
  * a card; times are epoch ms on `performance.timeOrigin + performance.now()`
  * in both pages and at the fake model server: one clock on one machine.
@@ -51,15 +48,11 @@ const shownAt = (page: Page) =>
   }, undefined, { timeout: 30_000 }).then((handle) => handle.jsonValue() as Promise<number>);
 const pressAt = (page: Page) => page.evaluate(() => (window as unknown as { __press: number }).__press);
 
-export async function browserRows(server: PouchdbServer, rounds: number, user: { username: string; password: string }): Promise<BrowserRows> {
-  const dist = await mkdtemp(join(tmpdir(), 'pausepoint-bench-sync-'));
+export async function browserRows(app: ChromiumApp, server: PouchdbServer, rounds: number, user: { username: string; password: string }): Promise<BrowserRows> {
   const llm: FakeLlm = await startFakeLlm({ requireKey: API_KEY });
-  await buildApp(dist);
-  const preview = await startPreview(dist);
-  const browser = await launchChromium();
+  const [laptopContext, phoneContext] = await Promise.all([newProfile(app.browser, app.origin), newProfile(app.browser, app.origin)]);
   try {
     await server.createDatabase('bench-browser', user);
-    const [laptopContext, phoneContext] = await Promise.all([newProfile(browser, preview.origin), newProfile(browser, preview.origin)]);
     for (const context of [laptopContext, phoneContext]) await context.addInitScript(installWatch);
     const laptop = await laptopContext.newPage();
     await setUpEndpoint(laptop, llm, API_KEY);
@@ -77,10 +70,7 @@ export async function browserRows(server: PouchdbServer, rounds: number, user: {
     const link = await devices.getByLabel('Pairing link').inputValue();
     const code = await devices.getByLabel('Pairing code').inputValue();
     const phone = await phoneContext.newPage();
-    await phone.goto(link);
-    const join = phone.getByRole('dialog', { name: 'Join' });
-    await join.getByLabel('Pairing code').fill(code);
-    await join.getByLabel("This device's name").fill('Phone');
+    const join = await fillJoin(phone, link, code, 'Phone');
     await join.getByRole('button', { name: 'Join' }).click();
     await join.waitFor({ state: 'hidden', timeout: 30_000 });
 
@@ -117,9 +107,7 @@ export async function browserRows(server: PouchdbServer, rounds: number, user: {
     }
     return rows;
   } finally {
-    await browser.close();
-    await preview.stop();
+    await Promise.all([laptopContext.close(), phoneContext.close()]);
     await llm.close();
-    await rm(dist, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,4 @@
-import type { Conversation, PausePoint } from '../engine/records/index.ts';
+import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { SyncDocState } from './records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
@@ -29,6 +29,8 @@ export interface Applied {
   rotation?: Rotation;
 }
 
+type Verdict = 'applied' | 'ignored' | 'refused';
+
 const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions'] as const;
 
 /**
@@ -40,6 +42,14 @@ const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalR
  * What breaks that is refused. A document whose version counter is not
  * above the one last seen is an old revision (a server replaying history)
  * or this device's own, and is ignored.
+ *
+ * The records of a page are written at its end, one `bulkPut` per table,
+ * not one `put` each: Dexie's liveQuery (4.4) keeps every key a write names
+ * in each subscription whose own reads it misses, until that subscription
+ * runs again, while a bulkPut of 50 records or more names its table's whole
+ * range, once. One put per record made a new device's first sync of 20,000
+ * messages leave some 460,000 ranges (≈ 30 MB) in the page's live queries,
+ * and 126,000 in the worker's, for as long as the tab stayed open.
  */
 export async function applyDocuments(ctx: SyncContext, incoming: readonly Incoming[]): Promise<Applied> {
   const { db } = ctx;
@@ -60,7 +70,12 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
       const owner = conversations.get(conversationId)?.ownerDevice?.id;
       return owner === undefined || owner === from;
     };
+    const cardIds = incoming.flatMap(({ doc }) => (doc.kind === 'pausePoint' ? [doc.id] : []));
+    const cards = new Map<string, PausePoint>();
+    for (const p of await db.pausePoints.bulkGet(cardIds)) if (p) cards.set(p.id, p);
     const seen: SyncDocState[] = [];
+    // Written at the page's end, one bulkPut per table (see above); keyed by id, so the last word on a record wins, as put's would.
+    const puts = { conversations: new Map<string, Conversation>(), messages: new Map<string, Message>(), ledger: new Map<string, LedgerEntry>(), pausePoints: new Map<string, PausePoint>() };
     // A removed device's documents are not taken any more, whatever they say.
     const removed = new Set((await db.syncDevices.toArray()).filter((d) => d.removed).map((d) => d.id));
 
@@ -75,22 +90,30 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
         out.refused++;
         continue;
       }
-      const verdict = await applyOne(doc);
+      // Awaited only when it is a promise: Dexie keeps its transaction across awaits of its own promises only, and a loop
+      // awaiting plain values for a page of records to be written later loses it (PrematureCommitError).
+      const applying = applyOne(doc);
+      const verdict = typeof applying === 'string' ? applying : await applying;
       if (verdict === 'applied') out.applied++;
       else if (verdict === 'ignored') out.ignored++;
       else out.refused++;
       if (verdict !== 'refused') mark();
     }
+    await db.conversations.bulkPut([...puts.conversations.values()]);
+    await db.messages.bulkPut([...puts.messages.values()]);
+    await db.ledger.bulkPut([...puts.ledger.values()]);
+    await db.pausePoints.bulkPut([...puts.pausePoints.values()]);
     await db.syncDocs.bulkPut(seen);
 
-    async function applyOne(doc: SyncDocument): Promise<'applied' | 'ignored' | 'refused'> {
+    /** A record's verdict at once (it is written with the page's); the other kinds read or write as they go. */
+    function applyOne(doc: SyncDocument): Verdict | Promise<Verdict> {
       switch (doc.kind) {
         case 'conversation': {
           const record = doc.record;
           if (record.id !== doc.id || record.ownerDevice?.id !== doc.from) return 'refused';
           if (runsHere(record.id)) return 'ignored';
           conversations.set(record.id, record);
-          await db.conversations.put(record);
+          puts.conversations.set(record.id, record);
           return 'applied';
         }
         case 'message':
@@ -99,7 +122,8 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (record.id !== doc.id) return 'refused';
           if (runsHere(record.conversationId)) return 'ignored';
           if (!fromOwner(record.conversationId, doc.from)) return 'refused';
-          await (doc.kind === 'message' ? db.messages.put(doc.record) : db.ledger.put(doc.record));
+          if (doc.kind === 'message') puts.messages.set(doc.record.id, doc.record);
+          else puts.ledger.set(doc.record.id, doc.record);
           return 'applied';
         }
         case 'pausePoint': {
@@ -107,11 +131,30 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (record.id !== doc.id) return 'refused';
           if (runsHere(record.conversationId)) return 'ignored';
           if (!fromOwner(record.conversationId, doc.from)) return 'refused';
-          const before = await db.pausePoints.get(record.id);
-          await db.pausePoints.put(record);
+          const before = cards.get(record.id);
+          cards.set(record.id, record);
+          puts.pausePoints.set(record.id, record);
           if (record.status === 'pending' && before?.status !== 'pending') out.newCards.push(record);
           return 'applied';
         }
+        case 'stop':
+          // Seen once only (its counter), so a stop pressed long ago does not stop a later run.
+          if (runsHere(doc.record.conversationId)) out.stops.push(doc.record.conversationId);
+          return 'applied';
+        case 'rotation':
+          if (doc.id !== String(doc.record.epoch) || doc.record.epoch <= ctx.epoch) return 'ignored';
+          if (!out.rotation || doc.record.epoch > out.rotation.epoch) out.rotation = doc.record;
+          return 'applied';
+        case 'pairingUsed':
+          return 'ignored';
+        default:
+          return applyStored(doc);
+      }
+    }
+
+    /** The few kinds that read or write beside the page's records: rules, audit events, devices, decisions, removals. */
+    async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'rotation' | 'pairingUsed' }>): Promise<Verdict> {
+      switch (doc.kind) {
         case 'rule':
           if (doc.record.id !== doc.id) return 'refused';
           await db.approvalRules.put(doc.record);
@@ -135,10 +178,6 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (runsHere(claim.conversationId)) out.claims.push(claim);
           return 'applied';
         }
-        case 'stop':
-          // Seen once only (its counter), so a stop pressed long ago does not stop a later run.
-          if (runsHere(doc.record.conversationId)) out.stops.push(doc.record.conversationId);
-          return 'applied';
         case 'removal': {
           if (doc.record.deviceId !== doc.id) return 'refused';
           removed.add(doc.id);
@@ -147,12 +186,6 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (doc.id === me) out.removedHere = true;
           return 'applied';
         }
-        case 'rotation':
-          if (doc.id !== String(doc.record.epoch) || doc.record.epoch <= ctx.epoch) return 'ignored';
-          if (!out.rotation || doc.record.epoch > out.rotation.epoch) out.rotation = doc.record;
-          return 'applied';
-        case 'pairingUsed':
-          return 'ignored';
       }
     }
   });

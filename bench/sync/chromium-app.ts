@@ -1,0 +1,38 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium } from '../ui/browser.ts';
+import { buildApp, startPreview } from '../ui/preview-server.ts';
+
+/** A fresh production build served by `vite preview`, and one Chromium for bench:sync's browser rows (each row makes its own profiles). */
+export interface ChromiumApp {
+  origin: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startChromiumApp(): Promise<ChromiumApp> {
+  const dist = await mkdtemp(join(tmpdir(), 'pausepoint-bench-sync-'));
+  await buildApp(dist);
+  const preview = await startPreview(dist);
+  const browser = await launchChromium();
+  return {
+    origin: preview.origin,
+    browser,
+    async close() {
+      await browser.close();
+      await preview.stop();
+      await rm(dist, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens a pairing link on `page` and fills the Join dialog, as a person would; returns the dialog, Join not yet pressed. */
+export async function fillJoin(page: Page, link: string, code: string, deviceName: string) {
+  await page.goto(link);
+  const join = page.getByRole('dialog', { name: 'Join' });
+  await join.getByLabel('Pairing code').fill(code);
+  await join.getByLabel("This device's name").fill(deviceName);
+  return join;
+}
