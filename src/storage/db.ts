@@ -89,6 +89,10 @@ export class PausepointDb extends Dexie {
     this.version(9).stores({ auditEvents: 'id, [at+id]' });
     // Additive: sync across the person's devices (src/sync/records/sync-records.ts).
     this.version(10).stores({ syncDevices: 'id', remoteDecisions: 'pausePointId, conversationId, state', syncDocs: 'key' });
+    // Additive: answers that carry usage, by when they were written (only those have `usage.model`, so only they are in it):
+    // the day's and the month's usage read the calls in their period, not every message of every conversation touched in it.
+    // Version 11 is another branch's.
+    this.version(12).stores({ messages: 'id, [conversationId+seq], [createdAt+usage.model]' });
   }
 
   /**

@@ -10,19 +10,19 @@ export interface DatedUsage {
 
 /**
  * Every model call's usage since `since` (ms), across conversations: each
- * answer's, and each MCP sampling call's (kept on its conversation). Reads
- * only the conversations touched since then (an answer or a sampling call
- * stored moves `updatedAt`), through the updatedAt index, and their messages.
+ * answer's, through the index of answers with usage by time (db.ts, version
+ * 12), and each MCP sampling call's (kept on its conversation), from the
+ * conversations touched since then (a sampling call stored moves `updatedAt`).
+ * Reads only what falls in the period: the spending check runs it before each
+ * model call, and Settings' totals on every change a sync or a run writes.
  */
 export async function usageSince(db: PausepointDb, since: number): Promise<DatedUsage[]> {
   return db.transaction('r', db.conversations, db.messages, async () => {
-    const conversations = await db.conversations.where('updatedAt').aboveOrEqual(since).toArray();
+    const answers = await db.messages.where('[createdAt+usage.model]').aboveOrEqual([since, Dexie.minKey]).toArray();
     const out: DatedUsage[] = [];
-    for (const { id, sampled } of conversations) {
-      const messages = await db.messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray();
-      for (const m of messages) {
-        if (m.role === 'assistant' && m.usage && m.createdAt >= since) out.push({ usage: m.usage, at: m.createdAt, conversationId: id });
-      }
+    for (const m of answers) if (m.role === 'assistant' && m.usage) out.push({ usage: m.usage, at: m.createdAt, conversationId: m.conversationId });
+    const touched = await db.conversations.where('updatedAt').aboveOrEqual(since).toArray();
+    for (const { id, sampled } of touched) {
       for (const call of sampled ?? []) if (call.at >= since) out.push({ usage: call.usage, at: call.at, conversationId: id });
     }
     return out;
