@@ -125,6 +125,7 @@ test('an irreversible call offers “Always allow” only once Settings turns it
   const gate = card(page, `DELETE to ${host}`);
   await expect(gate.getByRole('button', { name: 'Allow in this conversation' })).toBeVisible();
   await expect(gate.getByRole('button', { name: 'Always allow' })).toHaveCount(0);
+  await expect(gate.getByText('What this allows:')).toBeVisible();
   await expect(gate.getByText('What this allows:')).not.toContainText('everywhere');
 
   const rules = await openSettings(page);

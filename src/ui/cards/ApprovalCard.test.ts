@@ -293,7 +293,8 @@ describe('ApprovalCard — rules from a gate card', () => {
   test('says what the rule allows, and Always allow sends the rule with the approval', async () => {
     const { client } = renderCard(post());
     const card = screen.getByRole('region', { name: 'POST to x.test' });
-    expect(within(card).getByText(/^What this allows: Allow http_request when method is POST and url is on https:\/\/x\.test/)).toBeTruthy();
+    // Said once the rule's describer has loaded (on demand); the buttons work before it.
+    expect(await within(card).findByText(/^What this allows: Allow http_request when method is POST and url is on https:\/\/x\.test/)).toBeTruthy();
     await fireEvent.click(within(card).getByRole('button', { name: 'Always allow' }));
     expect(client.approveWithRule).toHaveBeenCalledWith('p1', { type: 'approve' }, expect.objectContaining({ tool: 'http_request', scope: { kind: 'everywhere' }, source: 'card' }));
     expect(client.decide).not.toHaveBeenCalled();
