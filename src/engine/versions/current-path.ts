@@ -1,0 +1,40 @@
+import { ROOT_BRANCH, type Message, type Versions } from '../records/index.ts';
+import { BranchIndex } from './branch-index.ts';
+
+/**
+ * Whether a stored message is in the conversation's current version. A pure
+ * function of its `seq` and `branch`, so it filters a page of messages as
+ * well as the whole history (ConversationTail reads pages):
+ * path(B) = path(parent(B)) before B.from, then the messages written on B.
+ * Without versions every message is.
+ */
+export function onPath(versions: Versions | undefined): (message: Pick<Message, 'seq' | 'branch'>) => boolean {
+  if (!versions) return () => true;
+  const index = new BranchIndex(versions);
+  /** Per branch of the current one's line: the seq its messages are shown below. */
+  const below = new Map<string, number>();
+  let limit = Number.POSITIVE_INFINITY;
+  let at = versions.current;
+  // Bounded by the number of branches: a cycle in a malformed record ends the walk.
+  for (let steps = 0; steps <= versions.branches.length && !below.has(at); steps++) {
+    if (at === ROOT_BRANCH) {
+      below.set(ROOT_BRANCH, limit);
+      break;
+    }
+    const branch = index.get(at);
+    if (!branch) break;
+    below.set(at, limit);
+    limit = Math.min(limit, branch.from);
+    at = branch.parent;
+  }
+  return (message) => {
+    const limitOf = below.get(message.branch ?? ROOT_BRANCH);
+    return limitOf !== undefined && message.seq < limitOf;
+  };
+}
+
+/** The messages of the current version, in the order given (seq order); the same array when there are no versions. */
+export function currentPath<M extends Pick<Message, 'seq' | 'branch'>>(messages: readonly M[], versions: Versions | undefined): readonly M[] {
+  if (!versions) return messages;
+  return messages.filter(onPath(versions));
+}
