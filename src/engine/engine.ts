@@ -444,7 +444,7 @@ export class Engine {
         const stored = held && !pauseWith ? await held.store() : undefined;
         if (signal.aborted) return this.#stopped(conversationId);
         if (settled.waiting > 0) return this.#pause(conversationId, settled.questions, pauseWith);
-        const base = stored ? { ...step, history: [...step.history.slice(0, -1), stored] } : step;
+        const base = stored ? { ...step, history: [...step.history.slice(0, -1), stored], ...(step.stored ? { stored: [...step.stored.slice(0, -1), stored] } : {}) } : step;
         // A call that asked the user meanwhile: the decision wrote into the history, which is read back.
         if (this.#ctx.asks.asked === asked) carried = this.#carry(base, { state: running, turns: step.turns, wrote: settled.results });
         continue;
@@ -456,7 +456,7 @@ export class Engine {
       if (!needsModel(history)) return this.#changeState(conversationId, step.state, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
-      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history, step.alongside, step.sampled);
+      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history, step.alongside, step.sampled, step.stored);
       if ('ask' in spending) return this.#pause(conversationId, [spending.ask]);
       if ('stop' in spending) {
         if (spending.stop !== null) await this.#notice(conversationId, spending.stop);
@@ -467,7 +467,7 @@ export class Engine {
       try {
         if (!runningHere) await this.#setState(conversationId, running);
         const model = await this.#options.model(step.alongside);
-        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' } } as const;
+        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' }, ...(step.stored ? { stored: step.stored } : {}) } as const;
         const instructions = { general: await this.#ctx.settings.instructions?.(step.alongside), conversation: step.instructions };
         const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal, instructions);
         const held = answer instanceof HeldAnswer ? answer : undefined;
@@ -535,6 +535,7 @@ export class Engine {
       turns,
       pending: [],
       history: [...step.history, ...wrote],
+      ...(step.stored ? { stored: [...step.stored, ...wrote] } : {}),
       sampled: step.sampled,
       ...(step.instructions ? { instructions: step.instructions } : {}),
       ...(calls ? { calls } : {}),

@@ -155,7 +155,8 @@ describe('versions', () => {
     const t = new Timeline();
     t.say('user', 'q');
     const a = t.say('assistant', 'calls');
-    const decision: Message = { ...t.say('user', 'approved'), decision: { pausePointId: 'p' } };
+    const said = t.say('user', 'approved');
+    const decision: Message = { ...(said as Extract<Message, { role: 'user' }>), decision: { pausePointId: 'p' } };
     t.messages[decision.seq] = decision;
     const b = t.say('assistant', 'done');
     expect(lastAnswer(t.path).map((m) => m.id)).toEqual([a.id, decision.id, b.id]);
