@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { ROOT_BRANCH } from './root-branch.ts';
 
-/** The branch a message without `branch` belongs to: the conversation as it was before any version. */
-export const ROOT_BRANCH = '';
+export { ROOT_BRANCH };
 
 /**
  * One version branch of a conversation (Edit, Regenerate). Messages are never

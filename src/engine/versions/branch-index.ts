@@ -1,4 +1,5 @@
-import { ROOT_BRANCH, type Branch, type Versions } from '../records/index.ts';
+import type { Branch, Versions } from '../records/index.ts';
+import { ROOT_BRANCH } from '../records/root-branch.ts';
 
 /**
  * Lookups over a conversation's branches. The records may come from another

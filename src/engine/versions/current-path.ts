@@ -1,16 +1,21 @@
-import { ROOT_BRANCH, type Message, type Versions } from '../records/index.ts';
-import { BranchIndex } from './branch-index.ts';
+import type { Branch, Message, Versions } from '../records/index.ts';
+import { ROOT_BRANCH } from '../records/root-branch.ts';
 
 /**
  * Whether a stored message is in the conversation's current version. A pure
  * function of its `seq` and `branch`, so it filters a page of messages as
  * well as the whole history (ConversationTail reads pages):
  * path(B) = path(parent(B)) before B.from, then the messages written on B.
- * Without versions every message is.
+ * Without versions every message is. On the page's start path (the
+ * conversation view filters with it), so it stays this small: the rest of
+ * this module loads with the first conversation that has versions.
  */
 export function onPath(versions: Versions | undefined): (message: Pick<Message, 'seq' | 'branch'>) => boolean {
   if (!versions) return () => true;
-  const index = new BranchIndex(versions);
+  // Own-property lookups only: the record may come from another device or a file.
+  // The first of a repeated id counts, as in BranchIndex.
+  const byId = new Map<string, Branch>();
+  for (const branch of versions.branches) if (!byId.has(branch.id)) byId.set(branch.id, branch);
   /** Per branch of the current one's line: the seq its messages are shown below. */
   const below = new Map<string, number>();
   let limit = Number.POSITIVE_INFINITY;
@@ -21,7 +26,7 @@ export function onPath(versions: Versions | undefined): (message: Pick<Message, 
       below.set(ROOT_BRANCH, limit);
       break;
     }
-    const branch = index.get(at);
+    const branch = byId.get(at);
     if (!branch) break;
     below.set(at, limit);
     limit = Math.min(limit, branch.from);

@@ -1,4 +1,5 @@
-import { ROOT_BRANCH, type Message, type Versions } from '../records/index.ts';
+import type { Message, Versions } from '../records/index.ts';
+import { ROOT_BRANCH } from '../records/root-branch.ts';
 import { BranchIndex } from './branch-index.ts';
 
 export const NO_VERSIONS: Versions = Object.freeze({ current: ROOT_BRANCH, rootActive: 0, branches: [] });

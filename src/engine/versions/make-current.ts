@@ -1,4 +1,5 @@
-import { ROOT_BRANCH, type Versions } from '../records/index.ts';
+import type { Versions } from '../records/index.ts';
+import { ROOT_BRANCH } from '../records/root-branch.ts';
 import { BranchIndex } from './branch-index.ts';
 
 /** `versions` with `branchId` current and the latest active; undefined when there is no such branch. */
