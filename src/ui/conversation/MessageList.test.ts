@@ -222,12 +222,31 @@ describe('MessageList with versions', () => {
   });
   const history: Message[] = [user(0, 'A fact?'), assistant(1, 'Octopuses have three hearts.'), { ...assistant(2, 'Honey never spoils.'), branch: 'b1' }];
 
-  function renderVersions(more: { runsOn?: string; state?: Conversation['state'] } = {}) {
+  function renderVersions(more: { runsOn?: string; state?: Conversation['state']; focusMessageId?: string; hasEarlier?: boolean } = {}) {
     const fake = fakeContext();
-    const props = { messages: history, pauses: [], active: false, focusCardId: null, conversation: conversation(more.state), runsOn: more.runsOn };
+    const onShowEarlier = vi.fn();
+    const props = {
+      messages: history,
+      pauses: [],
+      active: false,
+      focusCardId: null,
+      conversation: conversation(more.state),
+      runsOn: more.runsOn,
+      focusMessageId: more.focusMessageId ?? null,
+      hasEarlier: more.hasEarlier ?? false,
+      onShowEarlier,
+    };
     render(MessageList, { props, context: fake.context });
-    return fake;
+    return { ...fake, onShowEarlier };
   }
+
+  test('a search result in another version opens the conversation as it is, without reading page after page for it', async () => {
+    const { onShowEarlier } = renderVersions({ focusMessageId: 'm1', hasEarlier: true });
+    const messages = screen.getByRole('region', { name: 'Messages' });
+    expect(await within(messages).findByText('Honey never spoils.')).toBeTruthy();
+    expect(within(messages).queryByText('Octopuses have three hearts.')).toBeNull();
+    expect(onShowEarlier).not.toHaveBeenCalled();
+  });
 
   test('shows the current version only, with its place among the versions, Edit and Regenerate', async () => {
     const { client } = renderVersions();
