@@ -38,7 +38,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 74.6;
+const PAGE_BUDGET_KB = 74.85;
 // Dynamic imports every page load makes by itself, which the first screen does not wait for (see above).
 const EVERY_VISIT = [/^UpdateBanner\b/, /^workbox-window\b/, /^FollowApprovals\b/, /^approval-alerts\b/];
 const dist = process.argv[2] ?? 'dist';

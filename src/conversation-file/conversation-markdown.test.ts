@@ -21,6 +21,20 @@ describe('Export as Markdown', () => {
     expect(markdown).toContain('> The connection dropped once.');
   });
 
+  it('writes the current version only, and says that the JSON export keeps the others', () => {
+    const versions = { current: 'b1', rootActive: 0, branches: [{ id: 'b1', parent: '', from: 1, active: 1, createdAt: 1 }] };
+    const last = sample.messages.at(-1)!;
+    const again = { ...last, id: 'again', seq: last.seq + 1, role: 'assistant' as const, content: 'Regenerated answer.', toolCalls: [], turnIndex: 9, status: 'complete' as const, branch: 'b1' };
+    const file = { ...sample, conversation: { ...sample.conversation, versions }, messages: [...sample.messages, again] };
+    const written = conversationMarkdown(file);
+    expect(written.split('\n').filter((line) => line.startsWith('## '))).toEqual(['## You', '## Assistant']);
+    expect(written).toContain('Regenerated answer.');
+    expect(written).not.toContain('Sending it.');
+    // The first version's cards went with its calls: none of them is written as another approval.
+    expect(written).not.toContain('Approval card');
+    expect(written).toContain('This is the version shown in Pausepoint; Export as JSON keeps every version.');
+  });
+
   it('fences a tool’s text so its backticks cannot close the fence', () => {
     expect(markdown).toContain('````\nSent ```120 EUR```.\n````');
   });

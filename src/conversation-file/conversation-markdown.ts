@@ -1,5 +1,6 @@
 import type { Message, PausePoint } from '../engine/records/index.ts';
 import type { ConversationFile } from './conversation-file-format.ts';
+import { currentPath } from '../engine/versions/current-path.ts';
 import { codeFence } from './code-fence.ts';
 
 /**
@@ -9,15 +10,20 @@ import { codeFence } from './code-fence.ts';
  * they wrote it (both are Markdown already); tool calls, tool results and
  * anything a tool or server wrote in code fences longer than any run of
  * backticks inside, so their text cannot turn into Markdown of its own; and
- * each card after the call it was about, with what was decided.
+ * each card after the call it was about, with what was decided. Of a
+ * conversation with versions, the one shown (the JSON export keeps them all),
+ * with its own cards: a card of a call in another version is left out.
  */
 export function conversationMarkdown(file: ConversationFile): string {
-  const { conversation, messages, pausePoints } = file;
+  const { conversation } = file;
+  const messages = currentPath(file.messages, conversation.versions);
+  const pausePoints = conversation.versions ? cardsOf(file.messages, messages, file.pausePoints) : file.pausePoints;
   const cardsByCall = new Map<string, PausePoint[]>();
   for (const card of pausePoints) cardsByCall.set(card.toolCallId, [...(cardsByCall.get(card.toolCallId) ?? []), card]);
   const shown = new Set<PausePoint>();
 
   const out: string[] = [`# ${oneLine(conversation.title) || 'Conversation'}`, '', `Exported from Pausepoint on ${file.exportedAt.slice(0, 10)}.`];
+  if (conversation.versions) out.push('', '*This is the version shown in Pausepoint; Export as JSON keeps every version.*');
   if (conversation.instructions) out.push('', '**Instructions for this conversation:**', '', quote(conversation.instructions));
   for (const message of messages) {
     out.push('', ...messageBlock(message));
@@ -35,6 +41,14 @@ export function conversationMarkdown(file: ConversationFile): string {
     for (const card of others) out.push('', ...cardBlock(card));
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The cards of the calls in `shown`, and those tied to no call of any version (a spending limit's). */
+function cardsOf(all: readonly Message[], shown: readonly Message[], cards: readonly PausePoint[]): PausePoint[] {
+  const callsIn = (messages: readonly Message[]) => new Set(messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((call) => call.id) : [])));
+  const anywhere = callsIn(all);
+  const here = callsIn(shown);
+  return cards.filter((card) => here.has(card.toolCallId) || !anywhere.has(card.toolCallId));
 }
 
 function messageBlock(message: Message): string[] {

@@ -20,7 +20,19 @@ const variations: [string, boolean, (file: Json) => void][] = [
   ['a card of an unknown status', false, (file) => void ((file.pausePoints as Json[])[0]!.status = 'approved')],
   ['a conversation without instructions', true, (file) => void delete (file.conversation as Json).instructions],
   ['instructions too long', false, (file) => void ((file.conversation as Json).instructions = 'x'.repeat(8_001))],
+  ['versions (Edit, Regenerate): a branch, and a message on it', true, (file) => withVersions(file)],
+  ['a version branch forked at no place', false, (file) => void (withVersions(file).branches[0]!.from = -1)],
+  ['versions without the current one named', false, (file) => void delete (withVersions(file) as Partial<Json>).current],
+  ['a message on an unnamed branch', false, (file) => void ((file.messages as Json[])[0]!.branch = '')],
 ];
+
+/** The sample with a second version of its first message's answer, as Regenerate stores it. */
+function withVersions(file: Json): { current: string; rootActive: number; branches: Json[] } {
+  const versions = { current: 'b1', rootActive: 0, branches: [{ id: 'b1', parent: '', from: 1, active: 1, createdAt: 1_700_000_000_000 }] };
+  (file.conversation as Json).versions = versions;
+  (file.messages as Json[]).at(-1)!.branch = 'b1';
+  return versions;
+}
 
 describe('docs/conversation.schema.json (version 1)', () => {
   it('is the zod schema, converted: regenerate it with `npx tsx src/conversation-file/testing/write-conversation-json-schema.ts`', () => {

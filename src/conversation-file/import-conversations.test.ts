@@ -181,6 +181,24 @@ describe('Export as JSON, then import: a round trip', () => {
     expect(cards.every((c) => c.status !== 'pending')).toBe(true);
   });
 
+  it('keeps every version: each message with its branch, and the conversation’s versions as they were', async () => {
+    await seedConversation(db);
+    const versions = { current: 'b1', rootActive: 1, branches: [{ id: 'b1', parent: '', from: 1, active: 2, createdAt: 3_000 }] };
+    await db.conversations.update('c1', { versions, nextSeq: 7 });
+    const regenerated: Message = { v: 1, id: 'c1-m6', conversationId: 'c1', seq: 6, createdAt: 3_100, role: 'assistant', content: 'A second answer.', toolCalls: [], turnIndex: 2, status: 'complete', branch: 'b1' };
+    await db.messages.put(regenerated);
+    const text = conversationJson((await readConversationExport(db, 'c1'))!);
+    const original = await everything();
+    await db.delete();
+    await db.open();
+
+    await importConversations(db, text);
+    const after = await everything();
+    expect(after.messages).toEqual(original.messages);
+    expect(after.messages.find((m) => m.id === 'c1-m6')?.branch).toBe('b1');
+    expect(after.conversations[0]?.versions).toEqual(versions);
+  });
+
   it('reads the committed version 1 sample', async () => {
     const result = await importConversations(db, fixture('conversation/v1-sample.json'));
     expect(result).toMatchObject({ source: 'pausepoint', conversations: 1, messages: 6 });

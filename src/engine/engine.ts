@@ -4,6 +4,7 @@ import type { DecideResult, Decision } from './decision.ts';
 import { claimThenDecide, type DecideHere } from './claim-then-decide.ts';
 import { decisionSettlement } from './decision-settlement.ts';
 import { THIS_BROWSER_ONLY, type DevicesPort } from './devices-port.ts';
+import { editableMessage, editedConversation } from './edit-message.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
@@ -30,11 +31,14 @@ import {
 } from './records/index.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
+import { regeneratedConversation } from './regenerate.ts';
 import { retryDelay } from './retry-policy.ts';
 import { errorState, failureState } from './error-state.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
 import { spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
+import { switchedConversation } from './switch-version.ts';
+import { BUSY_MESSAGE } from './versions/version-checks.ts';
 import { ToolRegistry } from './tool-registry.ts';
 import { waitForApproval } from './wait-for-approval.ts';
 import { writeUnderLock } from './write-under-lock.ts';
@@ -99,10 +103,55 @@ export class Engine {
    */
   async send(conversationId: string | null, text: string): Promise<{ conversationId: string }> {
     const id = conversationId ?? (await this.createConversation());
-    const locked = await writeUnderLock(this.#options.locks, lockName(id), () => this.#storeUserMessage(id, text), (first) => this.#advance(id, first));
-    if (!locked) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
-    this.#kick(id, locked.run);
+    await this.#writeAndRun(id, () => this.#storeUserMessage(id, text));
     return { conversationId: id };
+  }
+
+  /**
+   * `Edit` → `Send`: a new version of the conversation from the person's
+   * message `messageId`, which starts with `text`; the earlier version is
+   * kept (src/engine/versions). Stored as Send stores its message — with the
+   * new version, the cards set aside and the running state, in one
+   * transaction under the conversation's lock — and the run goes on from
+   * there. Refused while the conversation is active, and on a device that
+   * does not run it.
+   */
+  async editMessage(conversationId: string, messageId: string, text: string): Promise<void> {
+    // Read before the lock: whatever is appended meanwhile comes after the message, and does not move the fork (edit-message.ts).
+    const { history } = await this.#history.load(conversationId);
+    const target = editableMessage(history, messageId);
+    const branch = { id: this.#ctx.ids.uuid(), createdAt: this.#ctx.clock.now() };
+    const update = (c: Conversation) => editedConversation(c, history, target, branch);
+    await this.#writeAndRun(conversationId, () => this.#storeUserMessage(conversationId, text, { branch: branch.id, update }));
+  }
+
+  /**
+   * `Regenerate`: asks the model again from the same history as the shown
+   * version's last answer; that answer stays as a version. Refused while the
+   * conversation is active or a card waits, and when there is no answer.
+   */
+  async regenerate(conversationId: string): Promise<void> {
+    const branch = { id: this.#ctx.ids.uuid(), createdAt: this.#ctx.clock.now() };
+    await this.#writeAndRun(conversationId, async () => {
+      const { history } = await this.#history.load(conversationId);
+      const running = { kind: 'running', owner: this.#ctx.owner, since: this.#ctx.clock.now() } as const;
+      await this.#ctx.storage
+        .updateConversation(conversationId, (c) => ({ ...regeneratedConversation(this.#runnableHere(c), history, branch), state: running }))
+        .catch(notFoundForCaller);
+      return undefined;
+    });
+  }
+
+  /** `Previous version` / `Next version`: shows the version `branchId`; runs nothing (switch-version.ts). */
+  async switchVersion(conversationId: string, branchId: string): Promise<void> {
+    await this.#ctx.storage.updateConversation(conversationId, (c) => switchedConversation(this.#runnableHere(c), branchId)).catch(notFoundForCaller);
+  }
+
+  /** A press's write under the conversation's lock, then its run under the same lock (see writeUnderLock). */
+  async #writeAndRun(conversationId: string, write: () => Promise<Step | undefined>): Promise<void> {
+    const locked = await writeUnderLock(this.#options.locks, lockName(conversationId), write, (first) => this.#advance(conversationId, first));
+    if (!locked) throw new CallerError('busy', BUSY_MESSAGE);
+    this.#kick(conversationId, locked.run);
   }
 
   /**
@@ -113,20 +162,18 @@ export class Engine {
    * transaction: it holds the lock that write was made under, so nothing
    * else can have been written since.
    */
-  async #storeUserMessage(id: string, text: string): Promise<Step | undefined> {
+  async #storeUserMessage(id: string, text: string, version?: { branch: string; update: (c: Conversation) => Conversation }): Promise<Step | undefined> {
     const { storage, clock, ids } = this.#ctx;
-    const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text };
+    const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text, ...(version ? { branch: version.branch } : {}) };
     const running = (c: Conversation): Conversation => ({
-      ...this.#runnableHere(c),
+      ...(version ? version.update(this.#runnableHere(c)) : this.#runnableHere(c)),
       title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
       state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
     });
     const setAside = (pending: PausePoint) => expirySettlement(this.#ctx, pending, 'abandoned');
     const loaded = await this.#history
       .load(id, openCallsToRead, (fromSeq, callsOf) => storage.appendAndLoadStep(id, [message], running, setAside, fromSeq, callsOf))
-      .catch((error: unknown) => {
-        throw isNotFound(error) ? new CallerError('not_found', 'That conversation no longer exists.') : error;
-      });
+      .catch(notFoundForCaller);
     return stepOf(loaded);
   }
 
@@ -444,7 +491,7 @@ export class Engine {
         const stored = held && !pauseWith ? await held.store() : undefined;
         if (signal.aborted) return this.#stopped(conversationId);
         if (settled.waiting > 0) return this.#pause(conversationId, settled.questions, pauseWith);
-        const base = stored ? { ...step, history: [...step.history.slice(0, -1), stored] } : step;
+        const base = stored ? { ...step, history: [...step.history.slice(0, -1), stored], ...(step.stored ? { stored: [...step.stored.slice(0, -1), stored] } : {}) } : step;
         // A call that asked the user meanwhile: the decision wrote into the history, which is read back.
         if (this.#ctx.asks.asked === asked) carried = this.#carry(base, { state: running, turns: step.turns, wrote: settled.results });
         continue;
@@ -456,7 +503,7 @@ export class Engine {
       if (!needsModel(history)) return this.#changeState(conversationId, step.state, { kind: 'idle' });
       if (steps >= this.#maxSteps) return this.#stepLimit(conversationId);
       if (signal.aborted) return this.#stopped(conversationId);
-      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history, step.alongside, step.sampled);
+      const spending = await spendingGate(this.#ctx, conversationId, step.turns, history, step.alongside, step.sampled, step.stored);
       if ('ask' in spending) return this.#pause(conversationId, [spending.ask]);
       if ('stop' in spending) {
         if (spending.stop !== null) await this.#notice(conversationId, spending.stop);
@@ -467,7 +514,7 @@ export class Engine {
       try {
         if (!runningHere) await this.#setState(conversationId, running);
         const model = await this.#options.model(step.alongside);
-        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' } } as const;
+        const start = { conversationId, turnIndex: step.turns, stateWhenAnswered: { kind: 'idle' }, ...(step.stored ? { stored: step.stored } : {}) } as const;
         const instructions = { general: await this.#ctx.settings.instructions?.(step.alongside), conversation: step.instructions };
         const answer = await streamAssistantTurn(this.#ctx, model, start, history, signal, instructions);
         const held = answer instanceof HeldAnswer ? answer : undefined;
@@ -535,6 +582,7 @@ export class Engine {
       turns,
       pending: [],
       history: [...step.history, ...wrote],
+      ...(step.stored ? { stored: [...step.stored, ...wrote] } : {}),
       sampled: step.sampled,
       ...(step.instructions ? { instructions: step.instructions } : {}),
       ...(calls ? { calls } : {}),
@@ -604,6 +652,11 @@ export class Engine {
   async #setState(conversationId: string, state: ConversationState): Promise<void> {
     await this.#ctx.storage.updateConversation(conversationId, (c) => ({ ...c, state, updatedAt: this.#ctx.clock.now() }));
   }
+}
+
+/** Storage's "no such conversation", as the caller's error. */
+function notFoundForCaller(error: unknown): never {
+  throw isNotFound(error) ? new CallerError('not_found', 'That conversation no longer exists.') : error;
 }
 
 /** Waits for a wait that the user's Stop may abort: true when it finished, false when stopped. */

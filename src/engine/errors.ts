@@ -29,7 +29,7 @@ export class ModelError extends Error {
 export class CallerError extends Error {
   override readonly name = 'CallerError';
   constructor(
-    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'invalid_rule' | 'busy' | 'elsewhere',
+    readonly code: 'not_found' | 'invalid_decision' | 'invalid_payload' | 'invalid_form' | 'invalid_rule' | 'invalid_version' | 'busy' | 'elsewhere',
     message: string,
   ) {
     super(message);

@@ -15,8 +15,8 @@ export interface LoadedStep {
   calls?: CallRecords;
 }
 
-/** Which calls' records a step reads with it, chosen from the whole history it read (see `StoragePort.loadStep`). */
-export type HistoryCallsOf = (history: readonly Message[]) => readonly string[];
+/** Which calls' records a step reads with it, chosen from the whole history it read and its conversation (see `StoragePort.loadStep`). */
+export type HistoryCallsOf = (history: readonly Message[], conversation: Conversation | undefined) => readonly string[];
 
 /** A step's read from `fromSeq` on: `loadStep`, or a write that reads the step in its own transaction (`appendAndLoadStep`). */
 export type StepRead = (fromSeq: number, callsOf?: CallsOf) => Promise<StepRecords>;
@@ -69,7 +69,7 @@ export class HistoryCache {
       let history: readonly Message[] | undefined;
       const join = (tail: readonly Message[]) => (history ??= kept.slice(0, -1).concat(tail));
       const continues = (tail: readonly Message[]) => tail[0]?.id === boundary.id;
-      const step = await first(boundary.seq, callsOf && ((tail) => (continues(tail) ? callsOf(join(tail)) : [])));
+      const step = await first(boundary.seq, callsOf && ((tail, conversation) => (continues(tail) ? callsOf(join(tail), conversation) : [])));
       if (continues(step.tail)) return this.#remember(conversationId, step, join(step.tail), kept.length - 1);
       this.#settled.delete(conversationId);
       if (!step.conversation) return this.#remember(conversationId, step, [], 0);

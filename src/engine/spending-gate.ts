@@ -1,7 +1,7 @@
 import type { EngineContext } from './engine-context.ts';
 import type { CallUsage, Message, PausePoint } from './records/index.ts';
 import { formatMoney } from './cost.ts';
-import { checkLimits, type LimitBreach } from './spending.ts';
+import { checkLimits, estimatePromptTokens, type LimitBreach } from './spending.ts';
 
 export type SpendingVerdict =
   | { go: true }
@@ -30,10 +30,12 @@ export async function spendingGate(
   alongside?: unknown,
   /** What the conversation's MCP sampling calls used: spent like its answers, so counted with them. */
   sampled: readonly CallUsage[] = [],
+  /** Every version's messages (Step.stored), when `history` is only the current one's: what the others cost was spent too. */
+  stored?: readonly Message[],
 ): Promise<SpendingVerdict> {
   const spending = await ctx.settings.spending?.(alongside);
   if (!spending) return GO;
-  const breach = checkLimits(history, spending, { sampled });
+  const breach = stored ? checkLimits(stored, spending, { sampled, estimate: estimatePromptTokens(history) }) : checkLimits(history, spending, { sampled });
   if (!breach) return GO;
 
   const lastUserSeq = lastUserMessageSeq(history);

@@ -65,11 +65,12 @@ export interface StepRecords {
 
 /**
  * Which tool calls' records a step reads along with it, chosen from the
- * messages it has just read (`StepRecords.tail`); synchronous, inside the
- * step's transaction. The loop names the open calls of the last answer, so
+ * messages it has just read (`StepRecords.tail`) and its conversation as the
+ * step reads it (whose current version says which of them count);
+ * synchronous, inside the step's transaction. The loop names the open calls of the last answer, so
  * the step after a decision needs no second read before it runs them.
  */
-export type CallsOf = (tail: readonly Message[]) => readonly string[];
+export type CallsOf = (tail: readonly Message[], conversation: Conversation | undefined) => readonly string[];
 
 /** What `StoragePort.loadCalls` reads. */
 export interface CallRecords {

@@ -12,6 +12,8 @@ export interface TurnStart {
   turnIndex: number;
   /** Written with the final message when the answer calls no tools (the run ends there), in its transaction. */
   stateWhenAnswered: ConversationState;
+  /** Every stored message of every version, when the history asked from is only the current one's (Step.stored). */
+  stored?: readonly Message[];
 }
 
 /**
@@ -30,12 +32,13 @@ export interface TurnStart {
 export async function streamAssistantTurn(
   ctx: EngineContext,
   model: ModelPort,
-  { conversationId, turnIndex, stateWhenAnswered }: TurnStart,
+  { conversationId, turnIndex, stateWhenAnswered, stored: every }: TurnStart,
   history: readonly Message[],
   signal: AbortSignal,
   instructions: RequestInstructions = {},
 ): Promise<AssistantMessage | HeldAnswer> {
   const { clock } = ctx;
+  const stored = every ?? history;
   const message = new StoredAnswer(ctx, conversationId, turnIndex);
   let text = '';
   let streaming = true;
@@ -52,7 +55,8 @@ export async function streamAssistantTurn(
   try {
     const result = await model.complete({ messages: buildRequest(history, instructions), tools: ctx.tools.specs, signal, onText });
     streaming = false;
-    const toolCalls = uniqueCallIds(result.toolCalls, history, ctx.ids);
+    // Unique across every version: an id another version used has that call's cards and ledger entry.
+    const toolCalls = uniqueCallIds(result.toolCalls, stored, ctx.ids);
     const answered = toolCalls.length === 0;
     const usage = result.usage;
     // The call's usage joins the conversation's totals in the transaction that stores its answer: they never disagree.
@@ -66,7 +70,7 @@ export async function streamAssistantTurn(
         : undefined;
     const content = result.content || text;
     if (!answered) {
-      const held = message.held(content, toolCalls, update, usage, (history.at(-1)?.seq ?? -1) + 1);
+      const held = message.held(content, toolCalls, update, usage, (stored.at(-1)?.seq ?? -1) + 1);
       if (held) return held;
     }
     return await message.finish(content, toolCalls, update, usage);

@@ -172,7 +172,7 @@ export class DexieStorage implements StoragePort {
         }
         const [tail] = await Promise.all([this.#messagesFrom(conversationId, fromSeq), ...writes]);
         // Thrown once the append has committed, as from memory storage: an error of the caller's choice of calls undoes no write.
-        if (callsOf) calls = callsAfterWrites(transaction.idbtrans, conversationId, callsOf, tail);
+        if (callsOf) calls = callsAfterWrites(transaction.idbtrans, conversationId, callsOf, tail, conversation);
         return { conversation, pending: settled.length > 0 ? [] : pendingBefore, tail };
       });
       return { ...step, ...(extra ? { alongside: extra() } : {}), ...(calls ? { calls: calls() } : {}) };
@@ -198,7 +198,8 @@ export class DexieStorage implements StoragePort {
         let calls: Collect<CallRecords> | undefined;
         if (callsOf) {
           // An error of callsOf is kept, not thrown: an exception in an IndexedDB event handler would abort the transaction and lose it.
-          tail.addEventListener('success', () => (calls = callsAfterWrites(transaction, conversationId, callsOf, tail.result)));
+          // The conversation's request was made first, so it has its result by the tail's success.
+          tail.addEventListener('success', () => (calls = callsAfterWrites(transaction, conversationId, callsOf, tail.result, conversation.result)));
         }
         return () => ({
           conversation: conversation.result,
@@ -296,7 +297,7 @@ export class DexieStorage implements StoragePort {
           written,
         ]);
         // As in appendAndLoadStep: an error of the caller's choice of calls is thrown once the decision has committed.
-        if (callsOf) calls = callsAfterWrites(transaction.idbtrans, conversationId, callsOf, tail);
+        if (callsOf) calls = callsAfterWrites(transaction.idbtrans, conversationId, callsOf, tail, conversation);
         return { settled: result, step: { conversation, pending, tail } };
       });
       return { settled: both.settled, step: { ...both.step, ...(extra ? { alongside: extra() } : {}), ...(calls ? { calls: calls() } : {}) } };

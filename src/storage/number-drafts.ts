@@ -1,5 +1,6 @@
 import type { MessageDraft } from '../engine/storage-port.ts';
 import type { Conversation, Message } from '../engine/records/index.ts';
+import { stampBranch } from '../engine/stamp-branch.ts';
 import { StorageError } from './storage-error.ts';
 
 /**
@@ -7,6 +8,8 @@ import { StorageError } from './storage-error.ts';
  * `nextSeq`, which moves past them. `updatedAt` follows the newest draft rather
  * than a clock of storage's own, so it stays on the engine's clock (and tests
  * with a fake clock stay deterministic); it never moves backwards.
+ *
+ * Each is stamped with the version branch it is written on (stamp-branch.ts).
  *
  * Must be called inside the transaction that read `conversation` and that writes
  * both results. MemoryStorage repeats this rule; the shared contract tests hold
@@ -26,7 +29,7 @@ export function numberDrafts(
       );
     }
     updatedAt = Math.max(updatedAt, draft.createdAt);
-    return { ...draft, seq: seq++ };
+    return stampBranch({ ...draft, seq: seq++ }, conversation);
   });
   return { conversation: { ...conversation, nextSeq: seq, updatedAt }, messages };
 }

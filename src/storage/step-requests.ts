@@ -1,5 +1,5 @@
 import type { CallRecords, CallsOf } from '../engine/storage-port.ts';
-import { ledgerId, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
+import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
 import { byCreation } from './pause-points-repo.ts';
 import type { Collect } from './read-only.ts';
 
@@ -24,9 +24,15 @@ export function callsRequest(transaction: IDBTransaction, conversationId: string
 }
 
 /** `callsRequest` for the calls `callsOf` picks; an error of `callsOf` is deferred to the collection, once the transaction (and any writes of it) has committed. */
-export function callsAfterWrites(transaction: IDBTransaction, conversationId: string, callsOf: CallsOf, tail: readonly Message[]): Collect<CallRecords> {
+export function callsAfterWrites(
+  transaction: IDBTransaction,
+  conversationId: string,
+  callsOf: CallsOf,
+  tail: readonly Message[],
+  conversation: Conversation | undefined,
+): Collect<CallRecords> {
   try {
-    return callsRequest(transaction, conversationId, callsOf(tail));
+    return callsRequest(transaction, conversationId, callsOf(tail, conversation));
   } catch (error) {
     return () => {
       throw error;

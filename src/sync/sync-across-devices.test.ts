@@ -5,6 +5,7 @@ import { deriveSyncKeys } from './crypto/data-key.ts';
 import { openForDevice } from './crypto/device-vault.ts';
 import { pairingBlobFrom } from './crypto/pairing-link.ts';
 import { SealedDocuments } from './sealed-documents.ts';
+import { currentPath } from '../engine/versions/current-path.ts';
 import { readVault } from './sync-store.ts';
 import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-device.ts';
 
@@ -85,6 +86,26 @@ describe('sync across devices', SLOW, () => {
     expect((await phone.db.remoteDecisions.get(card.id))?.state).toBe('won');
     expect(phone.model.requests).toHaveLength(0);
     expect(phone.executions).toEqual([]);
+  });
+
+  it('a version the laptop makes (Regenerate) shows on the phone as the laptop shows it; the phone cannot change versions', async () => {
+    const { laptop, phone, conversationId, card } = await laptopAndPhone();
+    await laptop.engine.decide(card.id, { type: 'decline' }, laptop.by());
+    await laptop.engine.whenIdle();
+    laptop.model.push({ text: 'A second answer.' });
+    await laptop.engine.regenerate(conversationId);
+    await laptop.engine.whenIdle();
+    const shownOn = async (d: SyncedDevice) => {
+      const conversation = await d.db.conversations.get(conversationId);
+      const messages = await d.db.messages.where('[conversationId+seq]').between([conversationId, -Infinity], [conversationId, Infinity]).toArray();
+      return currentPath(messages, conversation?.versions).map((m) => m.content);
+    };
+    const onLaptop = await shownOn(laptop);
+    expect(onLaptop).toEqual(['pay Ada', 'A second answer.']);
+    await eventually('the phone shows the laptop’s version', async () => JSON.stringify(await shownOn(phone)) === JSON.stringify(onLaptop));
+    expect((await phone.db.conversations.get(conversationId))?.versions).toEqual((await laptop.db.conversations.get(conversationId))?.versions);
+    await expect(phone.engine.switchVersion(conversationId, '')).rejects.toMatchObject({ code: 'elsewhere' });
+    expect(phone.model.requests).toHaveLength(0);
   });
 
   it('both press at once: one continuation, and the second device is told who was first', async () => {

@@ -23,6 +23,9 @@ type CallArguments = EveryIntent<{
   syncRenameDevice: ['name'];
   syncRetry: [];
   send: ['conversationId', 'text'];
+  editMessage: ['conversationId', 'messageId', 'text'];
+  regenerate: ['conversationId'];
+  switchVersion: ['conversationId', 'branchId'];
   decide: ['pausePointId', 'decision'];
   decideBatch: ['pausePointIds', 'decision'];
   stop: ['conversationId'];

@@ -115,7 +115,7 @@ export class AgentHost {
   /** Runs one intent with its handler; the result is the one `IntentResults` declares for its kind. */
   async handle<K extends IntentKind>(intent: IntentOf<K>): Promise<IntentResults[K]> {
     // The model code loads while the intent's transactions run, not after them.
-    const runs = intent.type === 'send' || intent.type === 'decide' || intent.type === 'decideBatch' || intent.type === 'approveWithRule' || intent.type === 'retry';
+    const runs = intent.type === 'send' || intent.type === 'editMessage' || intent.type === 'regenerate' || intent.type === 'decide' || intent.type === 'decideBatch' || intent.type === 'approveWithRule' || intent.type === 'retry';
     if (runs) preloadModel();
     // A run (or a decision's check of edited arguments) may need the stored MCP servers' tools.
     if (runs) await this.#mcp.ready;
@@ -130,6 +130,9 @@ export class AgentHost {
       ...this.#sync.handlers,
       ...this.#search.handlers,
       send: ({ conversationId, text }) => this.engine.send(conversationId, text),
+      editMessage: ({ conversationId, messageId, text }) => this.engine.editMessage(conversationId, messageId, text),
+      regenerate: ({ conversationId }) => this.engine.regenerate(conversationId),
+      switchVersion: ({ conversationId, branchId }) => this.engine.switchVersion(conversationId, branchId),
       decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#by()),
       decideBatch: async ({ pausePointIds, decision }) => this.engine.decideBatch(pausePointIds, decision, await this.#by()),
       stop: async ({ conversationId }) => this.engine.stopEverywhere(conversationId),

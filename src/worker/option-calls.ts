@@ -4,7 +4,7 @@ import type { SendIntent } from './sync-calls.ts';
 import type { RulePreview } from '../engine/preview-rule.ts';
 import { AgentError, isObject, isString, readDecideResult } from './worker-client.ts';
 
-/** The calls only Settings, a rule's form and preview, the batch dialog and a conversation's options make. */
+/** The calls only Settings, a rule's form and preview, the batch dialog, a conversation's options and its versions make. */
 export type OptionCalls = Pick<
   AgentClient,
   | 'decideBatch'
@@ -17,6 +17,9 @@ export type OptionCalls = Pick<
   | 'disableRule'
   | 'setAlwaysAllowIrreversible'
   | 'setAskForEverything'
+  | 'editMessage'
+  | 'regenerate'
+  | 'switchVersion'
 > & { readonly listModels: IntentCall<'listModels'> };
 
 /**
@@ -39,6 +42,9 @@ export function optionCalls(send: SendIntent): OptionCalls {
     disableRule: (ruleId, signal) => nothing({ type: 'disableRule', ruleId }, signal),
     setAlwaysAllowIrreversible: (on, signal) => nothing({ type: 'setAlwaysAllowIrreversible', on }, signal),
     setAskForEverything: (on, signal) => nothing({ type: 'setAskForEverything', on }, signal),
+    editMessage: (conversationId, messageId, text, signal) => nothing({ type: 'editMessage', conversationId, messageId, text }, signal),
+    regenerate: (conversationId, signal) => nothing({ type: 'regenerate', conversationId }, signal),
+    switchVersion: (conversationId, branchId, signal) => nothing({ type: 'switchVersion', conversationId, branchId }, signal),
     listModels: async (endpoint, signal) => readModels(await send({ type: 'listModels', ...endpoint }, signal)),
   };
 }

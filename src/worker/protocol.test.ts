@@ -32,3 +32,29 @@ describe('rule intents', () => {
     expect(Intent.safeParse({ type: 'removeRule' }).success).toBe(false);
   });
 });
+
+describe('version intents', () => {
+  it('reads Edit, Regenerate and a switch of version', () => {
+    expect(Intent.parse({ type: 'editMessage', conversationId: 'c1', messageId: 'm1', text: ' new words ' })).toEqual({
+      type: 'editMessage',
+      conversationId: 'c1',
+      messageId: 'm1',
+      text: 'new words',
+    });
+    expect(Intent.parse({ type: 'regenerate', conversationId: 'c1' })).toEqual({ type: 'regenerate', conversationId: 'c1' });
+    expect(Intent.parse({ type: 'switchVersion', conversationId: 'c1', branchId: '' })).toEqual({ type: 'switchVersion', conversationId: 'c1', branchId: '' });
+  });
+
+  it('refuses an edit without words or ids, and a branch id that is not a string', () => {
+    for (const bad of [
+      { type: 'editMessage', conversationId: 'c1', messageId: 'm1', text: '   ' },
+      { type: 'editMessage', conversationId: 'c1', text: 'x' },
+      { type: 'editMessage', conversationId: 'c1', messageId: 'm1', text: 'x'.repeat(100_001) },
+      { type: 'regenerate' },
+      { type: 'switchVersion', conversationId: 'c1', branchId: 3 },
+      { type: 'switchVersion', conversationId: 'c1' },
+    ]) {
+      expect(Intent.safeParse(bad).success).toBe(false);
+    }
+  });
+});

@@ -57,6 +57,12 @@ export const Intent = z.discriminatedUnion('type', [
   ...SyncIntent.options,
   /** Sends a user message; with `conversationId: null` starts a new conversation. */
   z.object({ type: z.literal('send'), conversationId: z.string().nullable(), text: z.string().min(1).max(100_000) }),
+  /** `Edit` → `Send`: a new version of the conversation from the person's message `messageId`, starting with `text`. */
+  z.object({ type: z.literal('editMessage'), conversationId: z.string(), messageId: z.string(), text: z.string().trim().min(1).max(100_000) }),
+  /** `Regenerate`: the shown version's last answer asked again; the earlier one stays a version. */
+  z.object({ type: z.literal('regenerate'), conversationId: z.string() }),
+  /** `Previous version` / `Next version`: shows the version whose branch this is (`''`: the original). */
+  z.object({ type: z.literal('switchVersion'), conversationId: z.string(), branchId: z.string().max(200) }),
   z.object({ type: z.literal('decide'), pausePointId: z.string(), decision: Decision }),
   /** `Approve all` / `Decline all`: each card decided on its own (engine.decideBatch), under one batch id. */
   z.object({ type: z.literal('decideBatch'), pausePointIds: z.array(z.string()).min(1).max(MAX_BATCH), decision: BatchDecision }),
@@ -142,6 +148,9 @@ export type IntentResults = PerIntent<{
   syncRenameDevice: void;
   syncRetry: void;
   send: { conversationId: string };
+  editMessage: void;
+  regenerate: void;
+  switchVersion: void;
   decide: DecideResult;
   decideBatch: BatchResult;
   stop: void;

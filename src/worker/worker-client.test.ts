@@ -281,9 +281,12 @@ describe('WorkerClient occasional calls (rules, options, a batch, listing models
       client.setAlwaysAllowIrreversible(true),
       client.setAskForEverything(false),
       client.listModels(endpoint),
+      client.editMessage('c1', 'm1', 'new words'),
+      client.regenerate('c1'),
+      client.switchVersion('c1', 'b1'),
     ];
     // Sent once the module is loaded (on the first of them), in the order they were made.
-    await vi.waitFor(() => expect(worker.posted).toHaveLength(11));
+    await vi.waitFor(() => expect(worker.posted).toHaveLength(14));
     expect(worker.posted.map((p) => p.intent)).toEqual([
       { type: 'decideBatch', pausePointIds: ['p1', 'p2'], decision: { type: 'approve' } },
       { type: 'setConversationInstructions', conversationId: 'c1', instructions: 'Be brief.' },
@@ -296,12 +299,16 @@ describe('WorkerClient occasional calls (rules, options, a batch, listing models
       { type: 'setAlwaysAllowIrreversible', on: true },
       { type: 'setAskForEverything', on: false },
       { type: 'listModels', ...endpoint },
+      { type: 'editMessage', conversationId: 'c1', messageId: 'm1', text: 'new words' },
+      { type: 'regenerate', conversationId: 'c1' },
+      { type: 'switchVersion', conversationId: 'c1', branchId: 'b1' },
     ]);
     const batch = { batchId: 'b', cards: [{ pausePointId: 'p1', result: { outcome: 'decided' } }] };
     const preview = { decided: 1, of: 2, examples: [{ at: 5, conversationId: 'c1', toolCallId: 't1', toolName: 'list_notes', args: {} }] };
-    const answers = [batch, null, { ruleId: 'r1' }, preview, null, null, null, null, null, null, ['gpt', 7]];
+    const answers = [batch, null, { ruleId: 'r1' }, preview, null, null, null, null, null, null, ['gpt', 7], null, null, null];
     answers.forEach((value, index) => worker.answer({ id: index + 1, ok: true, value }));
-    await expect(Promise.all(calls)).resolves.toEqual([batch, undefined, { ruleId: 'r1' }, preview, undefined, undefined, undefined, undefined, undefined, undefined, ['gpt']]);
+    const none = undefined;
+    await expect(Promise.all(calls)).resolves.toEqual([batch, none, { ruleId: 'r1' }, preview, none, none, none, none, none, none, ['gpt'], none, none, none]);
   });
 
   test('an unreadable batch, rule id or preview rejects with a ProtocolError', async () => {

@@ -170,6 +170,9 @@ export class WorkerClient implements AgentClient {
   readonly setAskForEverything: IntentCall<'setAskForEverything'> = (...args) =>
     this.#loadOptions().then((calls) => calls.setAskForEverything(...args));
   readonly listModels: IntentCall<'listModels'> = (...args) => this.#loadOptions().then((calls) => calls.listModels(...args));
+  readonly editMessage: IntentCall<'editMessage'> = (...args) => this.#loadOptions().then((calls) => calls.editMessage(...args));
+  readonly regenerate: IntentCall<'regenerate'> = (...args) => this.#loadOptions().then((calls) => calls.regenerate(...args));
+  readonly switchVersion: IntentCall<'switchVersion'> = (...args) => this.#loadOptions().then((calls) => calls.switchVersion(...args));
 
   /**
    * Sends one intent and reads its answer with `read`. Settles once: with the

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACTIVE_STATES } from './active-states.ts';
 import { ModelTotals, SampledUsage } from './usage.ts';
+import { Versions } from './versions.ts';
 
 /**
  * The stored state machine every tab renders. Only the tab whose worker holds
@@ -77,5 +78,7 @@ export const Conversation = z.object({
    * Optional: a conversation without them is stored (and synced) as before.
    */
   instructions: Instructions.optional(),
+  /** Its versions (Edit, Regenerate): absent until the first, and the conversation is stored as before. */
+  versions: Versions.optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;

@@ -6,3 +6,4 @@ export * from './ledger-entry.ts';
 export * from './approval-rule.ts';
 export * from './audit-event.ts';
 export * from './usage.ts';
+export * from './versions.ts';

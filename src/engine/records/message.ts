@@ -15,6 +15,12 @@ const base = {
   conversationId: z.string(),
   seq: z.number().int().nonnegative(),
   createdAt: z.number(),
+  /**
+   * The version branch it was written on (see versions.ts); absent on the
+   * root. Storage stamps it when it hands out `seq`, from the conversation's
+   * current version, unless the draft names one.
+   */
+  branch: z.string().min(1).max(200).optional(),
 };
 
 export const UserMessage = z.object({

@@ -1,6 +1,7 @@
 import { resolvesPastExpiry } from '../pause-expiry.ts';
 import type { CallRecords, CallsOf, MessageDraft, SetAside, Settlement, SettleResult, StepRecords, StoragePort } from '../storage-port.ts';
 import { checkedSetAside } from '../set-aside.ts';
+import { stampBranch } from '../stamp-branch.ts';
 import { ledgerId, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../records/index.ts';
 import { copyRecord } from './copy-record.ts';
 import type { MemoryRules } from './memory-rules.ts';
@@ -124,11 +125,12 @@ export class MemoryStorage implements StoragePort {
   /** No `await` between the three reads: that is what makes them one snapshot here. */
   async loadStep(conversationId: string, fromSeq: number, callsOf?: CallsOf): Promise<StepRecords> {
     const tail = this.#messagesFrom(conversationId, fromSeq);
+    const conversation = copy(this.#conversations.get(conversationId));
     return {
-      conversation: copy(this.#conversations.get(conversationId)),
+      conversation,
       pending: this.#pausePointsWhere(conversationId, (p) => p.status === 'pending'),
       tail,
-      ...(callsOf ? { calls: this.#calls(conversationId, callsOf(tail)) } : {}),
+      ...(callsOf ? { calls: this.#calls(conversationId, callsOf(tail, conversation)) } : {}),
     };
   }
 
@@ -307,7 +309,7 @@ export class MemoryStorage implements StoragePort {
     let updatedAt = conversation.updatedAt;
     const messages = drafts.map((draft): Message => {
       updatedAt = Math.max(updatedAt, draft.createdAt);
-      return { ...copyRecord(draft), seq: seq++ };
+      return stampBranch({ ...copyRecord(draft), seq: seq++ }, conversation);
     });
     const numbered: Conversation = { ...conversation, nextSeq: seq, updatedAt };
     this.#conversations.set(conversationId, update ? this.#checkedUpdate(numbered, update) : numbered);

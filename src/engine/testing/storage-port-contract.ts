@@ -3,6 +3,7 @@ import type { StepRecords, StoragePort } from '../storage-port.ts';
 import type { Conversation } from '../records/index.ts';
 import { makeConversation, makeLedgerEntry, makePausePoint, userDraft } from './make-records.ts';
 import { describeAppendAndLoadContract } from './append-and-load-contract.ts';
+import { describeBranchStampContract } from './branch-stamp-contract.ts';
 import { describePausePointContract } from './pause-point-contract.ts';
 import { describeSettleAndLoadContract } from './settle-and-load-contract.ts';
 import { resolve, storageError } from './storage-contract-helpers.ts';
@@ -274,6 +275,7 @@ export function describeStoragePort(name: string, makeStorage: () => Promise<Sto
     describePausePointContract(() => storage);
     describeAppendAndLoadContract(() => storage);
     describeSettleAndLoadContract(() => storage);
+    describeBranchStampContract(() => storage);
 
     describe('loadStep', () => {
       beforeEach(async () => {

@@ -2,7 +2,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
-import type { Message } from '../../engine/records/index.ts';
+import type { Conversation, Message } from '../../engine/records/index.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
 import MessageList from './MessageList.svelte';
@@ -206,3 +206,78 @@ describe('MessageList', () => {
   });
 });
 
+
+describe('MessageList with versions', () => {
+  const versions = { current: 'b1', rootActive: 1, branches: [{ id: 'b1', parent: '', from: 1, active: 2, createdAt: 5 }] };
+  const conversation = (state: Conversation['state'] = { kind: 'idle' }): Conversation => ({
+    v: 1,
+    id: 'c1',
+    title: 'Facts',
+    createdAt: 0,
+    updatedAt: 0,
+    state,
+    turns: 2,
+    nextSeq: 3,
+    versions,
+  });
+  const history: Message[] = [user(0, 'A fact?'), assistant(1, 'Octopuses have three hearts.'), { ...assistant(2, 'Honey never spoils.'), branch: 'b1' }];
+
+  function renderVersions(more: { runsOn?: string; state?: Conversation['state']; focusMessageId?: string; hasEarlier?: boolean } = {}) {
+    const fake = fakeContext();
+    const onShowEarlier = vi.fn();
+    const props = {
+      messages: history,
+      pauses: [],
+      active: false,
+      focusCardId: null,
+      conversation: conversation(more.state),
+      runsOn: more.runsOn,
+      focusMessageId: more.focusMessageId ?? null,
+      hasEarlier: more.hasEarlier ?? false,
+      onShowEarlier,
+    };
+    render(MessageList, { props, context: fake.context });
+    return { ...fake, onShowEarlier };
+  }
+
+  test('a search result in another version opens the conversation as it is, without reading page after page for it', async () => {
+    const { onShowEarlier } = renderVersions({ focusMessageId: 'm1', hasEarlier: true });
+    const messages = screen.getByRole('region', { name: 'Messages' });
+    expect(await within(messages).findByText('Honey never spoils.')).toBeTruthy();
+    expect(within(messages).queryByText('Octopuses have three hearts.')).toBeNull();
+    expect(onShowEarlier).not.toHaveBeenCalled();
+  });
+
+  test('shows the current version only, with its place among the versions, Edit and Regenerate', async () => {
+    const { client } = renderVersions();
+    const messages = screen.getByRole('region', { name: 'Messages' });
+    const group = await within(messages).findByRole('group', { name: 'Version 2 of 2' });
+    expect(group.textContent).toContain('2 of 2');
+    expect(within(messages).queryByText('Octopuses have three hearts.')).toBeNull();
+    expect(within(messages).getByText('Honey never spoils.')).toBeTruthy();
+    expect((within(group).getByRole('button', { name: 'Next version' }) as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.click(within(group).getByRole('button', { name: 'Previous version' }));
+    expect(client.switchVersion).toHaveBeenCalledWith('c1', '');
+    await fireEvent.click(await within(messages).findByRole('button', { name: 'Regenerate' }));
+    expect(client.regenerate).toHaveBeenCalledWith('c1');
+    expect(within(messages).getByRole('button', { name: 'Edit' })).toBeTruthy();
+  });
+
+  test('on a conversation another device runs: the version is shown, nothing offers to change it', async () => {
+    renderVersions({ runsOn: 'Laptop' });
+    const messages = screen.getByRole('region', { name: 'Messages' });
+    const group = await within(messages).findByRole('group', { name: 'Version 2 of 2' });
+    expect((within(group).getByRole('button', { name: 'Previous version' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(messages).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(within(messages).queryByRole('button', { name: 'Regenerate' })).toBeNull();
+  });
+
+  test('while it runs, Edit and Regenerate are not offered and the switches wait', async () => {
+    renderVersions({ state: { kind: 'running', owner: 'tab-2', since: 0 } });
+    const messages = screen.getByRole('region', { name: 'Messages' });
+    const group = await within(messages).findByRole('group', { name: 'Version 2 of 2' });
+    expect((within(group).getByRole('button', { name: 'Previous version' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(messages).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(within(messages).queryByRole('button', { name: 'Regenerate' })).toBeNull();
+  });
+});

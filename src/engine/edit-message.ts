@@ -1,0 +1,32 @@
+import { CallerError } from './errors.ts';
+import type { Conversation, Message, UserMessage } from './records/index.ts';
+import { currentPath, onPath } from './versions/current-path.ts';
+import { fork } from './versions/fork.ts';
+import { versionsMayChange } from './versions/version-checks.ts';
+
+/**
+ * The message Edit may replace: one the person wrote (not a decision's
+ * message, which states what a card decided), stored in this conversation.
+ * Read before the edit's transaction: messages are append-only, so its
+ * `seq` and `branch` are what they were. Whether it is in the version
+ * shown is checked in the transaction (`editedConversation`).
+ */
+export function editableMessage(history: readonly Message[], messageId: string): UserMessage {
+  const target = history.find((m) => m.id === messageId);
+  if (!target) throw new CallerError('not_found', 'That message no longer exists.');
+  if (target.role !== 'user' || target.decision) throw new CallerError('invalid_version', 'Only a message you wrote can be edited.');
+  return target;
+}
+
+/**
+ * The conversation with a new version that replaces `target` made current,
+ * as the edit's transaction writes it (the caller marks it running there).
+ * `history`: every stored message as read before, enough to place the
+ * fork, since whatever was appended since comes after `target`.
+ */
+export function editedConversation(conversation: Conversation, history: readonly Message[], target: UserMessage, branch: { id: string; createdAt: number }): Conversation {
+  versionsMayChange(conversation, { withPending: true });
+  const { versions } = conversation;
+  if (!onPath(versions)(target)) throw new CallerError('invalid_version', 'That message is not in the version shown: switch to it first.');
+  return { ...conversation, versions: fork(versions, currentPath(history, versions), target, branch) };
+}
