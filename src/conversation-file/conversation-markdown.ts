@@ -1,6 +1,6 @@
 import type { Message, PausePoint } from '../engine/records/index.ts';
 import type { ConversationFile } from './conversation-file-format.ts';
-import { codeFence } from './code-fence.ts';
+import { codeFence } from '../engine/code-fence.ts';
 
 /**
  * A conversation as Markdown (Export as Markdown), for reading and pasting
