@@ -1,4 +1,5 @@
 import { AskWaiters, settleExpired } from './ask-while-running.ts';
+import { NO_ATTACHMENTS } from './attachments-port.ts';
 import type { BatchCardResult, BatchDecision, BatchResult } from './batch-decision.ts';
 import type { DecideResult, Decision } from './decision.ts';
 import { claimThenDecide, type DecideHere } from './claim-then-decide.ts';
@@ -21,6 +22,7 @@ import {
   newConversation,
   type ApprovalRule,
   type ApprovalRuleDraft,
+  type AttachmentRef,
   type AssistantMessage,
   type Conversation,
   type ConversationState,
@@ -63,6 +65,7 @@ export class Engine {
     this.#devices = options.devices ?? THIS_BROWSER_ONLY;
     this.#ctx = {
       storage: options.storage,
+      attachments: options.attachments ?? NO_ATTACHMENTS,
       rules: options.rules ?? NO_RULES,
       tools: new ToolRegistry([waitForApproval, ...options.tools], options.dynamicTools),
       clock: options.clock,
@@ -97,9 +100,10 @@ export class Engine {
    * request or read of the cards stands between the press and the model
    * request. Resolves once the message is stored; the run goes on.
    */
-  async send(conversationId: string | null, text: string): Promise<{ conversationId: string }> {
+  async send(conversationId: string | null, text: string, attachments?: readonly AttachmentRef[]): Promise<{ conversationId: string }> {
     const id = conversationId ?? (await this.createConversation());
-    const locked = await writeUnderLock(this.#options.locks, lockName(id), () => this.#storeUserMessage(id, text), (first) => this.#advance(id, first));
+    const store = () => this.#storeUserMessage(id, text, attachments?.length ? [...attachments] : undefined);
+    const locked = await writeUnderLock(this.#options.locks, lockName(id), store, (first) => this.#advance(id, first));
     if (!locked) throw new CallerError('busy', 'The assistant is still working on this conversation: wait for it, or press Stop.');
     this.#kick(id, locked.run);
     return { conversationId: id };
@@ -113,12 +117,14 @@ export class Engine {
    * transaction: it holds the lock that write was made under, so nothing
    * else can have been written since.
    */
-  async #storeUserMessage(id: string, text: string): Promise<Step | undefined> {
+  async #storeUserMessage(id: string, text: string, attachments?: AttachmentRef[]): Promise<Step | undefined> {
     const { storage, clock, ids } = this.#ctx;
-    const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text };
+    const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text, ...(attachments ? { attachments } : {}) };
+    // A message of files only is titled by its first file's name.
+    const titleText = text.trim() || (attachments?.[0]?.name ?? '');
     const running = (c: Conversation): Conversation => ({
       ...this.#runnableHere(c),
-      title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
+      title: c.title === NEW_TITLE ? titleFrom(titleText) : c.title,
       state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
     });
     const setAside = (pending: PausePoint) => expirySettlement(this.#ctx, pending, 'abandoned');

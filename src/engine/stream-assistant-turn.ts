@@ -1,3 +1,4 @@
+import { attachmentsOf } from './attachments-port.ts';
 import { buildRequest, type RequestInstructions } from './build-request.ts';
 import { STREAM_WRITE_INTERVAL_MS } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -50,7 +51,9 @@ export async function streamAssistantTurn(
   };
 
   try {
-    const result = await model.complete({ messages: buildRequest(history, instructions), tools: ctx.tools.specs, signal, onText });
+    const refs = attachmentsOf(history);
+    const attachments = refs.length > 0 ? await ctx.attachments.read(refs) : undefined;
+    const result = await model.complete({ messages: buildRequest(history, instructions, attachments), tools: ctx.tools.specs, signal, onText });
     streaming = false;
     const toolCalls = uniqueCallIds(result.toolCalls, history, ctx.ids);
     const answered = toolCalls.length === 0;
