@@ -1,3 +1,4 @@
+import AttachmentChips from './AttachmentChips.svelte';
 import { checkAttachments } from '../../attachments/check-attachments.ts';
 import type { FileKind } from '../../attachments/attachment-kind.ts';
 import { readAttachedFile, type ReadFile } from '../../attachments/read-attached-file.ts';
@@ -37,6 +38,8 @@ export class AttachmentTray {
   errors = $state.raw<string[]>([]);
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- never rendered: `items` is what the chips read
   readonly #entries = new Map<string, Entry>();
+  /** The chips that show this tray, for the composer to render without importing them itself. */
+  readonly Chips = AttachmentChips;
 
   constructor(private readonly db: PausepointDb) {}
 
@@ -56,7 +59,28 @@ export class AttachmentTray {
     if (!this.hasImages) return null;
     const model = (await pageSettings(this.db))?.model ?? '';
     if (takesImages(model)) return null;
-    return `Not sent: the model ${model} does not take images. Remove the images, or choose a model that takes them in Settings.`;
+    return `the model ${model} does not take images. Remove the images, or choose a model that takes them in Settings.`;
+  }
+
+  /**
+   * Sends the message with its files: refused first if the model takes no
+   * images; then the files' bytes are stored (all or none), and only then is
+   * the message sent naming them, so no message names bytes that are not
+   * stored. If storing or sending fails, the tray keeps its files (and the
+   * stored copies go: no message names them) and the error is thrown.
+   */
+  async send<T>(sendMessage: (refs: AttachmentRef[]) => Promise<T>): Promise<T> {
+    const refusal = await this.refusal();
+    if (refusal) throw new Error(refusal);
+    const refs = await this.store(Date.now());
+    try {
+      const sent = await sendMessage(refs);
+      this.clear();
+      return sent;
+    } catch (error) {
+      void this.unstore(refs).catch((cleanup: unknown) => console.warn('Pausepoint: the files of an unsent message stay stored', cleanup));
+      throw error;
+    }
   }
 
   add(files: readonly File[]): void {
