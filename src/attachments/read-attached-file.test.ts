@@ -28,4 +28,10 @@ describe('readAttachedFile', () => {
       /^“long\.txt” has 200,001 characters of text: a file can have at most 200,000\.$/,
     );
   });
+
+  it('refuses a PDF with a clear message: no PDF reader runs under the app’s CSP yet', async () => {
+    await expect(readAttachedFile(new File(['%PDF-1.4'], 'paper.pdf', { type: 'application/pdf' }), { kind: 'pdf', type: 'application/pdf' })).rejects.toThrow(
+      '“paper.pdf” is a PDF, which Pausepoint cannot read yet: copy its text into a text file, or attach its pages as images.',
+    );
+  });
 });

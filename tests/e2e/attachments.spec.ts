@@ -95,6 +95,31 @@ test('a model known to take no images says so before anything is sent', async ({
   expect(llm.chatRequests()).toHaveLength(0);
 });
 
+test('files dropped on the conversation or pasted into the message box join the message', async ({ page, llm }) => {
+  llm.onRequest(() => ({ content: 'Got both.' }));
+  await setUpEndpoint(page, llm);
+  const files = (name: string, text: string) =>
+    page.evaluateHandle(
+      ([n, t]) => {
+        const data = new DataTransfer();
+        data.items.add(new File([t], n, { type: 'text/plain' }));
+        return data;
+      },
+      [name, text],
+    );
+  await page.getByRole('region', { name: 'New chat' }).dispatchEvent('drop', { dataTransfer: await files('dropped.txt', 'from a drop') });
+  await expect(chips(page)).toContainText('dropped.txt');
+  const pasted = await files('pasted.txt', 'from a paste');
+  await page.getByRole('textbox', { name: 'Message' }).evaluate((box, data) => box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })), pasted);
+  await expect(chips(page)).toContainText('pasted.txt');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByText('Got both.')).toBeVisible();
+  expect(lastUserParts(llm)).toEqual([
+    { type: 'text', text: 'Attached file dropped.txt (text/plain):\n```\nfrom a drop\n```' },
+    { type: 'text', text: 'Attached file pasted.txt (text/plain):\n```\nfrom a paste\n```' },
+  ]);
+});
+
 async function expectNoSeriousViolations(page: Page) {
   const scan = await new AxeBuilder({ page }).analyze();
   const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
