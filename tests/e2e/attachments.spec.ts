@@ -100,12 +100,12 @@ test('files dropped on the conversation or pasted into the message box join the 
   await setUpEndpoint(page, llm);
   const files = (name: string, text: string) =>
     page.evaluateHandle(
-      ([n, t]) => {
+      ({ n, t }) => {
         const data = new DataTransfer();
         data.items.add(new File([t], n, { type: 'text/plain' }));
         return data;
       },
-      [name, text],
+      { n: name, t: text },
     );
   await page.getByRole('region', { name: 'New chat' }).dispatchEvent('drop', { dataTransfer: await files('dropped.txt', 'from a drop') });
   await expect(chips(page)).toContainText('dropped.txt');
