@@ -19,8 +19,13 @@
 //     rename form, a payload's draft with its editor) and the occasional
 //     worker calls (rules, options, a batch, listing models: option-calls.ts);
 //     74.55 kB with issue 27's Search conversations field, Ctrl/⌘+K and the
-//     opening of a conversation at a match (the index and results on demand).
-//     Kept just above the current size, so that it cannot creep back.
+//     opening of a conversation at a match (the index and results on demand);
+//     75.0 kB with issue 27's attachments (Attach files and its input, the
+//     drop and paste of files on the conversation, a message's files loading
+//     on demand), less a card's "What the model will receive" formatter and
+//     Settings › Backup's storage status, which moved on demand to make room.
+//     Kept just above the current size, so that it cannot creep back; 75 kB
+//     is the product's hard limit.
 //   - page JS every visit loads by itself, without waiting on it: the service
 //     worker's registration (the update banner with workbox-window, once the main
 //     thread is idle) and the approval alerts (fetched while the first screen's
@@ -38,7 +43,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 74.85;
+const PAGE_BUDGET_KB = 74.7;
 // Dynamic imports every page load makes by itself, which the first screen does not wait for (see above).
 const EVERY_VISIT = [/^UpdateBanner\b/, /^workbox-window\b/, /^FollowApprovals\b/, /^approval-alerts\b/];
 const dist = process.argv[2] ?? 'dist';

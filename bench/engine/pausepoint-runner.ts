@@ -21,7 +21,7 @@ import { Executions, finalAnswer, scriptedReply, TOOL_DESCRIPTION, TOOL_NAME, us
 class InstantModel implements ModelPort {
   async complete(request: ModelRequest): Promise<ModelResult> {
     const reply = scriptedReply(
-      viewOf(request.messages, (m) => ({ toolResult: m.role === 'tool', userText: m.role === 'user' ? m.content : undefined })),
+      viewOf(request.messages, (m) => ({ toolResult: m.role === 'tool', userText: m.role === 'user' && typeof m.content === 'string' ? m.content : undefined })),
     );
     if (reply.kind === 'text') {
       request.onText(reply.text);

@@ -30,6 +30,7 @@ describe('backup format v1 sample', () => {
     expect(result).toEqual({
       conversations: 2,
       messages: 9,
+      attachments: 0,
       pausePoints: 2,
       ledger: 1,
       notes: 1,
@@ -57,7 +58,7 @@ describe('backup format v1 sample', () => {
     const original = JSON.parse(sample);
     expect(again.version).toBe(3);
     const [decided, pending] = original.data.pausePoints;
-    expect(again.data).toEqual({ ...original.data, pausePoints: [{ ...decided, restored: true }, pending], approvalRules: [], auditEvents: [] });
+    expect(again.data).toEqual({ ...original.data, pausePoints: [{ ...decided, restored: true }, pending], approvalRules: [], auditEvents: [], attachments: [] });
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
+import type { StoredAttachment } from '../storage/stored-attachment.ts';
 import { NoteRecord, type Note } from '../tools/note-record.ts';
 
 /**
@@ -9,7 +10,8 @@ import { NoteRecord, type Note } from '../tools/note-record.ts';
  * ```
  * { "format": "pausepoint.backup", "version": 3, "createdAt": ISO time, "appVersion": "0.1.0",
  *   "data": { "conversations": [...], "messages": [...], "pausePoints": [...], "ledger": [...],
- *             "notes": [...], "approvalRules": [...], "auditEvents": [...], "settings": {...} | null },
+ *             "notes": [...], "approvalRules": [...], "auditEvents": [...], "attachments": [...],
+ *             "settings": {...} | null },
  *   "skipped": [{ "table", "id", "reason" }] }
  * ```
  *
@@ -18,6 +20,13 @@ import { NoteRecord, type Note } from '../tools/note-record.ts';
  * device id is left out because it names the browser, not the data. `skipped`
  * lists stored records that were unreadable when the backup was made, or that
  * point at a conversation the backup does not hold.
+ *
+ * `attachments` (optional) holds the files the file's messages name, each
+ * with its bytes in base64 and its SHA-256, checked on restore
+ * (backup-attachments.ts). Added to version 3 without a new version, on
+ * purpose: a file without it is what every earlier version 3 wrote, and an
+ * app from before attachments restores a file with it whole but for the files
+ * (it drops fields it does not know), where a new version would refuse it all.
  *
  * `auditEvents` (optional) is the audit log's history besides the pause
  * points: rule changes, dry runs, changed MCP tools. Version 2 is the same
@@ -102,7 +111,12 @@ export const BACKUP_ENVELOPES = {
     version: z.literal(3),
     createdAt: z.iso.datetime({ offset: true }),
     appVersion: z.string(),
-    data: z.object({ ...tables, approvalRules: z.array(z.unknown()), auditEvents: z.array(z.unknown()).optional() }),
+    data: z.object({
+      ...tables,
+      approvalRules: z.array(z.unknown()),
+      auditEvents: z.array(z.unknown()).optional(),
+      attachments: z.array(z.unknown()).optional(),
+    }),
     skipped: z.array(SkippedRecord).default([]),
   }),
 } as const satisfies Record<ReadableVersion, z.ZodType>;
@@ -114,6 +128,8 @@ export interface ValidBackup {
   createdAt: string;
   appVersion: string;
   records: BackupRecords;
+  /** The files the messages name, their bytes checked against their hashes. */
+  attachments: StoredAttachment[];
   settings: BackupSettings | null;
   skipped: SkippedRecord[];
 }

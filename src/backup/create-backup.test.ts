@@ -28,7 +28,7 @@ describe('createBackup', () => {
     expect(file.data.approvalRules).toEqual(await db.approvalRules.toArray());
     expect(file.data.approvalRules).toHaveLength(2);
     expect(file.skipped).toEqual([]);
-    expect(backup.counts).toEqual({ conversations: 2, messages: 6, pausePoints: 2, ledger: 1, notes: 1, approvalRules: 2, auditEvents: 0, settings: true });
+    expect(backup.counts).toEqual({ conversations: 2, messages: 6, pausePoints: 2, ledger: 1, notes: 1, approvalRules: 2, auditEvents: 0, settings: true, attachments: 0 });
     expect(backup.fileName).toMatch(/^pausepoint-backup-2026-01-3[01]\.json$/);
     expect(backup.blob.type).toBe('application/json');
   });
@@ -124,7 +124,7 @@ describe('createBackup', () => {
 
   it('writes an empty database as a valid file', async () => {
     const file = JSON.parse(await (await createBackup(db)).blob.text());
-    expect(file.data).toEqual({ conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], approvalRules: [], auditEvents: [], settings: null });
+    expect(file.data).toEqual({ conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], approvalRules: [], auditEvents: [], attachments: [], settings: null });
   });
 
   it('leaves out records that would not restore, and lists them', async () => {

@@ -4,6 +4,8 @@ import { APP_VERSION } from '../common/app-version.ts';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { toStorageError } from '../storage/storage-error.ts';
+import type { Message } from '../engine/records/index.ts';
+import { attachmentLine, namedAttachments } from './backup-attachments.ts';
 import { recordLinkProblem, type LinkedRecord } from './record-link-problem.ts';
 import {
   BACKUP_FORMAT,
@@ -34,7 +36,7 @@ export interface BackupOptions {
 export interface BackupSummary {
   createdAt: string;
   /** Records written per table, and whether settings were included. */
-  counts: Record<RecordTable, number> & { settings: boolean };
+  counts: Record<RecordTable, number> & { settings: boolean; attachments: number };
   /** Stored records left out because they could not be read back; the file lists them too. */
   skipped: SkippedRecord[];
 }
@@ -92,9 +94,12 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
   const counts = { conversations: 0, messages: 0, pausePoints: 0, ledger: 0, notes: 0, approvalRules: 0, auditEvents: 0, settings: false };
   // The conversations written so far: every other table is written after them and must point inside the file.
   const conversations = new Set<string>();
+  // The files the written messages name: written after every record table.
+  const files = new Set<string>();
+  let attachments = 0;
 
   try {
-    await db.transaction('r', [...Object.values(tables), db.settings], async () => {
+    await db.transaction('r', [...Object.values(tables), db.settings, db.attachments], async () => {
       const sizes = await Promise.all(RECORD_TABLES.map((name) => tables[name].count()));
       const total = sizes.reduce((sum, size) => sum + size, 0);
       let done = 0;
@@ -114,6 +119,7 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
             const line = recordLine(name, record, schema, conversations, skipped);
             if (line === undefined) continue;
             if (name === 'conversations') conversations.add(idOf(record));
+            if (name === 'messages') for (const id of namedAttachments([record as Message])) files.add(id);
             lines.push(`${counts[name] === 0 ? '\n' : ',\n'}${line}`);
             counts[name]++;
           }
@@ -127,6 +133,18 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
         emit(counts[name] === 0 ? ']' : '\n]');
       }
 
+      // One file at a time: a file's bytes are read (outside the transaction's own requests, kept open by waitFor) and written before the next.
+      emit(',\n"attachments":[');
+      for (const id of files) {
+        signal?.throwIfAborted();
+        const row = await db.attachments.get(id);
+        if (!row) continue;
+        const bytes = new Uint8Array(await Dexie.waitFor(row.blob.arrayBuffer()));
+        emit(`${attachments === 0 ? '\n' : ',\n'}${await Dexie.waitFor(attachmentLine(row, bytes))}`);
+        attachments++;
+      }
+      emit(attachments === 0 ? ']' : '\n]');
+
       const settings = await readBackupSettings(db, skipped);
       counts.settings = settings !== null;
       emit(`,\n"settings":${JSON.stringify(settings)}\n},"skipped":${JSON.stringify(skipped)}}\n`);
@@ -134,7 +152,7 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
   } catch (error) {
     throw toStorageError(error);
   }
-  return { createdAt, counts, skipped };
+  return { createdAt, counts: { ...counts, attachments }, skipped };
 }
 
 /** The record's JSON line, or undefined (and an entry in `skipped`) when the line would not restore. */

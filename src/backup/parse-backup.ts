@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 import { ledgerId, type Message, type ToolCall } from '../engine/records/index.ts';
+import { checkBackupAttachments } from './backup-attachments.ts';
 import { BackupError } from './backup-error.ts';
 import {
   BACKUP_ENVELOPES,
@@ -117,12 +118,15 @@ export async function parseBackup(text: string, { onProgress, batchSize = 500 }:
     auditEvents: await checkTable('auditEvents', RECORD_SCHEMAS.auditEvents),
   };
   onProgress?.({ checked, total });
+  // Versions 1 and 2, and version 3 before attachments, carried no files.
+  const attachments = await checkBackupAttachments(('attachments' in data ? data.attachments : undefined) ?? [], messages);
 
   return {
     version,
     createdAt: envelope.data.createdAt,
     appVersion: envelope.data.appVersion,
     records,
+    attachments,
     settings: checkSettings(data.settings),
     skipped: envelope.data.skipped,
   };

@@ -59,6 +59,7 @@ describe('restoreBackup: round trip', () => {
     expect(result).toEqual({
       conversations: 2,
       messages: 24,
+      attachments: 0,
       pausePoints: 2,
       ledger: 1,
       notes: 1,

@@ -9,6 +9,7 @@ import { toStorageError } from '../storage/storage-error.ts';
 import { BackupError } from './backup-error.ts';
 import { MAX_BACKUP_FILE_BYTES, type BackupRecords, type BackupSettings, type ValidBackup } from './backup-format.ts';
 import { inertRecords } from './inert-records.ts';
+import { namedAttachments } from './backup-attachments.ts';
 import { parseBackup, type ParseOptions } from './parse-backup.ts';
 import { stricterSettings, type KeptSetting } from './stricter-settings.ts';
 
@@ -16,6 +17,8 @@ export interface RestoreResult {
   /** Conversations written (with their messages, pause points and ledger records). */
   conversations: number;
   messages: number;
+  /** Attached files written, with the messages that name them. */
+  attachments: number;
   pausePoints: number;
   ledger: number;
   notes: number;
@@ -103,7 +106,7 @@ export async function restoreBackup(db: PausepointDb, text: string, options: Par
 async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promise<RestoreResult> {
   const { records } = backup;
   try {
-    const tables = [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.approvalRules, db.settings, db.auditEvents];
+    const tables = [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.approvalRules, db.settings, db.auditEvents, db.attachments];
     return await db.transaction('rw', tables, async () => {
       const present = await presentConversations(db, records.conversations);
       const absent = <T extends { conversationId: string }>(rows: T[]) => rows.filter((row) => !present.has(row.conversationId));
@@ -126,6 +129,10 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
 
       await db.conversations.bulkPut(written.conversations);
       await db.messages.bulkPut(written.messages);
+      // The files of the messages written, and only theirs: a kept conversation keeps its own.
+      const files = namedAttachments(written.messages);
+      const attachments = backup.attachments.filter((a) => files.has(a.id));
+      await db.attachments.bulkPut(attachments);
       await db.pausePoints.bulkPut(written.pausePoints);
       await db.ledger.bulkPut(written.ledger);
       await db.notes.bulkPut(written.notes);
@@ -139,6 +146,7 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
       return {
         conversations: written.conversations.length,
         messages: written.messages.length,
+        attachments: attachments.length,
         pausePoints: written.pausePoints.length,
         ledger: written.ledger.length,
         notes: written.notes.length,

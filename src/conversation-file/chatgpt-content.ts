@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChatGptContent } from './chatgpt-export.ts';
-import { codeFence } from './code-fence.ts';
+import { codeFence } from '../engine/code-fence.ts';
 
 const Parts = z.looseObject({ parts: z.array(z.unknown()) });
 const Text = z.looseObject({ text: z.string() });

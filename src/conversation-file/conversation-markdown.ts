@@ -1,7 +1,7 @@
 import type { Message, PausePoint } from '../engine/records/index.ts';
 import type { ConversationFile } from './conversation-file-format.ts';
+import { codeFence } from '../engine/code-fence.ts';
 import { currentPath } from '../engine/versions/current-path.ts';
-import { codeFence } from './code-fence.ts';
 
 /**
  * A conversation as Markdown (Export as Markdown), for reading and pasting

@@ -1,7 +1,9 @@
-import type { Message, ToolMessage } from './records/index.ts';
-import type { ModelMessage } from './model-port.ts';
+import type { AttachmentContent } from './attachments-port.ts';
+import type { Message, ToolMessage, UserMessage } from './records/index.ts';
+import type { ContentPart, ModelMessage } from './model-port.ts';
+import { codeFence } from './code-fence.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
-import { wrapToolResult } from './tool-result-envelope.ts';
+import { escapeEnvelope, wrapToolResult } from './tool-result-envelope.ts';
 
 const MISSING_RESULT = 'Error: no result was recorded for this call.';
 
@@ -31,7 +33,11 @@ export const CONVERSATION_INSTRUCTIONS_PREFIX = "The user's instructions for thi
  * (tool-result-envelope.ts): whatever a tool read may have been written by anyone.
  * The user's custom instructions follow the app's system prompt, never before it.
  */
-export function buildRequest(history: readonly Message[], instructions: RequestInstructions = {}): ModelMessage[] {
+export function buildRequest(
+  history: readonly Message[],
+  instructions: RequestInstructions = {},
+  attachments: ReadonlyMap<string, AttachmentContent> = new Map(),
+): ModelMessage[] {
   const results = new Map<string, ToolMessage>();
   for (const message of history) {
     if (message.role === 'tool' && !results.has(message.toolCallId)) results.set(message.toolCallId, message);
@@ -46,7 +52,7 @@ export function buildRequest(history: readonly Message[], instructions: RequestI
   for (const message of history) {
     switch (message.role) {
       case 'user':
-        out.push({ role: 'user', content: message.content });
+        out.push({ role: 'user', content: message.attachments ? userParts(message, attachments) : message.content });
         break;
       case 'assistant': {
         if (message.status !== 'complete') break;
@@ -74,4 +80,27 @@ export function buildRequest(history: readonly Message[], instructions: RequestI
     }
   }
   return out;
+}
+
+/**
+ * A user message with attachments, as content parts: its text, then each
+ * file in order. A text file is introduced by its name and fenced (a fence
+ * longer than any run of backticks in it), and cannot write the tool-result
+ * envelope's delimiters (a file from anywhere must not pass for a tool's
+ * data, nor the user's words for it); the approval marker is only ever read
+ * at the start of a tool result, so attached text cannot raise a card.
+ */
+function userParts(message: UserMessage, attachments: ReadonlyMap<string, AttachmentContent>): ContentPart[] {
+  const parts: ContentPart[] = message.content ? [{ type: 'text', text: message.content }] : [];
+  for (const ref of message.attachments ?? []) {
+    const content = attachments.get(ref.id);
+    if (content?.kind === 'image') parts.push({ type: 'image_url', image_url: { url: content.dataUrl } });
+    else if (content?.kind === 'text') parts.push({ type: 'text', text: `${attachedFileIntro(ref.name, ref.type)}\n${codeFence(escapeEnvelope(content.text))}` });
+    else parts.push({ type: 'text', text: `The user attached ${ref.name} (${ref.type}, ${ref.size} bytes), but its content is not on this device and was not sent.` });
+  }
+  return parts;
+}
+
+export function attachedFileIntro(name: string, type: string): string {
+  return `Attached file ${name} (${type}):`;
 }

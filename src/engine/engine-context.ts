@@ -1,4 +1,5 @@
 import type { AskWaiters } from './ask-while-running.ts';
+import type { AttachmentsPort } from './attachments-port.ts';
 import type { ClockPort } from './clock-port.ts';
 import type { IdPort } from './id-port.ts';
 import type { RulesPort } from './rules-port.ts';
@@ -10,6 +11,7 @@ import type { ToolRegistry } from './tool-registry.ts';
 /** What the engine's parts share: the ports, resolved options, and this tab's identity. */
 export interface EngineContext {
   storage: StoragePort;
+  attachments: AttachmentsPort;
   /** The user's approval rules; an empty set when the host gave none. */
   rules: RulesPort;
   tools: ToolRegistry;

@@ -1,3 +1,4 @@
+import type { AttachmentsPort } from './attachments-port.ts';
 import type { ClockPort } from './clock-port.ts';
 import type { DevicesPort } from './devices-port.ts';
 import type { IdPort } from './id-port.ts';
@@ -27,6 +28,8 @@ export interface EngineOptions {
    */
   model: (alongside?: unknown) => ModelPort | Promise<ModelPort>;
   tools: readonly ToolDefinition[];
+  /** The bytes of the files user messages name, read for each model call. None: every attachment is said to be missing. */
+  attachments?: AttachmentsPort;
   /**
    * Tools that come and go while the engine runs (MCP servers' tools), read
    * at every step: return the same array until they change. They never

@@ -93,7 +93,7 @@ describe('the way from a press to the model request', () => {
 
     expect(h.executions).toEqual([{ amount: 500, to: 'Bo' }]);
     expect(await state(h, id)).toEqual({ kind: 'idle' });
-    expect(h.model.lastMessages().some((m) => m.role === 'user' && /^Approval approval: approve/.test(m.content))).toBe(true);
+    expect(h.model.lastMessages().some((m) => m.role === 'user' && typeof m.content === 'string' && /^Approval approval: approve/.test(m.content))).toBe(true);
     // Before: the settlement, a second lock request for the run, then the step's own read.
     expect(calls.get('settleAndLoadStep')).toBe(1);
     expect(calls.get('settlePausePoint') ?? 0).toBe(0);

@@ -111,7 +111,7 @@ describe('a tool that asks while it runs', () => {
     expect(messages.find((m) => m.role === 'tool')).toMatchObject({ content: 'answered {"name":"Ada"}', outcome: 'done' });
     // The model's next request was built after reading the decision back, not from what the step had read before it.
     const last = h.model.lastMessages();
-    expect(last.some((m) => m.role === 'user' && m.content.startsWith('Approval data_entry: submitted'))).toBe(true);
+    expect(last.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.startsWith('Approval data_entry: submitted'))).toBe(true);
     expect(await state(h, id)).toEqual({ kind: 'idle' });
   });
 

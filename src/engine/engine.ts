@@ -1,4 +1,5 @@
 import { AskWaiters, settleExpired } from './ask-while-running.ts';
+import { NO_ATTACHMENTS } from './attachments-port.ts';
 import type { BatchCardResult, BatchDecision, BatchResult } from './batch-decision.ts';
 import type { DecideResult, Decision } from './decision.ts';
 import { claimThenDecide, type DecideHere } from './claim-then-decide.ts';
@@ -22,6 +23,7 @@ import {
   newConversation,
   type ApprovalRule,
   type ApprovalRuleDraft,
+  type AttachmentRef,
   type AssistantMessage,
   type Conversation,
   type ConversationState,
@@ -67,6 +69,7 @@ export class Engine {
     this.#devices = options.devices ?? THIS_BROWSER_ONLY;
     this.#ctx = {
       storage: options.storage,
+      attachments: options.attachments ?? NO_ATTACHMENTS,
       rules: options.rules ?? NO_RULES,
       tools: new ToolRegistry([waitForApproval, ...options.tools], options.dynamicTools),
       clock: options.clock,
@@ -101,9 +104,9 @@ export class Engine {
    * request or read of the cards stands between the press and the model
    * request. Resolves once the message is stored; the run goes on.
    */
-  async send(conversationId: string | null, text: string): Promise<{ conversationId: string }> {
+  async send(conversationId: string | null, text: string, attachments?: readonly AttachmentRef[]): Promise<{ conversationId: string }> {
     const id = conversationId ?? (await this.createConversation());
-    await this.#writeAndRun(id, () => this.#storeUserMessage(id, text));
+    await this.#writeAndRun(id, () => this.#storeUserMessage(id, text, { attachments }));
     return { conversationId: id };
   }
 
@@ -122,7 +125,9 @@ export class Engine {
     const target = editableMessage(history, messageId);
     const branch = { id: this.#ctx.ids.uuid(), createdAt: this.#ctx.clock.now() };
     const update = (c: Conversation) => editedConversation(c, history, target, branch);
-    await this.#writeAndRun(conversationId, () => this.#storeUserMessage(conversationId, text, { branch: branch.id, update }));
+    // The edited message keeps the files the person attached to it: only its text is edited.
+    const version = { branch: branch.id, update };
+    await this.#writeAndRun(conversationId, () => this.#storeUserMessage(conversationId, text, { attachments: target.attachments, version }));
   }
 
   /**
@@ -162,12 +167,28 @@ export class Engine {
    * transaction: it holds the lock that write was made under, so nothing
    * else can have been written since.
    */
-  async #storeUserMessage(id: string, text: string, version?: { branch: string; update: (c: Conversation) => Conversation }): Promise<Step | undefined> {
+  /** `attachments`: the message's files, stored before it (src/attachments); `version`: the new version an Edit starts with it. */
+  async #storeUserMessage(
+    id: string,
+    text: string,
+    { attachments, version }: { attachments?: readonly AttachmentRef[] | undefined; version?: { branch: string; update: (c: Conversation) => Conversation } } = {},
+  ): Promise<Step | undefined> {
     const { storage, clock, ids } = this.#ctx;
-    const message: MessageDraft = { v: 1, id: ids.uuid(), conversationId: id, createdAt: clock.now(), role: 'user', content: text, ...(version ? { branch: version.branch } : {}) };
+    const message: MessageDraft = {
+      v: 1,
+      id: ids.uuid(),
+      conversationId: id,
+      createdAt: clock.now(),
+      role: 'user',
+      content: text,
+      ...(attachments?.length ? { attachments: [...attachments] } : {}),
+      ...(version ? { branch: version.branch } : {}),
+    };
+    // A message of files only is titled by its first file's name.
+    const titleText = text.trim() || (attachments?.[0]?.name ?? '');
     const running = (c: Conversation): Conversation => ({
       ...(version ? version.update(this.#runnableHere(c)) : this.#runnableHere(c)),
-      title: c.title === NEW_TITLE ? titleFrom(text) : c.title,
+      title: c.title === NEW_TITLE ? titleFrom(titleText) : c.title,
       state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
     });
     const setAside = (pending: PausePoint) => expirySettlement(this.#ctx, pending, 'abandoned');

@@ -1,8 +1,12 @@
 import type { CallUsage, ToolCall } from './records/index.ts';
 
+/** A part of a user message with attachments: its text, a file's text, an image as a data: URL. */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 /** The Chat Completions message dialect every compatible endpoint speaks. */
 export type ModelMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | ContentPart[] }
   | {
       role: 'assistant';
       content: string | null;

@@ -1,3 +1,4 @@
+import { attachmentsOf } from './attachments-port.ts';
 import { buildRequest, type RequestInstructions } from './build-request.ts';
 import { STREAM_WRITE_INTERVAL_MS } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
@@ -53,7 +54,9 @@ export async function streamAssistantTurn(
   };
 
   try {
-    const result = await model.complete({ messages: buildRequest(history, instructions), tools: ctx.tools.specs, signal, onText });
+    const refs = attachmentsOf(history);
+    const attachments = refs.length > 0 ? await ctx.attachments.read(refs) : undefined;
+    const result = await model.complete({ messages: buildRequest(history, instructions, attachments), tools: ctx.tools.specs, signal, onText });
     streaming = false;
     // Unique across every version: an id another version used has that call's cards and ledger entry.
     const toolCalls = uniqueCallIds(result.toolCalls, stored, ctx.ids);

@@ -14,7 +14,12 @@ export const TOOL_RESULT_CLOSE = '</tool_result>';
 const DELIMITER = /<(\/?tool_result)/gi;
 
 export function wrapToolResult(content: string): string {
-  return `${TOOL_RESULT_OPEN}\n${content.replace(DELIMITER, '&lt;$1')}\n${TOOL_RESULT_CLOSE}`;
+  return `${TOOL_RESULT_OPEN}\n${escapeEnvelope(content)}\n${TOOL_RESULT_CLOSE}`;
+}
+
+/** Text with every envelope delimiter made harmless, as inside an envelope. */
+export function escapeEnvelope(text: string): string {
+  return text.replace(DELIMITER, '&lt;$1');
 }
 
 /**

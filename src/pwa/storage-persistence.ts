@@ -15,12 +15,9 @@ export interface StorageStatus {
   quota: number | null;
 }
 
-/** The part of `StorageManager` used here; each member may be missing. */
-export type StorageApi = Partial<Pick<StorageManager, 'persisted' | 'persist' | 'estimate'>>;
+import { attempt, defaultStorage, type StorageApi } from './request-persistence.ts';
 
-function defaultStorage(): StorageApi | undefined {
-  return typeof navigator === 'undefined' ? undefined : navigator.storage;
-}
+export { requestPersistence, type StorageApi } from './request-persistence.ts';
 
 export async function storageStatus(storage: StorageApi | undefined = defaultStorage()): Promise<StorageStatus> {
   const [persisted, estimate] = await Promise.all([
@@ -35,30 +32,9 @@ export async function storageStatus(storage: StorageApi | undefined = defaultSto
   };
 }
 
-/**
- * Asks the browser to keep this site's data. Chromium decides without a prompt
- * (an installed app or a site with engagement is granted); Firefox asks the user,
- * so call this from a click. Resolves to whether storage is now persistent.
- */
-export async function requestPersistence(storage: StorageApi | undefined = defaultStorage()): Promise<boolean> {
-  if (typeof storage?.persist !== 'function') return false;
-  if ((await attempt(() => storage.persisted?.())) === true) return true;
-  return (await attempt(() => storage.persist?.())) === true;
-}
-
 /** Bytes as megabytes with one decimal, for display. */
 export function formatMegabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
-}
-
-/** A failing or missing call reads as "unknown": the status is advisory, never a reason to break the page. */
-async function attempt<T>(call: () => Promise<T> | undefined): Promise<T | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    console.warn('Storage API call failed:', error);
-    return undefined;
-  }
 }
 
 function finiteOrNull(value: number | undefined): number | null {

@@ -5,6 +5,7 @@ import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import type { McpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
 import type { RemoteDecision, SyncDevice, SyncDocState } from '../sync/records/sync-records.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
+import type { StoredAttachment } from './stored-attachment.ts';
 
 /**
  * One row per key: `settings`, `deviceId`, and `apiKeys` (api-keys.ts), where
@@ -32,6 +33,8 @@ export class PausepointDb extends Dexie {
   mcpServers!: EntityTable<McpServerRecord, 'id'>;
   /** MCP servers' OAuth tokens and client registrations, one row per server: never in backups or exports. */
   mcpOAuth!: EntityTable<McpOAuthRecord, 'serverId'>;
+  /** The bytes of files attached to user messages (stored-attachment.ts), by the id their refs name. */
+  attachments!: EntityTable<StoredAttachment, 'id'>;
   /** What the audit log records besides pause points: rule changes, changed MCP tools (append-only). */
   auditEvents!: EntityTable<AuditEvent, 'id'>;
 
@@ -89,9 +92,10 @@ export class PausepointDb extends Dexie {
     this.version(9).stores({ auditEvents: 'id, [at+id]' });
     // Additive: sync across the person's devices (src/sync/records/sync-records.ts).
     this.version(10).stores({ syncDevices: 'id', remoteDecisions: 'pausePointId, conversationId, state', syncDocs: 'key' });
+    // Additive: attached files' bytes (stored-attachment.ts), found by the refs of the messages that name them.
+    this.version(11).stores({ attachments: 'id' });
     // Additive: answers that carry usage, by when they were written (only those have `usage.model`, so only they are in it):
     // the day's and the month's usage read the calls in their period, not every message of every conversation touched in it.
-    // Version 11 is another branch's.
     this.version(12).stores({ messages: 'id, [conversationId+seq], [createdAt+usage.model]' });
   }
 

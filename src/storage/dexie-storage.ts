@@ -92,10 +92,16 @@ export class DexieStorage implements StoragePort {
   }
 
   deleteConversation(id: string): Promise<boolean> {
-    const { conversations, messages, pausePoints, ledger } = this.db;
+    const { conversations, messages, pausePoints, ledger, attachments } = this.db;
     return this.#run(() =>
-      this.db.transaction('rw', [conversations, messages, pausePoints, ledger], async () => {
+      this.db.transaction('rw', [conversations, messages, pausePoints, ledger, attachments], async () => {
         const existed = (await conversations.where('id').equals(id).delete()) > 0;
+        // The files its messages name go with them, in the same transaction.
+        const named: string[] = [];
+        await conversationMessages(this.db, id).each((m) => {
+          if (m.role === 'user' && m.attachments) named.push(...m.attachments.map((a) => a.id));
+        });
+        await attachments.bulkDelete(named);
         await conversationMessages(this.db, id).delete();
         await pausePoints.where('conversationId').equals(id).delete();
         await ledger.where('conversationId').equals(id).delete();

@@ -22,7 +22,7 @@ type CallArguments = EveryIntent<{
   syncRemoveDevice: ['deviceId'];
   syncRenameDevice: ['name'];
   syncRetry: [];
-  send: ['conversationId', 'text'];
+  send: ['conversationId', 'text', 'attachments'?];
   editMessage: ['conversationId', 'messageId', 'text'];
   regenerate: ['conversationId'];
   switchVersion: ['conversationId', 'branchId'];

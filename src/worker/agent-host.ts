@@ -9,6 +9,7 @@ import { readRecentCalls } from '../storage/recent-calls.ts';
 import { PREVIEW_CALLS } from '../engine/preview-rule.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
+import { DexieAttachments } from '../storage/attachments-repo.ts';
 import { DexieNotesStore } from '../storage/notes-store.ts';
 import { deviceId, readSettings, SettingsRead, settingsAlongside } from '../storage/settings-repo.ts';
 import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
@@ -57,6 +58,7 @@ export class AgentHost {
     this.engine = new Engine({
       // Each step's read takes the settings along, so the model call it makes needs no read of its own.
       storage: new DexieStorage(db, settingsAlongside),
+      attachments: new DexieAttachments(db),
       rules: new DexieRules(db),
       model: async (alongside) => modelFromSettings(alongside instanceof SettingsRead ? alongside.settings : await readSettings(db)),
       settings: engineSettings(db),
@@ -129,7 +131,7 @@ export class AgentHost {
       ...this.#mcp.handlers,
       ...this.#sync.handlers,
       ...this.#search.handlers,
-      send: ({ conversationId, text }) => this.engine.send(conversationId, text),
+      send: ({ conversationId, text, attachments }) => this.engine.send(conversationId, text, attachments),
       editMessage: ({ conversationId, messageId, text }) => this.engine.editMessage(conversationId, messageId, text),
       regenerate: ({ conversationId }) => this.engine.regenerate(conversationId),
       switchVersion: ({ conversationId, branchId }) => this.engine.switchVersion(conversationId, branchId),

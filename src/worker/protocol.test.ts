@@ -58,3 +58,22 @@ describe('version intents', () => {
     }
   });
 });
+
+describe('send with attachments', () => {
+  const ref = { id: 'f1', name: 'dot.png', type: 'image/png', size: 70, sha256: 'a'.repeat(64), kind: 'image' };
+
+  it('reads a message of text, of files, or both', () => {
+    expect(Intent.parse({ type: 'send', conversationId: null, text: 'hi' })).toEqual({ type: 'send', conversationId: null, text: 'hi' });
+    expect(Intent.parse({ type: 'send', conversationId: 'c1', text: '', attachments: [ref] })).toEqual({ type: 'send', conversationId: 'c1', text: '', attachments: [ref] });
+  });
+
+  it('refuses a message with neither, more files than a message takes, or a ref that is not one', () => {
+    const send = (fields: Record<string, unknown>) => Intent.safeParse({ type: 'send', conversationId: null, text: '', ...fields }).success;
+    expect(send({})).toBe(false);
+    expect(send({ attachments: [] })).toBe(false);
+    expect(send({ attachments: Array.from({ length: 11 }, (_, i) => ({ ...ref, id: `f${i}` })) })).toBe(false);
+    expect(send({ attachments: [{ ...ref, sha256: 'XYZ' }] })).toBe(false);
+    expect(send({ attachments: [{ ...ref, size: 8_000_001 }] })).toBe(false);
+    expect(send({ attachments: [{ ...ref, kind: 'video' }] })).toBe(false);
+  });
+});

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BatchDecision, MAX_BATCH, type BatchResult } from '../engine/batch-decision.ts';
 import { Decision, type DecideResult } from '../engine/decision.ts';
 import type { RulePreview } from '../engine/preview-rule.ts';
-import { ApprovalRuleDraft, Instructions } from '../engine/records/index.ts';
+import { ApprovalRuleDraft, AttachmentRefs, Instructions } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 import type { SearchResults } from '../search/search-result.ts';
@@ -56,7 +56,15 @@ export const Intent = z.discriminatedUnion('type', [
   ...McpIntent.options,
   ...SyncIntent.options,
   /** Sends a user message; with `conversationId: null` starts a new conversation. */
-  z.object({ type: z.literal('send'), conversationId: z.string().nullable(), text: z.string().min(1).max(100_000) }),
+  z
+    .object({
+      type: z.literal('send'),
+      conversationId: z.string().nullable(),
+      text: z.string().max(100_000),
+      /** Files the page stored in the attachments table before sending (the message never names bytes that are not there). */
+      attachments: AttachmentRefs.optional(),
+    })
+    .refine((intent) => intent.text.length > 0 || (intent.attachments?.length ?? 0) > 0, 'A message needs text or a file.'),
   /** `Edit` → `Send`: a new version of the conversation from the person's message `messageId`, starting with `text`. */
   z.object({ type: z.literal('editMessage'), conversationId: z.string(), messageId: z.string(), text: z.string().trim().min(1).max(100_000) }),
   /** `Regenerate`: the shown version's last answer asked again; the earlier one stays a version. */

@@ -103,7 +103,7 @@ describe('WorkerClient calls', () => {
     const { worker, client } = connect();
     const controller = new AbortController();
     controller.abort();
-    const error = await client.send('c1', 'Hello', controller.signal).catch((e: unknown) => e);
+    const error = await client.send('c1', 'Hello', undefined, controller.signal).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AgentAbortError);
     expect(error).toBeInstanceOf(AgentError);
     expect(error).toMatchObject({ name: 'AbortError' });

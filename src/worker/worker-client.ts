@@ -64,8 +64,8 @@ export class WorkerClient implements AgentClient {
     return () => this.#listeners.delete(listener);
   }
 
-  readonly send: IntentCall<'send'> = (conversationId, text, signal) =>
-    this.#call({ type: 'send', conversationId, text }, readConversationId, signal);
+  readonly send: IntentCall<'send'> = (conversationId, text, attachments, signal) =>
+    this.#call({ type: 'send', conversationId, text, ...(attachments ? { attachments } : {}) }, readConversationId, signal);
 
   readonly decide: IntentCall<'decide'> = (pausePointId, decision, signal) =>
     this.#call({ type: 'decide', pausePointId, decision }, readDecision, signal);

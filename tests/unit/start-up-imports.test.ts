@@ -54,6 +54,26 @@ describe('the page at start-up', () => {
     expect(reached.filter((file) => onDemand.includes(file))).toEqual([]);
   });
 
+  // Issue 27's attachments: the composer's Attach files button and input are on the start path, and the
+  // reading, hashing, limits, chips and a message's files load with the first file (attachments-ui.ts);
+  // a card's “What the model will receive” loads the engine's formatter when it is opened.
+  test('leaves out the attachments’ tray, chips and files, and the decision preview’s formatter', () => {
+    const reached = [...files].map((f) => relative(process.cwd(), f));
+    const onDemand = [
+      'src/ui/conversation/attachments-ui.ts',
+      'src/ui/conversation/attachment-tray.svelte.ts',
+      'src/ui/conversation/AttachmentChips.svelte',
+      'src/ui/conversation/MessageAttachments.svelte',
+      'src/attachments/check-attachments.ts',
+      'src/attachments/read-attached-file.ts',
+      'src/storage/attachments-repo.ts',
+      'src/ui/preview-decision.ts',
+      'src/engine/decision-message.ts',
+      'src/pwa/storage-persistence.ts',
+    ];
+    expect(reached.filter((file) => onDemand.includes(file))).toEqual([]);
+  });
+
   // Anything from svelte/reactivity at start-up keeps its SvelteMap in the start chunk too
   // (the lazy chunks that use it share the module): ≈ 0.3 kB gzip (narrow-viewport.svelte.ts).
   test('imports nothing from svelte/reactivity', () => {

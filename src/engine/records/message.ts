@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AttachmentRefs } from './attachment.ts';
 import { CallUsage } from './usage.ts';
 
 export const ToolCall = z.object({
@@ -29,6 +30,8 @@ export const UserMessage = z.object({
   content: z.string(),
   /** Set on the synthetic message that states a human decision. */
   decision: z.object({ pausePointId: z.string() }).optional(),
+  /** Files the user attached; their bytes are in storage's attachments, written before this message. */
+  attachments: AttachmentRefs.optional(),
 });
 
 export const AssistantMessage = z.object({

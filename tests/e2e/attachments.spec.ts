@@ -1,0 +1,150 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import type { FakeLlm } from '../fake-llm/index.ts';
+import { setUpEndpoint } from './app.ts';
+import { expect, test } from './fixtures.ts';
+
+/** A 1×1 PNG. */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const png = (name = 'dot.png') => ({ name, mimeType: 'image/png', buffer: Buffer.from(PNG_BASE64, 'base64') });
+
+/** Attach files as a person does: Attach files, then the file chooser. */
+async function attach(page: Page, ...files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach files' }).click();
+  await (await chooser).setFiles(files);
+}
+
+/** The user message's content parts of the last chat request. */
+function lastUserParts(llm: FakeLlm): unknown[] {
+  const user = llm.chatRequests().at(-1)?.body.messages.filter((m) => m.role === 'user').at(-1);
+  return Array.isArray(user?.content) ? user.content : [];
+}
+
+const chips = (page: Page) => page.getByRole('list', { name: 'Attached files' });
+
+test('a PNG attached with Attach files reaches the model as an image part, and the message shows it after a reload', async ({ page, llm }) => {
+  llm.onRequest(() => ({ content: 'A single dot.' }));
+  await setUpEndpoint(page, llm);
+  await attach(page, png());
+  const chip = chips(page).getByRole('listitem');
+  await expect(chip).toContainText('dot.png');
+  await expect(chip).toContainText('70 B');
+  await expect(chip.getByRole('img', { name: 'Preview of dot.png' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill('What is this?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  await expect(page.getByText('A single dot.')).toBeVisible();
+  expect(lastUserParts(llm)).toEqual([
+    { type: 'text', text: 'What is this?' },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+  ]);
+  // Sent: the composer is empty again, and the message shows its image.
+  await expect(chips(page)).toHaveCount(0);
+  const shown = page.getByRole('img', { name: 'dot.png', exact: true });
+  await expect(shown).toBeVisible();
+  await expect(shown).toHaveAttribute('src', /^blob:/);
+
+  await page.reload();
+  await expect(page.getByRole('img', { name: 'dot.png', exact: true })).toBeVisible();
+  expect(await page.getByRole('img', { name: 'dot.png', exact: true }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+});
+
+test('a text file goes as a text part with its name; Remove takes a file out before sending', async ({ page, llm }) => {
+  llm.onRequest(() => ({ content: 'Read it.' }));
+  await setUpEndpoint(page, llm);
+  await attach(page, png('not-this.png'), { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Plan\n- buy milk\n') });
+  await expect(chips(page).getByRole('listitem')).toHaveCount(2);
+  const remove = chips(page).getByRole('listitem').filter({ hasText: 'not-this.png' }).getByRole('button', { name: 'Remove' });
+  // Each Remove is described by its file's name, so a screen reader says which.
+  await expect(remove).toHaveAccessibleDescription('not-this.png');
+  await remove.click();
+  await expect(chips(page).getByRole('listitem')).toHaveCount(1);
+  await expect(chips(page)).not.toContainText('not-this.png');
+  // A message of files only can be sent.
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  await expect(page.getByText('Read it.')).toBeVisible();
+  expect(lastUserParts(llm)).toEqual([{ type: 'text', text: 'Attached file notes.md (text/markdown):\n```\n# Plan\n- buy milk\n\n```' }]);
+  await expect(page.getByRole('list', { name: 'Files in this message' })).toContainText('notes.md');
+});
+
+test('a file over the size limit is refused next to the composer, and nothing is sent', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await page.getByRole('textbox', { name: 'Message' }).fill('Here is the scan');
+  await attach(page, { name: 'scan.png', mimeType: 'image/png', buffer: Buffer.alloc(8_000_001) });
+  await expect(page.getByRole('alert')).toHaveText('“scan.png” is 8.0 MB: a file can be at most 8.0 MB.');
+  await expect(chips(page)).toHaveCount(0);
+  // What was typed stays.
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('Here is the scan');
+  expect(llm.chatRequests()).toHaveLength(0);
+});
+
+test('a model known to take no images says so before anything is sent', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByLabel('Model', { exact: true }).fill('gpt-3.5-turbo');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await attach(page, png());
+  await page.getByRole('textbox', { name: 'Message' }).fill('What is this?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('Not sent: the model gpt-3.5-turbo does not take images.');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('What is this?');
+  await expect(chips(page).getByRole('listitem')).toHaveCount(1);
+  expect(llm.chatRequests()).toHaveLength(0);
+});
+
+test('files dropped on the conversation or pasted into the message box join the message', async ({ page, llm }) => {
+  llm.onRequest(() => ({ content: 'Got both.' }));
+  await setUpEndpoint(page, llm);
+  const files = (name: string, text: string) =>
+    page.evaluateHandle(
+      ({ n, t }) => {
+        const data = new DataTransfer();
+        data.items.add(new File([t], n, { type: 'text/plain' }));
+        return data;
+      },
+      { n: name, t: text },
+    );
+  await page.getByRole('region', { name: 'New chat' }).dispatchEvent('drop', { dataTransfer: await files('dropped.txt', 'from a drop') });
+  await expect(chips(page)).toContainText('dropped.txt');
+  const pasted = await files('pasted.txt', 'from a paste');
+  await page.getByRole('textbox', { name: 'Message' }).evaluate((box, data) => box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true })), pasted);
+  await expect(chips(page)).toContainText('pasted.txt');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByText('Got both.')).toBeVisible();
+  expect(lastUserParts(llm)).toEqual([
+    { type: 'text', text: 'Attached file dropped.txt (text/plain):\n```\nfrom a drop\n```' },
+    { type: 'text', text: 'Attached file pasted.txt (text/plain):\n```\nfrom a paste\n```' },
+  ]);
+});
+
+async function expectNoSeriousViolations(page: Page) {
+  const scan = await new AxeBuilder({ page }).analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+for (const { width, height } of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`at ${width} px: Attach files, the chips, an error and a sent message's image are axe clean and fit the screen`, async ({ page, llm }) => {
+    test.setTimeout(60_000);
+    await page.setViewportSize({ width, height });
+    llm.onRequest(() => ({ content: 'Seen.' }));
+    await setUpEndpoint(page, llm);
+    await attach(page, png(), { name: 'archive.zip', mimeType: 'application/zip', buffer: Buffer.from('PK') });
+    await expect(chips(page).getByRole('listitem')).toHaveCount(1);
+    await expect(page.getByRole('alert')).toContainText('“archive.zip” cannot be attached');
+    await expectNoSeriousViolations(page);
+    const composer = page.getByRole('button', { name: 'Attach files' });
+    const box = await composer.boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(width);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.getByRole('img', { name: 'dot.png', exact: true })).toBeVisible();
+    await expectNoSeriousViolations(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1)).toBe(true);
+  });
+}
