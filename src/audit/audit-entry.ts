@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RuleEffect } from '../engine/records/approval-rule.ts';
 import { PausePoint } from '../engine/records/pause-point.ts';
-import { AUDIT_FORMAT, AuditMetadata, HeadHash, IsoTime, JsonValue, SkippedRecord } from './audit-parts.ts';
+import { AUDIT_FORMAT, AuditMetadata, HeadHash, IsoTime, JsonValue, Sha256Hex, SkippedRecord } from './audit-parts.ts';
 import { AuditRuleSnapshot as AuditRuleSnapshotV2, chainShape, commonShape, decisionShapeV2, ruleEventShape as ruleEventShapeV2, ToolChangeEntry } from './audit-log-v2.ts';
 
 export { AUDIT_FORMAT, AuditDecidedBy, AuditDecisionMessage, AuditMetadata, AuditToolCall, AuditToolResult, IsoTime, Sha256Hex } from './audit-parts.ts';
@@ -32,6 +32,18 @@ import type { ToolChangeEntryBody } from './audit-log-v2.ts';
  * `entry_type` — means a new `version`.
  */
 export const AUDIT_VERSION = 3;
+
+/** A file named in the log: by what identifies it, never its bytes or text (the file would carry every attachment otherwise). */
+export const AuditAttachment = z
+  .strictObject({
+    name: z.string(),
+    type: z.string().meta({ description: 'Its MIME type.' }),
+    size: z.number().int().nonnegative().meta({ description: 'Its size in bytes.' }),
+    sha256: Sha256Hex.meta({ description: 'SHA-256 of its bytes.' }),
+    message_id: z.string().meta({ description: 'The person\'s message it was attached to.' }),
+  })
+  .meta({ description: 'A file the person attached to a message.' });
+export type AuditAttachment = z.infer<typeof AuditAttachment>;
 const decisionShape = {
   ...decisionShapeV2,
   decided_via: z
@@ -53,6 +65,13 @@ const decisionShape = {
     .string()
     .optional()
     .meta({ description: 'Present when this card was decided with others in one press (Approve all, Decline all): the same id on each card of the batch.' }),
+  attachments: z
+    .array(AuditAttachment)
+    .optional()
+    .meta({
+      description:
+        'The files the person had attached to the conversation before the model proposed this call, in the version of the conversation it was proposed in: what the model had been given. Absent when there were none.',
+    }),
 };
 
 export const AuditRuleSnapshot = AuditRuleSnapshotV2.extend({

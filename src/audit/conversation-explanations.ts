@@ -2,9 +2,12 @@ import Dexie from 'dexie';
 import { LedgerEntry, ledgerId } from '../engine/records/ledger-entry.ts';
 import { AssistantMessage, ToolMessage, UserMessage } from '../engine/records/message.ts';
 import type { PausePoint } from '../engine/records/pause-point.ts';
+import type { Conversation } from '../engine/records/conversation.ts';
+import { ROOT_BRANCH } from '../engine/records/root-branch.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { isoTime } from './iso-time.ts';
-import type { AuditDecisionMessage, AuditToolCall, AuditToolResult } from './audit-entry.ts';
+import type { AuditAttachment, AuditDecisionMessage, AuditToolCall, AuditToolResult } from './audit-entry.ts';
+import { onPath } from '../engine/versions/current-path.ts';
 import type { z } from 'zod';
 
 /**
@@ -20,6 +23,8 @@ export interface Explanation {
   toolCalls: Map<string, z.infer<typeof AuditToolCall>>;
   toolResults: Map<string, z.infer<typeof AuditToolResult>[]>;
   decisions: Map<string, z.infer<typeof AuditDecisionMessage>>;
+  /** Per tool call id: the files attached before the model proposed it, in its version; only calls that had some. */
+  attachments: Map<string, AuditAttachment[]>;
   /** The conversation's ledger entries by id (`ledgerId`); empty unless constructed with `withLedger`. */
   ledger: Map<string, LedgerOutcome>;
   /** The generation (see `beginGeneration`) in which its messages were read. */
@@ -150,17 +155,20 @@ export class ConversationExplanations {
       toolCalls: new Map(),
       toolResults: new Map(),
       decisions: new Map(),
+      attachments: new Map(),
       ledger: new Map(),
       generation: this.#generation,
       ledgerGeneration: this.#generation,
       weight: 1,
     };
+    const files: FilesSeen = { attached: [], calls: new Map() };
     // Issued together: the three reads wait on the storage process side by side.
     const [ledger, conversation] = await Promise.all([
       this.#withLedger ? this.#readLedger(conversationId) : undefined,
       this.#db.conversations.get(conversationId),
-      this.#readMessages(conversationId, explanation),
+      this.#readMessages(conversationId, explanation, files),
     ]);
+    placeAttachments(explanation, files, conversation);
     if (ledger) {
       explanation.ledger = ledger;
       explanation.weight += ledger.size;
@@ -170,7 +178,7 @@ export class ConversationExplanations {
   }
 
   /** Keeps what explains pause points from the conversation's messages, read in `seq` chunks. */
-  async #readMessages(conversationId: string, explanation: Explanation): Promise<void> {
+  async #readMessages(conversationId: string, explanation: Explanation, files: FilesSeen): Promise<void> {
     let after: number | undefined;
     for (;;) {
       const lower = after === undefined ? [conversationId, Dexie.minKey] : [conversationId, after];
@@ -179,7 +187,7 @@ export class ConversationExplanations {
         .between(lower, [conversationId, Dexie.maxKey], after === undefined, true)
         .limit(CHUNK)
         .toArray();
-      for (const message of chunk) keep(explanation, message);
+      for (const message of chunk) keep(explanation, message, files);
       const lastSeq = (chunk[chunk.length - 1] as { seq?: unknown } | undefined)?.seq;
       if (chunk.length < CHUNK || typeof lastSeq !== 'number') return;
       after = lastSeq;
@@ -248,17 +256,41 @@ function ledgerMayBeBehind(explanation: Explanation, pp: PausePoint): boolean {
   }
 }
 
+/** Where a conversation's files and calls stand, read with its messages, to tell which files each call followed. */
+interface FilesSeen {
+  attached: { seq: number; branch: string | undefined; files: AuditAttachment[] }[];
+  calls: Map<string, { seq: number; branch: string | undefined }>;
+}
+
+/**
+ * Names, for each call, the files attached before it in the version it was
+ * made in (a file of another version was never given to the model that made
+ * it). Versions come from the conversation record, read beside the messages.
+ */
+function placeAttachments(explanation: Explanation, seen: FilesSeen, conversation: unknown): void {
+  if (seen.attached.length === 0) return;
+  const versions = (conversation as Conversation | undefined)?.versions;
+  for (const [callId, call] of seen.calls) {
+    const inVersion = versions ? onPath({ ...versions, current: call.branch ?? ROOT_BRANCH }) : () => true;
+    const files = seen.attached.filter((m) => m.seq < call.seq && inVersion(m)).flatMap((m) => m.files);
+    if (files.length === 0) continue;
+    explanation.attachments.set(callId, files);
+    explanation.weight += files.length;
+  }
+}
+
 /** Keeps a message if it is one that explains a pause point; anything malformed is left out. */
-function keep(explanation: Explanation, message: unknown): void {
+function keep(explanation: Explanation, message: unknown, files: FilesSeen): void {
   const role = (message as { role?: unknown } | null)?.role;
   if (role === 'assistant') {
     const parsed = AssistantMessage.safeParse(message);
     if (!parsed.success) return;
-    const { id, turnIndex, createdAt, toolCalls, usage } = parsed.data;
+    const { id, seq, branch, turnIndex, createdAt, toolCalls, usage } = parsed.data;
     const created = isoTime(createdAt);
     if (created === null) return;
     for (const call of toolCalls) {
       if (explanation.toolCalls.has(call.id)) continue;
+      files.calls.set(call.id, { seq, branch });
       explanation.toolCalls.set(call.id, {
         arguments: call.arguments,
         created_at: created,
@@ -291,6 +323,11 @@ function keep(explanation: Explanation, message: unknown): void {
     if (list) list.push(result);
     else explanation.toolResults.set(toolCallId, [result]);
     explanation.weight++;
+  } else if (role === 'user' && (message as { attachments?: unknown }).attachments !== undefined) {
+    const parsed = UserMessage.safeParse(message);
+    if (!parsed.success || !parsed.data.attachments) return;
+    const { id, seq, branch, attachments } = parsed.data;
+    files.attached.push({ seq, branch, files: attachments.map(({ name, type, size, sha256 }) => ({ message_id: id, name, sha256, size, type })) });
   } else if (role === 'user' && (message as { decision?: unknown }).decision !== undefined) {
     const parsed = UserMessage.safeParse(message);
     if (!parsed.success || !parsed.data.decision) return;

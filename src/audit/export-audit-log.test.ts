@@ -87,6 +87,35 @@ describe('exportAuditLog', () => {
     expect((await verifyAuditFile(text)).ok).toBe(true);
   });
 
+  it('names the files attached before a call, in the version it was made in, by name, type, size and hash: never their bytes', async () => {
+    const all = await db.messages.toArray();
+    const proposer = all.find((m) => m.role === 'assistant' && m.toolCalls.some((c) => c.id === 'call-send-1'))!;
+    const asked = all.filter((m) => m.conversationId === proposer.conversationId && m.role === 'user' && !m.decision && m.seq < proposer.seq).at(-1);
+    expect(asked?.role).toBe('user');
+    const sha256 = 'ab'.repeat(32);
+    const ref = { id: 'file-1', name: 'invoice.png', type: 'image/png', size: 2048, sha256, kind: 'image' as const };
+    await db.messages.put({ ...asked!, attachments: [ref] } as Message);
+    const exported = async () => {
+      const { text } = await exportText();
+      const file: unknown = JSON.parse(text);
+      expect(checkJsonSchema(schema, file)).toEqual([]);
+      expect((await verifyAuditFile(text)).ok).toBe(true);
+      return byId(AuditLogFile.parse(file).entries);
+    };
+    const entries = await exported();
+    expect(entries.get(SCENARIO.approved)?.attachments).toEqual([{ message_id: asked!.id, name: 'invoice.png', sha256, size: 2048, type: 'image/png' }]);
+    // A conversation without files says nothing: the member is left out (earlier version 3 files stay valid).
+    const other = [...entries.values()].find((e) => e.conversation_id !== proposer.conversationId);
+    expect(other).not.toHaveProperty('attachments');
+
+    // Filed on another version than the call's: the model that made the call never saw it.
+    const conversation = (await db.conversations.get(proposer.conversationId))!;
+    const branch = { id: 'v2', parent: '', from: asked!.seq, active: 1, createdAt: T0 };
+    await db.conversations.put({ ...conversation, versions: { current: '', rootActive: 2, branches: [branch] } });
+    await db.messages.put({ ...asked!, branch: 'v2', attachments: [ref] } as Message);
+    expect((await exported()).get(SCENARIO.approved)).not.toHaveProperty('attachments');
+  });
+
   it('carries a card\'s risk label and the batch it was decided in, when the record has them', async () => {
     const approved = await db.pausePoints.get(SCENARIO.approved);
     const declined = await db.pausePoints.get(SCENARIO.declined);
