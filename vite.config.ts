@@ -106,6 +106,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // pdf.js's modern build needs Node 22 (Promise.withResolvers and the like); its legacy build is the same
+        // parser with those polyfilled, for the Node tests of pdf-text.ts. The app bundles the modern build.
+        resolve: { alias: [{ find: /^pdfjs-dist$/, replacement: fileURLToPath(new URL('./node_modules/pdfjs-dist/legacy/build/pdf.mjs', import.meta.url)) }] },
         test: {
           name: 'node',
           include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/fake-couch/**/*.test.ts', 'tests/couch/**/*.test.ts', 'tests/unit/**/*.test.ts'],
