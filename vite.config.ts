@@ -77,6 +77,9 @@ export default defineConfig({
       injectManifest: {
         // Precaches the shell, the agent worker chunk and the icons: the installed app opens offline.
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Workbox's default, said here because pdf.js's worker (≈ 1.2 MB, assets/pdf.worker.min-*.js) must stay
+        // under it to be precached: a file over it is left out (with a build warning) and a PDF then needs the network.
+        maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
         // One classic script: a module service worker would need `type: 'module'` at registration.
         rollupFormat: 'iife',
       },

@@ -1,3 +1,4 @@
+import type * as Pdfjs from 'pdfjs-dist';
 import type { TextContent } from 'pdfjs-dist/types/src/display/api';
 import { MAX_FILE_TEXT_CHARS } from '../engine/records/attachment-limits.ts';
 import { AttachmentReadError } from './attachment-read-error.ts';
@@ -11,11 +12,18 @@ import { AttachmentReadError } from './attachment-read-error.ts';
  */
 export async function extractPdfText(name: string, bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const pdfjs = await import('pdfjs-dist');
-  await usePdfWorker(pdfjs.GlobalWorkerOptions);
+  const worker = await sharedPdfWorker(pdfjs);
   // pdf.js takes ownership of (transfers) the buffer it is given: the caller keeps its bytes for the stored blob.
-  // isEvalSupported: false — the CSP has no 'unsafe-eval', so fonts are never compiled to functions. Text needs no
-  // glyph shapes, so standard fonts' data is not fetched (its warning is quieted).
-  const task = pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, verbosity: pdfjs.VerbosityLevel.ERRORS });
+  // The CSP has no 'unsafe-eval': pdf.js 6 has no eval path (nor an isEvalSupported option), which the e2e
+  // test checks under the policy. Text needs no glyph shapes: no font faces, no standard fonts' data fetched
+  // (its warning is quieted). Nothing is drawn, so no renderer worker either.
+  const task = pdfjs.getDocument({
+    data: bytes.slice(),
+    worker,
+    disableFontFace: true,
+    disableWorkerRendering: true,
+    verbosity: pdfjs.VerbosityLevel.ERRORS,
+  });
   try {
     const document = await task.promise.catch((error: unknown) => {
       if (error instanceof pdfjs.PasswordException)
@@ -54,12 +62,18 @@ function pageText(content: TextContent): string {
 }
 
 /**
- * In the browser pdf.js parses in its own module worker, bundled by Vite as a same-origin
- * script (the CSP's worker-src 'self'; no blob: worker). One worker serves every PDF.
- * Node (the unit tests) has no Worker: pdf.js then parses on the calling thread.
+ * One pdf.js worker serves every PDF, several at once (files attached together are read together). It is ours,
+ * handed to each getDocument, so destroying one document's task does not take it from another one's.
+ * In the browser pdf.js parses in its own module worker, bundled by Vite as a same-origin script (the CSP's
+ * worker-src 'self'; no blob: worker). Node (the unit tests) has no Worker: pdf.js then parses on the calling thread.
  */
-async function usePdfWorker(options: { workerPort: Worker | null }): Promise<void> {
-  if (typeof Worker === 'undefined' || options.workerPort) return;
-  const { startPdfWorker } = await import('./pdf-worker.ts');
-  options.workerPort = startPdfWorker();
+let pdfWorker: Promise<Pdfjs.PDFWorker> | undefined;
+
+function sharedPdfWorker(pdfjs: typeof Pdfjs): Promise<Pdfjs.PDFWorker> {
+  pdfWorker ??= (async () => {
+    if (typeof Worker === 'undefined') return pdfjs.PDFWorker.create({ name: 'pdf.js' });
+    const { startPdfWorker } = await import('./pdf-worker.ts');
+    return pdfjs.PDFWorker.create({ name: 'pdf.js', port: startPdfWorker() });
+  })();
+  return pdfWorker;
 }

@@ -80,16 +80,17 @@ test('a PDF goes as a text part holding its text, read by pdf.js in its own work
   page.on('worker', (worker) => workers.push(worker.url()));
   llm.onRequest(() => ({ content: 'Two pages.' }));
   await setUpEndpoint(page, llm);
-  await attach(page, { name: 'two-pages.pdf', mimeType: 'application/pdf', buffer: readFileSync(new URL('../fixtures/two-pages.pdf', import.meta.url)) });
-  await expect(chips(page)).toContainText('two-pages.pdf');
+  // Two at once: files attached together are read together, by one pdf.js worker.
+  const pdf = readFileSync(new URL('../fixtures/two-pages.pdf', import.meta.url));
+  await attach(page, { name: 'two-pages.pdf', mimeType: 'application/pdf', buffer: pdf }, { name: 'again.pdf', mimeType: 'application/pdf', buffer: pdf });
+  await expect(chips(page).getByRole('listitem')).toHaveCount(2);
   await page.getByRole('button', { name: 'Send', exact: true }).click();
 
   await expect(page.getByText('Two pages.')).toBeVisible();
+  const text = '```\nPausepoint reads the text of this PDF.\n\nPage two, line one.\nLine two.\n```';
   expect(lastUserParts(llm)).toEqual([
-    {
-      type: 'text',
-      text: 'Attached file two-pages.pdf (application/pdf):\n```\nPausepoint reads the text of this PDF.\n\nPage two, line one.\nLine two.\n```',
-    },
+    { type: 'text', text: `Attached file two-pages.pdf (application/pdf):\n${text}` },
+    { type: 'text', text: `Attached file again.pdf (application/pdf):\n${text}` },
   ]);
   // Parsed in pdf.js's bundled same-origin worker (not on the page), and nothing was refused on the way.
   expect(workers.some((url) => new URL(url).origin === new URL(page.url()).origin && /\/assets\/pdf\.worker[^/]*\.js$/.test(url))).toBe(true);
