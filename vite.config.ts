@@ -77,6 +77,9 @@ export default defineConfig({
       injectManifest: {
         // Precaches the shell, the agent worker chunk and the icons: the installed app opens offline.
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Workbox's default, said here because pdf.js's worker (≈ 1.2 MB, assets/pdf.worker.min-*.js) must stay
+        // under it to be precached: a file over it is left out (with a build warning) and a PDF then needs the network.
+        maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
         // One classic script: a module service worker would need `type: 'module'` at registration.
         rollupFormat: 'iife',
       },
@@ -106,6 +109,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // pdf.js's modern build needs Node 22 (Promise.withResolvers and the like); its legacy build is the same
+        // parser with those polyfilled, for the Node tests of pdf-text.ts. The app bundles the modern build.
+        resolve: { alias: [{ find: /^pdfjs-dist$/, replacement: fileURLToPath(new URL('./node_modules/pdfjs-dist/legacy/build/pdf.mjs', import.meta.url)) }] },
         test: {
           name: 'node',
           include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/fake-couch/**/*.test.ts', 'tests/couch/**/*.test.ts', 'tests/unit/**/*.test.ts'],

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import '../../tests/unit/promise-with-resolvers.ts';
 import { MAX_FILE_TEXT_CHARS } from '../engine/records/attachment-limits.ts';
 import { readAttachedFile } from './read-attached-file.ts';
 import { sha256Hex } from './sha256.ts';
@@ -29,9 +31,10 @@ describe('readAttachedFile', () => {
     );
   });
 
-  it('refuses a PDF with a clear message: no PDF reader runs under the app’s CSP yet', async () => {
-    await expect(readAttachedFile(new File(['%PDF-1.4'], 'paper.pdf', { type: 'application/pdf' }), { kind: 'pdf', type: 'application/pdf' })).rejects.toThrow(
-      '“paper.pdf” is a PDF, which Pausepoint cannot read yet: copy its text into a text file, or attach its pages as images.',
-    );
+  it('takes a PDF’s text out once, with pdf.js', async () => {
+    const bytes = readFileSync(new URL('../../tests/fixtures/two-pages.pdf', import.meta.url));
+    const read = await readAttachedFile(new File([bytes], 'paper.pdf', { type: 'application/pdf' }), { kind: 'pdf', type: 'application/pdf' });
+    expect(read).toMatchObject({ kind: 'pdf', type: 'application/pdf', size: bytes.length, text: expect.stringMatching(/^Pausepoint reads the text of this PDF\.\n\n/) });
+    expect(new Uint8Array(await read.blob.arrayBuffer())).toEqual(new Uint8Array(bytes));
   });
 });

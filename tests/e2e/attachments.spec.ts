@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { FakeLlm } from '../fake-llm/index.ts';
@@ -67,6 +68,41 @@ test('a text file goes as a text part with its name; Remove takes a file out bef
   await expect(page.getByText('Read it.')).toBeVisible();
   expect(lastUserParts(llm)).toEqual([{ type: 'text', text: 'Attached file notes.md (text/markdown):\n```\n# Plan\n- buy milk\n\n```' }]);
   await expect(page.getByRole('list', { name: 'Files in this message' })).toContainText('notes.md');
+});
+
+test('a PDF goes as a text part holding its text, read by pdf.js in its own worker under the app’s CSP', async ({ page, llm }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __violations: string[] };
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (event) => w.__violations.push(`${event.effectiveDirective} ${event.blockedURI}`));
+  });
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  llm.onRequest(() => ({ content: 'Two pages.' }));
+  await setUpEndpoint(page, llm);
+  // Two at once: files attached together are read together, by one pdf.js worker.
+  const pdf = readFileSync(new URL('../fixtures/two-pages.pdf', import.meta.url));
+  await attach(page, { name: 'two-pages.pdf', mimeType: 'application/pdf', buffer: pdf }, { name: 'again.pdf', mimeType: 'application/pdf', buffer: pdf });
+  await expect(chips(page).getByRole('listitem')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  await expect(page.getByText('Two pages.')).toBeVisible();
+  const text = '```\nPausepoint reads the text of this PDF.\n\nPage two, line one.\nLine two.\n```';
+  expect(lastUserParts(llm)).toEqual([
+    { type: 'text', text: `Attached file two-pages.pdf (application/pdf):\n${text}` },
+    { type: 'text', text: `Attached file again.pdf (application/pdf):\n${text}` },
+  ]);
+  // Parsed in pdf.js's bundled same-origin worker (not on the page), and nothing was refused on the way.
+  expect(workers.some((url) => new URL(url).origin === new URL(page.url()).origin && /\/assets\/pdf\.worker[^/]*\.js$/.test(url))).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
+});
+
+test('a PDF that is not one is refused next to the composer, naming it, and nothing is sent', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await attach(page, { name: 'broken.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\nnot really a PDF') });
+  await expect(page.getByRole('alert')).toContainText('“broken.pdf” could not be read as a PDF');
+  await expect(chips(page)).toHaveCount(0);
+  expect(llm.chatRequests()).toHaveLength(0);
 });
 
 test('a file over the size limit is refused next to the composer, and nothing is sent', async ({ page, llm }) => {

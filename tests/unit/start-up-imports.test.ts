@@ -66,12 +66,19 @@ describe('the page at start-up', () => {
       'src/ui/conversation/MessageAttachments.svelte',
       'src/attachments/check-attachments.ts',
       'src/attachments/read-attached-file.ts',
+      'src/attachments/pdf-text.ts',
+      'src/attachments/pdf-worker.ts',
       'src/storage/attachments-repo.ts',
       'src/ui/preview-decision.ts',
       'src/engine/decision-message.ts',
       'src/pwa/storage-persistence.ts',
     ];
     expect(reached.filter((file) => onDemand.includes(file))).toEqual([]);
+  });
+
+  // pdf.js is ≈ 134 kB gzip on the page and 1.2 MB in its worker: it loads with the first PDF attached (pdf-text.ts).
+  test('does not load pdf.js', () => {
+    expect(packages.get('pdfjs-dist') ?? []).toEqual([]);
   });
 
   // Anything from svelte/reactivity at start-up keeps its SvelteMap in the start chunk too
