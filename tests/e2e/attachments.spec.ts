@@ -119,7 +119,7 @@ test('a file over the size limit is refused next to the composer, and nothing is
 test('a model known to take no images says so before anything is sent', async ({ page, llm }) => {
   await setUpEndpoint(page, llm);
   await page.getByRole('link', { name: 'Settings' }).click();
-  await page.getByLabel('Model', { exact: true }).fill('gpt-3.5-turbo');
+  await page.getByRole('combobox', { name: 'Model' }).fill('gpt-3.5-turbo');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByRole('button', { name: 'New chat' }).click();
   await attach(page, png());
