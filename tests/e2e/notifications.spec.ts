@@ -28,12 +28,23 @@ interface ShownNotification {
   actions: string[];
 }
 
+/** The context's service worker whose version is the activated one, if any. */
+async function activatedWorker(context: BrowserContext): Promise<Worker | undefined> {
+  for (const candidate of context.serviceWorkers()) {
+    const state = await candidate.evaluate(() => (self as unknown as { serviceWorker?: { state: string } }).serviceWorker?.state).catch(() => undefined);
+    if (state === 'activated') return candidate;
+  }
+  return undefined;
+}
+
 async function serviceWorkerInControl(page: Page, context: BrowserContext): Promise<Worker> {
   await page.waitForFunction(async () => {
     const registration = await navigator.serviceWorker.getRegistration();
     return registration?.active?.state === 'activated' && navigator.serviceWorker.controller !== null;
   }, undefined, { timeout: 20_000 });
-  const [worker] = context.serviceWorkers();
+  // The activated one: a context can also list a version that went redundant (an install Chromium gave up and retried).
+  await expect.poll(async () => (await activatedWorker(context)) !== undefined).toBe(true);
+  const worker = await activatedWorker(context);
   expect(worker).toBeDefined();
   await worker!.evaluate(() => {
     const sw = self as unknown as SwScope;
