@@ -87,10 +87,11 @@ test('while the app is visible, a service worker Chromium stopped for idleness i
   await expect.poll(() => running.size).toBeGreaterThan(0);
   // As Chromium does after 30 s without events.
   await devtools.send('ServiceWorker.stopAllWorkers');
-  await expect.poll(() => running.size > 0 && [...running.values()].every((status) => status === 'stopped')).toBe(true);
+  await expect.poll(anyRunning).toBe(false);
 
-  // Nobody touches the page: its keep-warm ping (every 10 s while visible) starts the worker again.
-  await expect.poll(anyRunning, { timeout: 15_000 }).toBe(true);
+  // Nobody touches the page: its keep-warm ping (every 10 s while visible) starts the worker again. Two intervals:
+  // on a loaded machine the first tick can come late, and starting the worker takes its own time.
+  await expect.poll(anyRunning, { timeout: 25_000 }).toBe(true);
   await send(page, 'again');
   await expect(page.getByText('Second answer.')).toBeVisible();
   await devtools.detach();
