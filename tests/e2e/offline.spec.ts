@@ -85,8 +85,9 @@ test('while the app is visible, a service worker Chromium stopped for idleness i
   const anyRunning = () => [...running.values()].some((status) => status === 'running');
   await devtools.send('ServiceWorker.enable');
   await expect.poll(() => running.size).toBeGreaterThan(0);
-  // As Chromium does after 30 s without events.
-  await devtools.send('ServiceWorker.stopAllWorkers');
+  // As Chromium does after 30 s without events: the running version alone (stopAllWorkers, on Chromium 150, can
+  // also leave the page without a controller, which no idle stop does).
+  for (const [versionId, status] of running) if (status === 'running') await devtools.send('ServiceWorker.stopWorker', { versionId });
   await expect.poll(anyRunning).toBe(false);
 
   // Nobody touches the page: its keep-warm ping (every 10 s while visible) starts the worker again. Two intervals:
