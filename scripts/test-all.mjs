@@ -20,8 +20,8 @@ function step(name, cmd, args, env = {}) {
   return { ok: result.status === 0, seconds };
 }
 
-function staticCheck(name, cmd, args) {
-  const { ok, seconds } = step(name, cmd, args);
+function staticCheck(name, cmd, args, env = {}) {
+  const { ok, seconds } = step(name, cmd, args, env);
   if (ok) tally.passed++;
   else tally.failed++;
   lines.push(`${name}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`);
@@ -68,6 +68,16 @@ suite('e2e', () => countPlaywright(playwrightReport), () =>
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
   }),
 );
+
+// The README's pictures come from one script: it must still make them, each a PNG of its stated
+// size (into a folder of this run's, so a test run leaves the committed pictures as they are).
+// It serves the build the end-to-end tests just made rather than building again.
+const pictures = join(reports, 'images');
+staticCheck('screenshots', 'npx', ['--no-install', 'tsx', 'scripts/screenshots.ts'], {
+  SCREENSHOTS_OUT: pictures,
+  ...(existsSync('dist/index.html') ? { SCREENSHOTS_DIST: 'dist' } : {}),
+});
+staticCheck('screenshots are the README’s', 'node', ['scripts/check-screenshots.mjs', pictures]);
 
 console.log('\n── summary ──');
 for (const line of lines) console.log(line);
