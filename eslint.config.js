@@ -21,6 +21,11 @@ const engineForbidden = {
       group: ['**/ui/**', '**/storage/**', '**/worker/**', '**/model/**', '**/tools/**'],
       message: 'src/engine must not depend on the layers that host it.',
     },
+    {
+      // The rooms built on the engine: each reaches the engine through its ports and records, never the reverse.
+      group: ['**/sync/**', '**/mcp/**', '**/search/**', '**/attachments/**', '**/backup/**', '**/conversation-file/**', '**/pwa/**'],
+      message: 'src/engine must not depend on the rooms built on it: give it what it needs through a port.',
+    },
   ],
 };
 
@@ -52,6 +57,16 @@ export default ts.config(
     rules: {
       'no-restricted-imports': ['error', engineForbidden],
       'no-restricted-globals': ['error', ...domGlobals.map((name) => ({ name, message: 'The engine has no DOM: pass what it needs through a port.' }))],
+    },
+  },
+  {
+    // Sync and storage run in the worker as well as the page: the UI reads them, never the reverse.
+    files: ['src/sync/**/*.ts', 'src/storage/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/ui/**', '*.svelte', '**/*.svelte'], message: 'src/sync and src/storage must not depend on the UI that reads them.' }] },
+      ],
     },
   },
   {

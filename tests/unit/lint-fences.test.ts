@@ -1,0 +1,33 @@
+import { ESLint } from 'eslint';
+import { describe, expect, test } from 'vitest';
+
+/**
+ * The arrows between rooms are held by ESLint's no-restricted-imports (eslint.config.js),
+ * not by goodwill. Each case lints a one-line probe as if it were a file of the room,
+ * with the project's own configuration: the fence must refuse it. A fence that quietly
+ * stopped matching (a moved folder, a rewritten pattern) fails here.
+ */
+const eslint = new ESLint();
+
+async function refusedImports(filePath: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${source}\nexport {};\n`, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('lint fences', () => {
+  const engineProbes = ['sync/sync-service.ts', 'mcp/mcp-hub.ts', 'search/search-index.ts', 'attachments/sha256.ts', 'backup/index.ts', 'conversation-file/export-conversation.ts', 'pwa/manifest.ts', 'ui/app-context.ts'];
+
+  test.each(engineProbes)('the engine may not import ../%s', async (target) => {
+    expect(await refusedImports('src/engine/fence-probe.ts', `import '../${target}';`)).toHaveLength(1);
+  });
+
+  test.each(['src/sync/fence-probe.ts', 'src/storage/fence-probe.ts', 'src/worker/fence-probe.ts'])('%s may not import the UI', async (file) => {
+    expect(await refusedImports(file, "import '../ui/app-context.ts';")).toHaveLength(1);
+    expect(await refusedImports(file, "import Card from '../ui/cards/ApprovalCard.svelte';")).toHaveLength(1);
+  });
+
+  test('the engine still imports its own records and ports (the probe is not refused for another reason)', async () => {
+    expect(await refusedImports('src/engine/fence-probe.ts', "import './records/index.ts';")).toEqual([]);
+    expect(await refusedImports('src/sync/fence-probe.ts', "import '../engine/records/index.ts';")).toEqual([]);
+  });
+});
