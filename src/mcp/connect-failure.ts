@@ -2,6 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerStatus } from './mcp-server-record.ts';
+import { NeedsMoreAccess } from './needs-more-access.ts';
 import { SignInNeeded } from './oauth/stored-oauth-provider.ts';
 
 /** What a server must send for a page to talk to it: the README lists the same. */
@@ -14,19 +15,34 @@ export const CORS_REQUIREMENTS =
 export class McpConnectError extends Error {
   override readonly name = 'McpConnectError';
   constructor(
-    readonly kind: 'needs_auth' | 'failed' | 'refused',
+    /** `needs_scope`: signed in, but a 403 `insufficient_scope` asks for more than the sign-in gave. */
+    readonly kind: 'needs_auth' | 'needs_scope' | 'failed' | 'refused',
     message: string,
-    /** Where the server's 401 said its protected resource metadata is (RFC 9728 `resource_metadata`), for Sign in's discovery. */
-    readonly resourceMetadataUrl?: string,
+    /** What the server's 401 or 403 said (WWW-Authenticate), for Sign in: where its metadata is, and the scope it wants. */
+    readonly challenge: AuthChallenge = {},
   ) {
     super(message);
   }
 }
 
-/** The status a server shows after `failure`: it needs sign-in (and where its 401 said to start), or it failed, and why. */
+/** What a 401 or 403's WWW-Authenticate said: RFC 9728 `resource_metadata`, RFC 6750 `scope`. */
+export interface AuthChallenge {
+  resourceMetadataUrl?: string | undefined;
+  scope?: string | undefined;
+}
+
+/** The status a server shows after `failure`: it needs sign-in or more access (and what its challenge said), or it failed, and why. */
 export function failureStatus(failure: McpConnectError, at: number): McpServerStatus {
+  const { resourceMetadataUrl, scope } = failure.challenge;
+  const where = resourceMetadataUrl ? { resourceMetadataUrl } : {};
+  if (failure.kind === 'needs_scope') return { kind: 'needs_scope', reason: failure.message, at, scope: scope ?? '', ...where };
   if (failure.kind !== 'needs_auth') return { kind: 'failed', reason: failure.message, at };
-  return { kind: 'needs_auth', reason: failure.message, at, ...(failure.resourceMetadataUrl ? { resourceMetadataUrl: failure.resourceMetadataUrl } : {}) };
+  return { kind: 'needs_auth', reason: failure.message, at, ...where, ...(scope ? { scope } : {}) };
+}
+
+/** The sentence a server's status and a refused call give when the server asks for more access. */
+export function needsMoreAccessMessage(origin: string, error: NeedsMoreAccess): string {
+  return `${origin} says ${error.message}. Press Sign in again to grant it.`;
 }
 
 /**
@@ -39,9 +55,14 @@ export function failureStatus(failure: McpConnectError, at: number): McpServerSt
 export function connectFailure(error: unknown, url: string, phase: 'initialize' | 'list'): McpConnectError {
   if (error instanceof McpConnectError) return error;
   const origin = new URL(url).origin;
+  if (error instanceof NeedsMoreAccess) {
+    return new McpConnectError('needs_scope', needsMoreAccessMessage(origin, error), { resourceMetadataUrl: error.resourceMetadataUrl, scope: error.scope });
+  }
   // The SDK's OAuth flow gave up (no tokens, or a refresh that failed): only the user can sign in again.
   if (error instanceof SignInNeeded || error instanceof UnauthorizedError) {
-    return new McpConnectError('needs_auth', `${origin} asks for sign-in: ${shortMessage(error) || 'its tokens are no longer accepted'}. Press Sign in.`);
+    // The reason is a sentence of its own (it may end with a full stop): one stop before "Press Sign in", not two.
+    const reason = shortMessage(error).replace(/[.\s]+$/, '') || 'its tokens are no longer accepted';
+    return new McpConnectError('needs_auth', `${origin} asks for sign-in: ${reason}. Press Sign in.`);
   }
   if (error instanceof StreamableHTTPError || hasCode(error)) {
     const code = (error as { code?: number }).code;

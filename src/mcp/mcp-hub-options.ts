@@ -1,7 +1,7 @@
 import type { McpServerRecord } from './mcp-server-record.ts';
 import type { McpServerStore } from './mcp-server-store.ts';
 import type { McpSession, SessionEvents } from './mcp-session.ts';
-import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
+import type { SignInChallenge, SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import type { Sampler } from './server-requests.ts';
 
 /** Opens a session with a server (over HTTP in the app, in memory in tests), telling `events` what it hears. */
@@ -9,7 +9,7 @@ export type OpenSession = (server: McpServerRecord, events: SessionEvents) => Pr
 
 /** OAuth sign-in for the servers that need it (McpOAuth in the app). */
 export interface HubOAuth {
-  begin(server: McpServerRecord, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart>;
+  begin(server: McpServerRecord, redirectUrl: string, challenge?: SignInChallenge): Promise<SignInStart>;
   finish(server: McpServerRecord, code: string, state: string, iss: string | null): Promise<void>;
   signOut(server: McpServerRecord): Promise<SignOutResult>;
   forget(serverId: string): Promise<void>;

@@ -7,7 +7,8 @@ import { newServerRecord, sameStatus, type McpServerDraft, type McpServerRecord,
 import { definitionChangeEvents } from './definition-change-events.ts';
 import type { HubOAuth, McpHubOptions } from './mcp-hub-options.ts';
 import type { ServerAuditEvents } from './mcp-server-store.ts';
-import type { SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
+import type { SignInChallenge, SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
+import { NeedsMoreAccess } from './needs-more-access.ts';
 import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents } from './mcp-session.ts';
 import { mcpTools, serverLabel } from './mcp-tool.ts';
 import { serverRequests, urlElicitationRequired, type Asker } from './server-requests.ts';
@@ -100,7 +101,15 @@ export class McpHub {
   /** Sign in's first half: the authorization URL the page opens in a popup (or nothing to open, when a refresh did it). */
   async beginSignIn(id: string, redirectUrl: string): Promise<SignInStart> {
     const server = this.#server(id);
-    const start = await this.#oauth().begin(server, redirectUrl, server.status.kind === 'needs_auth' ? server.status.resourceMetadataUrl : undefined);
+    const { status } = server;
+    // What the server's 401 or 403 asked for; after a 403, the scopes held are asked for again with the new ones.
+    const challenge: SignInChallenge =
+      status.kind === 'needs_scope'
+        ? { resourceMetadataUrl: status.resourceMetadataUrl, scope: status.scope, stepUp: true }
+        : status.kind === 'needs_auth'
+          ? { resourceMetadataUrl: status.resourceMetadataUrl, scope: status.scope }
+          : {};
+    const start = await this.#oauth().begin(server, redirectUrl, challenge);
     if (start.kind === 'authorized') await this.#signedIn(id, true);
     return start;
   }
@@ -363,6 +372,8 @@ export class McpHub {
       if (formatted.images.length > 0) context.showImages?.(formatted.images);
       return formatted.text;
     } catch (error) {
+      // Not run, and not sent again: the server's status asks the user to Sign in again (the one prompt this call makes).
+      if (error instanceof NeedsMoreAccess) await this.#setStatus(id, failureStatus(connectFailure(error, server.url, 'list'), this.#now()));
       // The server refused until the user opens a link (-32042): a URL card, as for a URL-mode elicitation.
       throw (await urlElicitationRequired({ context, server }, error)) ?? toolCallError(error, label);
     } finally {

@@ -61,6 +61,19 @@ export const McpServerStatus = z.discriminatedUnion('kind', [
     at: z.number(),
     /** From the 401's WWW-Authenticate (RFC 9728 `resource_metadata`): where Sign in starts its discovery. */
     resourceMetadataUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /** The 401's `scope` (RFC 6750): what Sign in asks for, before anything the metadata lists. */
+    scope: z.string().max(2_000).optional(),
+  }),
+  /**
+   * A call met a 403 `insufficient_scope`: the sign-in this browser holds does not cover what the server now
+   * asks for. Sign in again asks for `scope` (what the 403 named) together with the scopes already held.
+   */
+  z.object({
+    kind: z.literal('needs_scope'),
+    reason: z.string(),
+    at: z.number(),
+    scope: z.string().max(2_000),
+    resourceMetadataUrl: z.url({ protocol: /^https?$/ }).optional(),
   }),
   z.object({ kind: z.literal('failed'), reason: z.string(), at: z.number() }),
   z.object({ kind: z.literal('disconnected'), at: z.number() }),

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import { McpToolDefinition } from './mcp-server-record.ts';
+import { NeedsMoreAccess } from './needs-more-access.ts';
 import { MAX_LISTED_TOOLS } from './screen-listing.ts';
 
 export type McpTransportKind = 'streamable_http' | 'sse';
@@ -54,11 +55,15 @@ export class NotRun extends Error {
 /**
  * A failed call as the engine is told of it, by what is known of its outcome:
  * unknown (`OutcomeUnknown`: the user is asked, nothing is retried), not run
- * (a plain failure the model may work around), or the server's own error.
+ * (a plain failure the model may work around; a 403 `insufficient_scope` is
+ * one, never sent again unasked), or the server's own error.
  */
 export function toolCallError(error: unknown, serverLabel: string): unknown {
   if (error instanceof CallDropped) return new OutcomeUnknown(`${error.message} (MCP server ${serverLabel})`, { cause: error });
   if (error instanceof SessionLost || error instanceof NotRun) return new Error(`Not run: ${error.message}`, { cause: error });
+  if (error instanceof NeedsMoreAccess) {
+    return new Error(`Not run: needs more access. ${serverLabel} refused the call before running it: ${error.message}. The user can press Sign in again in Settings › MCP servers to grant it.`, { cause: error });
+  }
   if (error instanceof McpError) return new Error(`${serverLabel} answered with an error: ${error.message}`, { cause: error });
   return error;
 }

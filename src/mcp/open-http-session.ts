@@ -6,7 +6,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { bearerOnlyTo } from './bearer-only-to.ts';
-import { connectFailure, McpConnectError } from './connect-failure.ts';
+import { connectFailure, McpConnectError, type AuthChallenge } from './connect-failure.ts';
+import { NeedsMoreAccess } from './needs-more-access.ts';
 import { InFlight, sessionOverClient, type McpSession, type McpTransportKind, type SessionEvents } from './mcp-session.ts';
 
 export const CLIENT_INFO = { name: 'pausepoint', version: '0.1.0' };
@@ -56,21 +57,16 @@ export function newClient(events: SessionEvents): Client {
  * whose message says what the server must do (see connect-failure.ts).
  */
 export async function openHttpSession(endpoint: HttpEndpoint, events: SessionEvents): Promise<McpSession> {
-  const challenge: Challenge = { resourceMetadataUrl: undefined };
+  const challenge: AuthChallenge = {};
   try {
     return await attemptBoth(endpoint, events, challenge);
   } catch (error) {
-    if (!(error instanceof McpConnectError) || error.kind !== 'needs_auth' || !challenge.resourceMetadataUrl) throw error;
-    throw new McpConnectError(error.kind, error.message, challenge.resourceMetadataUrl);
+    if (!(error instanceof McpConnectError) || error.kind !== 'needs_auth' || (!challenge.resourceMetadataUrl && !challenge.scope)) throw error;
+    throw new McpConnectError(error.kind, error.message, { ...challenge });
   }
 }
 
-/** What the server's last 401 said (WWW-Authenticate), if it said anything. */
-interface Challenge {
-  resourceMetadataUrl: string | undefined;
-}
-
-async function attemptBoth(endpoint: HttpEndpoint, events: SessionEvents, challenge: Challenge): Promise<McpSession> {
+async function attemptBoth(endpoint: HttpEndpoint, events: SessionEvents, challenge: AuthChallenge): Promise<McpSession> {
   try {
     return await attempt(endpoint, events, 'streamable_http', challenge);
   } catch (error) {
@@ -92,7 +88,7 @@ async function attemptBoth(endpoint: HttpEndpoint, events: SessionEvents, challe
   }
 }
 
-async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpTransportKind, challenge: Challenge): Promise<McpSession> {
+async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpTransportKind, challenge: AuthChallenge): Promise<McpSession> {
   const url = new URL(endpoint.url);
   const headers: Record<string, string> = { ...endpoint.headers };
   if (endpoint.bearerToken) headers.authorization = `Bearer ${endpoint.bearerToken}`;
@@ -105,8 +101,10 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
     events.onLost(reason);
   };
   const fetchWatching = watchingFetch(bearerOnlyTo(url.origin), lose, (response) => {
-    const url = extractWWWAuthenticateParams(response).resourceMetadataUrl;
-    if (url && (url.protocol === 'https:' || url.protocol === 'http:')) challenge.resourceMetadataUrl = url.href;
+    const said = extractWWWAuthenticateParams(response);
+    const where = said.resourceMetadataUrl;
+    if (where && (where.protocol === 'https:' || where.protocol === 'http:')) challenge.resourceMetadataUrl = where.href;
+    if (said.scope) challenge.scope = said.scope;
   });
   const transport: Transport =
     kind === 'streamable_http'
@@ -144,12 +142,23 @@ const RECONNECTION = { maxRetries: 1, initialReconnectionDelay: 500, maxReconnec
  * fetch, with every streamed response body watched: when one breaks (the
  * server died, the network dropped), the calls waiting on it are failed as
  * dropped at once. The SDK itself only reports the break and waits on. A 401
- * is shown to `onUnauthorized`, which reads where the server's OAuth metadata is.
+ * is shown to `onUnauthorized`, which reads where the server's OAuth metadata
+ * is and the scope it asks for. A 403 `insufficient_scope` is thrown as
+ * `NeedsMoreAccess` here, so the SDK neither refreshes nor sends the request
+ * again by itself: the request was not run, and only the user can grant more.
  */
 function watchingFetch(base: typeof fetch, onBroken: (reason: string) => void, onUnauthorized: (response: Response) => void): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
     if (response.status === 401) onUnauthorized(response);
+    if (response.status === 403) {
+      const said = extractWWWAuthenticateParams(response);
+      if (said.error === 'insufficient_scope') {
+        await response.body?.cancel().catch(() => undefined);
+        const where = said.resourceMetadataUrl;
+        throw new NeedsMoreAccess(said.scope ?? '', where && (where.protocol === 'https:' || where.protocol === 'http:') ? where.href : undefined);
+      }
+    }
     if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
     const reader = response.body.getReader();
     const body = new ReadableStream<Uint8Array>({

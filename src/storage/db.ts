@@ -2,7 +2,7 @@ import Dexie, { type EntityTable } from 'dexie';
 import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
-import type { McpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
+import type { StoredMcpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
 import type { RemoteDecision, SyncDevice, SyncDocState } from '../sync/records/sync-records.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 import type { StoredAttachment } from './stored-attachment.ts';
@@ -32,7 +32,7 @@ export class PausepointDb extends Dexie {
   /** MCP servers, with their secrets (bearer tokens, headers): never in backups or exports. */
   mcpServers!: EntityTable<McpServerRecord, 'id'>;
   /** MCP servers' OAuth tokens and client registrations, one row per server: never in backups or exports. */
-  mcpOAuth!: EntityTable<McpOAuthRecord, 'serverId'>;
+  mcpOAuth!: EntityTable<StoredMcpOAuthRecord, 'serverId'>;
   /** The bytes of files attached to user messages (stored-attachment.ts), by the id their refs name. */
   attachments!: EntityTable<StoredAttachment, 'id'>;
   /** What the audit log records besides pause points: rule changes, changed MCP tools (append-only). */

@@ -36,9 +36,14 @@ const log = [];
  * - `iss`: what /authorize adds to the callback — `'issuer'` (this server's issuer), any other string (sent as is), or nothing;
  * - `clientDocuments`: Client ID Metadata Documents by URL. This server cannot fetch the app's https document in a test,
  *   so a test hands it the document it would have fetched; a client id that is such a URL is that document's client;
- * - `clients`: clients registered by hand (pre-registered: `client_id`, `redirect_uris`).
+ * - `clients`: clients registered by hand (pre-registered: `client_id`, `redirect_uris`);
+ * - `requiredScopes`: scopes every MCP request needs: a 401 names them in its WWW-Authenticate `scope`, and a
+ *   token without them gets 403 `insufficient_scope` (the SDK's bearer middleware);
+ * - `toolScopes`: a scope a tool's calls need besides (`{ whisper: 'mcp:write' }`): a call with a token
+ *   without it gets 403 `insufficient_scope` naming it (a step-up).
  */
-let config = { metadata: {}, iss: null, clientDocuments: {}, clients: [] };
+const emptyConfig = { metadata: {}, iss: null, clientDocuments: {}, clients: [], requiredScopes: [], toolScopes: {} };
+let config = emptyConfig;
 
 /** The SDK's demo provider, plus what it leaves out: refresh tokens and revocation (RFC 7009). */
 class Provider extends DemoInMemoryAuthProvider {
@@ -56,7 +61,7 @@ class Provider extends DemoInMemoryAuthProvider {
     const data = this.codes.get(code);
     const tokens = await super.exchangeAuthorizationCode(client, code, verifier);
     this.tokens.delete(tokens.access_token);
-    log.push({ event: 'sign_in', clientId: client.client_id, resource: data?.params.resource?.href ?? null });
+    log.push({ event: 'sign_in', clientId: client.client_id, resource: data?.params.resource?.href ?? null, scopes: data?.params.scopes ?? [] });
     return this.#issue(client.client_id, data?.params.scopes ?? [], data?.params.resource);
   }
 
@@ -131,7 +136,7 @@ app.use('/.well-known/oauth-authorization-server', cors(), (_req, res) => {
   res.json(Object.fromEntries(Object.entries(changed).filter(([, value]) => value !== null && value !== undefined)));
 });
 app.post('/test/config', (req, res) => {
-  config = { metadata: {}, iss: null, clientDocuments: {}, clients: [], ...req.body };
+  config = { ...emptyConfig, ...req.body };
   res.json(config);
 });
 
@@ -165,9 +170,21 @@ function mcpServer() {
 }
 
 app.options('/mcp', mcpCors);
-const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+// Made per request: the scopes it requires are the test's config at the time.
+const bearer = (req, res, next) => requireBearerAuth({ verifier: provider, resourceMetadataUrl, requiredScopes: config.requiredScopes })(req, res, next);
+
+/** A call of a tool that needs a scope the token lacks: 403 `insufficient_scope` naming it (RFC 6750 §3.1), before the tool runs. */
+function stepUp(req, res, next) {
+  const needed = req.body?.method === 'tools/call' ? config.toolScopes[req.body.params?.name] : undefined;
+  if (!needed || req.auth?.scopes.includes(needed)) return next();
+  log.push({ event: 'insufficient_scope', tool: req.body.params.name, had: req.auth?.scopes ?? [] });
+  res.set('WWW-Authenticate', `Bearer error="insufficient_scope", error_description="Needs ${needed}", scope="${needed}", resource_metadata="${resourceMetadataUrl}"`);
+  res.status(403).json({ error: 'insufficient_scope', error_description: `Needs ${needed}` });
+}
+
 // Stateless: every request gets a fresh server and transport, so there is no session to lose.
-app.post('/mcp', mcpCors, bearer, async (req, res) => {
+app.post('/mcp', mcpCors, bearer, stepUp, async (req, res) => {
   const server = mcpServer();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {

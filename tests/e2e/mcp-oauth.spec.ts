@@ -20,9 +20,9 @@ async function addSecure(page: Page, oauthServer: OAuthServer, clientId?: string
 }
 
 /** Sign in through the popup, which the authorization server sends back to the app's callback page, which closes it. */
-async function signInThroughPopup(page: Page, server: ReturnType<Page['getByRole']>) {
+async function signInThroughPopup(page: Page, server: ReturnType<Page['getByRole']>, button = 'Sign in') {
   const popupOpened = page.waitForEvent('popup');
-  await server.getByRole('button', { name: 'Sign in' }).click();
+  await server.getByRole('button', { name: button, exact: true }).click();
   const popup = await popupOpened;
   // The whole round trip is on this computer: the popup may be gone by the time its event arrives.
   if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 20_000 });
@@ -135,4 +135,52 @@ test('client identity without dynamic registration (issue 26 point 8): a Client 
   const log = await oauthServer.log();
   expect(log.filter((e) => e.event === 'sign_in').map((e) => e.clientId)).toEqual(['pausepoint-by-hand']);
   expect(log.filter((e) => e.event === 'register')).toEqual([]);
+});
+
+test('a server that demands a scope through WWW-Authenticate (issue 34): Sign in asks for that scope, and the server connects', async ({ page, llm, oauthServer }) => {
+  await setUpEndpoint(page, llm);
+  // Its metadata lists only mcp:tools; its 401 names mcp:read, and a token without it gets 403.
+  await oauthServer.configure({ requiredScopes: ['mcp:read'] });
+  const server = await addSecure(page, oauthServer);
+  await expect(server.getByRole('status', { name: 'Status of Secure' })).not.toHaveText(/\.\./);
+  await signInThroughPopup(page, server);
+  await expect(server.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(server.getByRole('switch', { name: 'whisper', exact: true })).toBeChecked();
+  expect((await oauthServer.log()).filter((e) => e.event === 'sign_in').map((e) => e.scopes)).toEqual([['mcp:read']]);
+});
+
+test('a 403 insufficient_scope on a call (issue 34): not run, "Needs more access", Sign in again asks for the scopes held and the new one, and the next call runs', async ({ page, llm, oauthServer }) => {
+  await setUpEndpoint(page, llm);
+  await oauthServer.configure({ requiredScopes: ['mcp:read'], toolScopes: { whisper: 'mcp:write' } });
+  const server = await addSecure(page, oauthServer);
+  const status = server.getByRole('status', { name: 'Status of Secure' });
+  await signInThroughPopup(page, server);
+  await expect(status).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+
+  // The call is approved, meets the 403, and is answered to the model as not run; nothing is sent again.
+  llm.enqueue({ toolCalls: [{ id: 'call_whisper', name: 'secure__whisper', arguments: { message: 'more' } }] }, { content: 'It needs more access.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'whisper something');
+  await card(page, 'Call whisper on Secure').getByRole('button', { name: 'Approve' }).click();
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(lastToolResult(second!.body)).toContain('Not run: needs more access.');
+  const log = await oauthServer.log();
+  expect(log.filter((e) => e.event === 'insufficient_scope')).toHaveLength(1);
+  expect(log.filter((e) => e.event === 'call' || e.event === 'refresh')).toEqual([]);
+
+  await openMcpSettings(page);
+  const again = page.getByRole('article', { name: 'Secure' });
+  await expect(again.getByRole('status', { name: 'Status of Secure' })).toHaveText(/^Needs more access: .*scope mcp:write/);
+  await expect(again.getByRole('button', { name: 'Sign in', exact: true })).toHaveCount(0);
+  await signInThroughPopup(page, again, 'Sign in again');
+  await expect(again.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  expect((await oauthServer.log()).filter((e) => e.event === 'sign_in').map((e) => e.scopes)).toEqual([['mcp:read'], ['mcp:read', 'mcp:write']]);
+
+  // Asked again, the call runs with the new token.
+  llm.enqueue({ toolCalls: [{ id: 'call_whisper_2', name: 'secure__whisper', arguments: { message: 'granted' } }] }, { content: 'Whispered.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'whisper again');
+  await card(page, 'Call whisper on Secure').getByRole('button', { name: 'Approve' }).click();
+  const [, , , fourth] = await llm.waitForChatRequests(4);
+  expect(lastToolResult(fourth!.body)).toContain('Whispered back: granted');
 });

@@ -28,6 +28,10 @@ export interface OAuthServerConfig {
   clientDocuments?: Record<string, object>;
   /** Clients registered by hand. */
   clients?: { client_id: string; redirect_uris: string[] }[];
+  /** Scopes every MCP request needs: named in the 401's WWW-Authenticate; a token without them gets 403 insufficient_scope. */
+  requiredScopes?: string[];
+  /** A further scope each named tool's calls need: a 403 insufficient_scope naming it otherwise (a step-up). */
+  toolScopes?: Record<string, string>;
 }
 
 const ENTRY = fileURLToPath(new URL('./mcp-oauth-server.mjs', import.meta.url));

@@ -46,7 +46,13 @@ const ShippedDocument = z.object({ client_id: z.string(), redirect_uris: z.array
 export async function shippedClientDocument(redirectUrl: string, fetchFn: FetchLike = fetch): Promise<{ url: string } | { url: null; reason: string }> {
   const url = clientDocumentUrl(redirectUrl);
   if (new URL(url).protocol !== 'https:') return { url: null, reason: 'the app is not served over https' };
-  const response = await fetchFn(url, { headers: { accept: 'application/json' } });
+  let response: Response;
+  try {
+    response = await fetchFn(url, { headers: { accept: 'application/json' } });
+  } catch (error) {
+    // Offline, or the host refused: no document to offer, so the sign-in registers dynamically instead of failing.
+    return { url: null, reason: `${url} could not be fetched (${error instanceof Error ? error.message : String(error)})` };
+  }
   if (!response.ok) return { url: null, reason: `${url} answered HTTP ${response.status}` };
   let body: unknown;
   try {

@@ -25,15 +25,29 @@ export const McpOAuthRecord = z.object({
    */
   authorizationServer: AuthorizationServerPin.nullable().default(null),
   /**
+   * The scopes the tokens carry: the token response's `scope`, else what the sign-in asked for (RFC 6749 §5.1:
+   * an omitted scope is the one requested). A step-up sign-in asks for these again beside the new ones.
+   */
+  scope: z.string().nullable().default(null),
+  /**
    * A sign-in in progress: its `state` (checked when the code comes back, then cleared), PKCE verifier, and
    * the authorization server it started with (the code is exchanged there, and it is pinned with the tokens).
    */
   pending: z
-    .object({ state: z.string().min(16), codeVerifier: z.string().nullable(), startedAt: z.number(), authorizationServer: AuthorizationServerPin.nullable().default(null) })
+    .object({
+      state: z.string().min(16),
+      codeVerifier: z.string().nullable(),
+      startedAt: z.number(),
+      authorizationServer: AuthorizationServerPin.nullable().default(null),
+      /** The scope the authorization request asked for (none: the authorization server's default). */
+      scope: z.string().nullable().default(null),
+    })
     .nullable(),
   updatedAt: z.number(),
 });
 export type McpOAuthRecord = z.infer<typeof McpOAuthRecord>;
+/** A row as stored: one written before a field with a default existed lacks it (read through `McpOAuthRecord`). */
+export type StoredMcpOAuthRecord = z.input<typeof McpOAuthRecord>;
 
 /** Where OAuth state is kept (Dexie in the app, a map in tests). */
 export interface McpOAuthStore {

@@ -84,11 +84,11 @@ describe('McpOAuth against the SDK’s own authorization server', () => {
     expect(refused).toBeInstanceOf(McpConnectError);
     expect((refused as McpConnectError).kind).toBe('needs_auth');
     // Where the 401's WWW-Authenticate says the metadata is (RFC 9728), for Sign in to start from.
-    const metadataUrl = (refused as McpConnectError).resourceMetadataUrl;
+    const metadataUrl = (refused as McpConnectError).challenge.resourceMetadataUrl;
     expect(metadataUrl).toBe(`${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`);
     expect(store.rows.size).toBe(0);
 
-    const start = await oauth.begin(ref, CALLBACK, metadataUrl);
+    const start = await oauth.begin(ref, CALLBACK, { resourceMetadataUrl: metadataUrl });
     if (start.kind !== 'redirect') throw new Error('expected a redirect');
     const authorization = new URL(start.authorizationUrl);
     expect(authorization.origin).toBe(new URL(server.url).origin);
@@ -285,12 +285,20 @@ describe('client identity without dynamic registration (issue 26 point 8)', () =
     expect(new URL(fallback.authorizationUrl).searchParams.get('client_id')).not.toBe(DOCUMENT);
     expect((await log()).filter((e) => e.event === 'register')).toHaveLength(1);
 
+    // A host that cannot be reached for it (a network error, not an answer): registered dynamically too, not a failed sign-in.
+    const unreachable = (input: string | URL | Request, init?: RequestInit) =>
+      String(input instanceof Request ? input.url : input) === DOCUMENT ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+    const offline = await new McpOAuth(new MemoryOAuthStore(), { fetch: unreachable }).begin(ref, APP_CALLBACK);
+    if (offline.kind !== 'redirect') throw new Error('expected a redirect');
+    expect(new URL(offline.authorizationUrl).searchParams.get('client_id')).not.toBe(DOCUMENT);
+    expect((await log()).filter((e) => e.event === 'register')).toHaveLength(2);
+
     // An authorization server that takes no documents: registered dynamically, as before.
     await server.configure({});
     const plain = await new McpOAuth(new MemoryOAuthStore(), { fetch: appHost(clientDocument(APP)) }).begin(ref, APP_CALLBACK);
     if (plain.kind !== 'redirect') throw new Error('expected a redirect');
     expect(new URL(plain.authorizationUrl).searchParams.get('client_id')).not.toBe(DOCUMENT);
-    expect((await log()).filter((e) => e.event === 'register')).toHaveLength(2);
+    expect((await log()).filter((e) => e.event === 'register')).toHaveLength(3);
   }, 60_000);
 
   it('signs in with a pre-registered Client ID at an authorization server that registers no clients, and says what to do without one', async () => {

@@ -3,11 +3,22 @@ import { OAuthTokensSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AuthorizationServerRefused, checkCallbackIssuer, discoveryStateOf, pinAuthorizationServer, samePin, type AuthorizationServerPin } from './authorization-server-pin.ts';
 import { shippedClientDocument } from './client-metadata-document.ts';
+import { scopeUnion } from '../needs-more-access.ts';
 import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-record.ts';
 import { SignInNeeded, StoredOAuthProvider } from './stored-oauth-provider.ts';
 
 /** A sign-in's first half: where the popup goes, or nothing to do (a stored refresh token did it). */
 export type SignInStart = { kind: 'redirect'; authorizationUrl: string; state: string } | { kind: 'authorized' };
+
+/**
+ * What the server's last refusal said, for Sign in: where its metadata is and the scope it asked for (a 401's
+ * WWW-Authenticate), or, after a 403 `insufficient_scope` (`stepUp`), the scope it needs now.
+ */
+export interface SignInChallenge {
+  resourceMetadataUrl?: string | undefined;
+  scope?: string | undefined;
+  stepUp?: boolean;
+}
 
 /** What Sign out did with the server's tokens (they are deleted here in every case). */
 export type SignOutResult = { revoked: 'yes' | 'no_tokens' | 'no_endpoint' } | { revoked: 'failed'; reason: string };
@@ -90,16 +101,22 @@ export class McpOAuth {
    * else the well-known URLs), checked and pinned; the client's identity (the
    * client id the user entered, else this app's Client ID Metadata Document
    * where the authorization server takes one, else a registration); PKCE: the
-   * authorization URL for the popup, with its state.
+   * authorization URL for the popup, with its state. The scope asked for is
+   * the one the server's 401 named (else the SDK's choice: the metadata's
+   * `scopes_supported`, or none); a step-up asks for the scopes held together
+   * with those the 403 named, and never refreshes instead.
    */
-  async begin(server: ServerRef, redirectUrl: string, resourceMetadataUrl?: string): Promise<SignInStart> {
+  async begin(server: ServerRef, redirectUrl: string, challenge: SignInChallenge = {}): Promise<SignInStart> {
+    const { resourceMetadataUrl, stepUp = false } = challenge;
+    const row = await this.store.get(server.id);
+    const scope = (stepUp ? scopeUnion(heldScope(row), challenge.scope) : scopeUnion(challenge.scope)) || undefined;
     const state = this.#newState();
     const info = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch, ...(resourceMetadataUrl ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}) });
     const discovery = pinAuthorizationServer(info, resourceMetadataUrl ?? null, this.#now());
     const clientId = clientIdOf(server);
     // This app's Client ID Metadata Document, where the authorization server takes one and the host serves the one built for this address.
     const clientMetadataUrl = !clientId && discovery.metadata.client_id_metadata_document_supported === true ? (await shippedClientDocument(redirectUrl, this.#fetch)).url : null;
-    if (!clientId && !clientMetadataUrl && discovery.metadata.registration_endpoint === undefined && !(await this.store.get(server.id))?.clientInformation) {
+    if (!clientId && !clientMetadataUrl && discovery.metadata.registration_endpoint === undefined && !row?.clientInformation) {
       throw new AuthorizationServerRefused(
         `The authorization server ${discovery.authorizationServerUrl} registers no clients by itself: remove this server and add it again with the Client ID that authorization server gave you for Pausepoint.`,
       );
@@ -109,10 +126,10 @@ export class McpOAuth {
       this.store,
       server.id,
       redirectUrl,
-      { kind: 'interactive', state, discovery, onRedirect: (url) => (authorizationUrl = url), ...(clientMetadataUrl ? { clientMetadataUrl } : {}) },
+      { kind: 'interactive', state, discovery, onRedirect: (url) => (authorizationUrl = url), scope: scope ?? null, freshGrant: stepUp, ...(clientMetadataUrl ? { clientMetadataUrl } : {}) },
       { now: this.#now, clientId },
     );
-    const result = await auth(provider, { serverUrl: server.url, fetchFn: this.#fetch });
+    const result = await auth(provider, { serverUrl: server.url, fetchFn: this.#fetch, ...(scope ? { scope } : {}) });
     if (result === 'AUTHORIZED') return { kind: 'authorized' };
     if (!authorizationUrl) throw new Error('The authorization server gave no address to sign in at.');
     return { kind: 'redirect', authorizationUrl: (authorizationUrl as URL).href, state };
@@ -124,11 +141,11 @@ export class McpOAuth {
    * tokens at that authorization server.
    */
   async finish(server: ServerRef, code: string, state: string, iss: string | null = null): Promise<void> {
-    const started: { verifier?: string; redirectUrl?: string; discovery?: AuthorizationServerPin | null } = {};
+    const started: { verifier?: string; redirectUrl?: string; discovery?: AuthorizationServerPin | null; scope?: string | null } = {};
     // Consumed atomically: a replayed or foreign answer finds no pending sign-in with its state.
     await this.store.update(server.id, (row) => {
       if (!row?.pending?.codeVerifier || !sameString(row.pending.state, state)) return row ?? null;
-      Object.assign(started, { verifier: row.pending.codeVerifier, redirectUrl: row.redirectUrl, discovery: row.pending.authorizationServer });
+      Object.assign(started, { verifier: row.pending.codeVerifier, redirectUrl: row.redirectUrl, discovery: row.pending.authorizationServer, scope: row.pending.scope });
       return { ...row, pending: null, updatedAt: this.#now() };
     });
     const { verifier, redirectUrl = '', discovery } = started;
@@ -146,6 +163,7 @@ export class McpOAuth {
         state,
         discovery,
         codeVerifier: verifier,
+        scope: started.scope ?? null,
         onRedirect: () => {
           throw new SignInNeeded('The authorization server asked for another sign-in.');
         },
@@ -162,7 +180,7 @@ export class McpOAuth {
    */
   async signOut(server: ServerRef): Promise<SignOutResult> {
     const row = await this.store.get(server.id);
-    await this.store.update(server.id, (r) => (r ? { ...r, tokens: null, tokensSavedAt: null, authorizationServer: null, pending: null, updatedAt: this.#now() } : null));
+    await this.store.update(server.id, (r) => (r ? { ...r, tokens: null, tokensSavedAt: null, authorizationServer: null, scope: null, pending: null, updatedAt: this.#now() } : null));
     const tokens = OAuthTokensSchema.safeParse(row?.tokens);
     if (!row || !tokens.success) return { revoked: 'no_tokens' };
     // OpenID metadata has no revocation_endpoint in the SDK's type: read it as RFC 8414 names it. The pin checked its origin.
@@ -214,6 +232,13 @@ export class McpOAuth {
 
 function clientIdOf(server: ServerRef): string | null {
   return server.auth?.clientId?.trim() || null;
+}
+
+/** The scopes this browser's tokens for the server carry (`null` when it holds none, or does not know). */
+function heldScope(row: McpOAuthRecord | undefined): string | null {
+  if (!row?.tokens) return null;
+  const said = row.tokens.scope;
+  return typeof said === 'string' ? said : row.scope;
 }
 
 function expired(row: McpOAuthRecord, expiresIn: number | undefined, now: number): boolean {

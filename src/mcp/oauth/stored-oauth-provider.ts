@@ -35,6 +35,13 @@ export type ProviderMode =
       codeVerifier?: string;
       /** This app's Client ID Metadata Document, when the authorization server takes one and the app ships it. */
       clientMetadataUrl?: string;
+      /** The scope this sign-in asks for: kept with its verifier, then with the tokens when their answer names none. */
+      scope?: string | null;
+      /**
+       * A step-up (more scopes): the stored tokens are not refreshed instead, since a refresh brings back the
+       * scopes they had; the user is sent to the authorization server.
+       */
+      freshGrant?: boolean;
     }
   | { kind: 'connection'; discovery: () => Promise<OAuthDiscoveryState> };
 
@@ -106,6 +113,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.mode.kind === 'interactive' && this.mode.freshGrant) return undefined;
     const row = await this.store.get(this.serverId);
     const parsed = OAuthTokensSchema.safeParse(row?.tokens);
     return parsed.success ? parsed.data : undefined;
@@ -119,6 +127,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       tokens: { ...tokens },
       tokensSavedAt: this.#now(),
       authorizationServer: mode.kind === 'interactive' ? mode.discovery : row.authorizationServer,
+      scope: tokens.scope ?? (mode.kind === 'interactive' ? (mode.scope ?? null) : row.scope),
     }));
   }
 
@@ -131,7 +140,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const mode = this.mode;
     // A connection never starts a sign-in, so it must not overwrite the verifier of one the user started.
     if (mode.kind !== 'interactive') return;
-    await this.#change((row) => ({ ...row, pending: { state: mode.state, codeVerifier, startedAt: this.#now(), authorizationServer: mode.discovery } }));
+    await this.#change((row) => ({ ...row, pending: { state: mode.state, codeVerifier, startedAt: this.#now(), authorizationServer: mode.discovery, scope: mode.scope ?? null } }));
   }
 
   async codeVerifier(): Promise<string> {
@@ -147,6 +156,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       clientInformation: scope === 'all' || scope === 'client' ? null : row.clientInformation,
       tokens: scope === 'all' || scope === 'tokens' ? null : row.tokens,
       tokensSavedAt: scope === 'all' || scope === 'tokens' ? null : row.tokensSavedAt,
+      ...(scope === 'all' || scope === 'tokens' ? { scope: null } : {}),
       // The pin belongs to the tokens; dropping discovery means the next refresh asks for a sign-in.
       authorizationServer: scope === 'all' || scope === 'tokens' || scope === 'discovery' ? null : row.authorizationServer,
       pending: scope === 'all' || scope === 'verifier' ? null : row.pending,
@@ -159,5 +169,5 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 }
 
 export function emptyRow(serverId: string, redirectUrl: string, now: number): McpOAuthRecord {
-  return { v: 1, serverId, redirectUrl, clientInformation: null, tokens: null, tokensSavedAt: null, authorizationServer: null, pending: null, updatedAt: now };
+  return { v: 1, serverId, redirectUrl, clientInformation: null, tokens: null, tokensSavedAt: null, authorizationServer: null, scope: null, pending: null, updatedAt: now };
 }

@@ -10,6 +10,8 @@ export function statusText(status: McpServerStatus, enabled: boolean): { text: s
       return { text: `Connected (${status.transport === 'sse' ? 'legacy SSE' : 'Streamable HTTP'})`, tone: 'ok' };
     case 'needs_auth':
       return { text: `Needs sign-in: ${status.reason}`, tone: 'warn' };
+    case 'needs_scope':
+      return { text: `Needs more access: ${status.reason}`, tone: 'warn' };
     case 'failed':
       return { text: `Failed: ${status.reason}`, tone: 'error' };
     case 'disconnected':
