@@ -5,17 +5,26 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RULE_SCENARIO } from './testing/seed-rule-and-mcp-records.ts';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const fixtures = new URL('./fixtures/', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'pausepoint-audit-readme-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The first ```js block of the README's "Audit log export" section. */
+/**
+ * The first ```js block after `heading` in a Markdown file of the repository, or
+ * undefined when the file has no such section. The snippet's home is
+ * docs/formats.md ("Audit log"); the README may show a copy.
+ */
+function jsBlockAfter(path: string, heading: string): string | undefined {
+  const text = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+  const at = text.indexOf(heading);
+  if (at < 0) return undefined;
+  return /```js\n([\s\S]*?)```/.exec(text.slice(at))?.[1];
+}
+
 function snippet(): string {
-  const section = readme.slice(readme.indexOf('## Audit log export'));
-  const match = /```js\n([\s\S]*?)```/.exec(section);
-  if (!match?.[1]) throw new Error('The README section "Audit log export" has no js code block.');
-  return match[1];
+  const block = jsBlockAfter('docs/formats.md', '## Audit log');
+  if (!block) throw new Error('docs/formats.md has no js code block under "## Audit log".');
+  return block;
 }
 
 function run(fixture: string): { ok: boolean; output: string } {
@@ -29,7 +38,12 @@ function run(fixture: string): { ok: boolean; output: string } {
   }
 }
 
-describe('the README verification snippet', () => {
+describe('the verification snippet of docs/formats.md', () => {
+  it('is the one the README shows, while the README shows one', () => {
+    const inReadme = jsBlockAfter('README.md', '## Audit log export');
+    if (inReadme !== undefined) expect(inReadme).toBe(snippet());
+  });
+
   it('verifies a real export with the same head hash the app reports', () => {
     const { head_hash } = JSON.parse(readFileSync(new URL('audit-log-v1.json', fixtures), 'utf8')) as { head_hash: string };
     expect(run('audit-log-v1.json')).toEqual({ ok: true, output: `Verified: 11 entries, head hash ${head_hash}\n` });
