@@ -65,6 +65,11 @@ const decisionShape = {
     .string()
     .optional()
     .meta({ description: 'Present when this card was decided with others in one press (Approve all, Decline all): the same id on each card of the batch.' }),
+  view_hash: Sha256Hex.optional()
+    .meta({
+      description:
+        'SHA-256 (hex) of the decision view the person decided on: the card\'s title, tool, warnings, description and every argument as it would run, as src/engine/view-hash.ts encodes them. The decision was refused had the card, as it would run then, shown anything else. Absent for decisions no person made (a rule, an expiry) and for those made before decisions carried it.',
+    }),
   attachments: z
     .array(AuditAttachment)
     .optional()

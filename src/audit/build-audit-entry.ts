@@ -70,6 +70,7 @@ export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undef
         : null,
       ...(pp.risk === undefined ? {} : { risk: pp.risk }),
       ...(pp.batchId === undefined ? {} : { batch_id: pp.batchId }),
+      ...(pp.viewHash === undefined ? {} : { view_hash: pp.viewHash }),
       ...(explanation?.attachments.get(pp.toolCallId) ? { attachments: explanation.attachments.get(pp.toolCallId) } : {}),
     },
   };

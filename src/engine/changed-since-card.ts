@@ -1,10 +1,9 @@
+import { CHANGED_SINCE_APPROVED } from './card-warnings.ts';
+export { CHANGED_SINCE_APPROVED };
 import type { EngineContext } from './engine-context.ts';
 import type { GateQuestion, ToolDefinition } from './tool-definition.ts';
 import type { PausePoint, ToolCall } from './records/index.ts';
 
-/** Said first on the card of a call whose tool changed after its card was approved. */
-export const CHANGED_SINCE_APPROVED =
-  '**This tool changed after you approved this call**, so it was not run: its definition is no longer the one your approval was for. Decide again, on the tool as it is now.';
 
 /**
  * Whether the tool is no longer what an approved card showed: its definition

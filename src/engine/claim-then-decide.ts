@@ -3,6 +3,9 @@ import type { DevicesPort } from './devices-port.ts';
 import type { EngineContext } from './engine-context.ts';
 import type { ApprovalRule, DecidedBy } from './records/index.ts';
 import { validateDecision } from './validate-decision.ts';
+import { decisionView } from './decision-view.ts';
+import { toolChangedNow } from './tool-changed-now.ts';
+import { viewHash } from './view-hash.ts';
 
 /** The compare-and-set here (the engine's own decision path), for this decision or the one that won on the server. */
 export type DecideHere = (decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule) => Promise<DecideResult>;
@@ -31,6 +34,11 @@ export async function claimThenDecide(
   // Checked before it is claimed: a claim cannot be taken back, and the owner would refuse it.
   const checked = validateDecision(pending, decision, tools);
   if (!checked.ok) return { outcome: 'invalid', message: checked.message };
+  // So is its view: a claim on a view this device no longer shows would bind every device to it.
+  if (decision.viewHash !== undefined) {
+    const edit = decision.type === 'approve' ? decision.editedPayload : undefined;
+    if (viewHash(decisionView({ pause: pending, toolChanged: toolChangedNow(pending, tools.get(pending.toolName)), edit })) !== decision.viewHash) return { outcome: 'changed' };
+  }
   const conversation = await storage.getConversation(pending.conversationId);
   if (!conversation) return { outcome: 'not_found' };
   const here = devices.runsHere(conversation.ownerDevice);
@@ -45,8 +53,14 @@ export async function claimThenDecide(
       // The rule goes where rules go (they sync): the owner's next call reads it.
       if (rule) await ctx.rules.put(rule, decidedBy);
       return { outcome: 'sent', owner: conversation.ownerDevice?.name ?? 'another device' };
-    case 'lost':
-      if (here) await decideHere(claim.decision, claim.decidedBy);
+    case 'lost': {
+      if (!here) return { outcome: 'already_decided', status: 'resolved', decidedBy: claim.decidedBy };
+      // The owner checks the winner against its own view (decision-settlement.ts). A claim made on a view the
+      // card no longer has is void here: this device's own decision, on the view it was shown, is applied instead
+      // (the claiming device's card then says its decision was not applied).
+      const applied = await decideHere(claim.decision, claim.decidedBy);
+      if (applied.outcome === 'changed') return decideHere(decision, decidedBy, rule);
       return { outcome: 'already_decided', status: 'resolved', decidedBy: claim.decidedBy };
+    }
   }
 }

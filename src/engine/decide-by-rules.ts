@@ -1,3 +1,5 @@
+import { UNCLEAR, TOOL_CHANGED } from './card-warnings.ts';
+export { UNCLEAR, TOOL_CHANGED };
 import { describeRule } from './describe-rule.ts';
 import type { EngineContext } from './engine-context.ts';
 import { evaluateRules } from './evaluate-rules.ts';
@@ -116,12 +118,6 @@ export function refusal(ruleText: string, reason: string | undefined): string {
 const ALLOWED = 'An approval rule allowed this call without asking.';
 const DENIED = 'An approval rule refused this call, so it was not run.';
 const ASKED = 'One of your approval rules asks before calls like this one. The arguments are below; you can edit them before approving.';
-/** Said first on the card of a call that a rule would have decided, could it read the call's URL or path as the server will. */
-export const UNCLEAR =
-  '**Your rule cannot tell whether it applies.** A URL or path in this call is not written the plain way (a `..` or `.` segment, a doubled, encoded or back slash, a user name, or a URL the browser would rewrite), so the server may read it as another place than your rule does: decide this call yourself.';
-/** Said first on the card of a call that a rule would have allowed had the tool not changed. */
-export const TOOL_CHANGED =
-  '**This tool changed since you allowed it.** Its definition (name, description, schemas or annotations) is not what it was when your rule was made or you last approved it, so the rule does not apply: decide this call yourself.';
 
 function pauseRule(rule: ApprovalRule): PauseRule {
   return { id: rule.id, effect: rule.effect, text: describeRule(rule) };

@@ -7,6 +7,12 @@ import type { ApprovalRule, Conversation, ConversationState, DecidedBy, PausePoi
 import { resolvedPausePoint } from './resolve-decision.ts';
 import { limitDecisionNotice } from './spending-gate.ts';
 import { validateDecision } from './validate-decision.ts';
+import { decisionView } from './decision-view.ts';
+import { toolChangedNow } from './tool-changed-now.ts';
+import { viewHash } from './view-hash.ts';
+
+/** What the surface says when a decision's view is no longer the card's (`DecideResult` `changed`). */
+export const VIEW_CHANGED = 'This card changed — look again';
 
 /**
  * The compare-and-set's decision, made on the pending record the storage
@@ -29,12 +35,22 @@ export function decisionSettlement(
   decidedBy: DecidedBy,
   now: number,
   rule?: ApprovalRule,
+  /** Whether the card's tool changed since it was made (tool-changed-now.ts); read from `ctx.tools` when not given. */
+  toolChanged?: boolean,
 ): Settlement {
   const update = (conversation: Conversation, stillPending: number) => afterDecision(conversation, stillPending, ctx.owner, ctx.clock.now());
   // A card past its time takes no decision, even if no sweep has seen it yet:
   // it is expired in this same transaction, and the run that follows tells the
   // model and answers the call it guarded.
   if (isDue(pending, now)) return { ...expirySettlement(ctx, pending, 'timeout'), update };
+  // A decision is for the view the person was shown: the card as it would run now must show the same.
+  if (decision.viewHash !== undefined) {
+    const changed = toolChanged ?? toolChangedNow(pending, ctx.tools.get(pending.toolName));
+    const edit = decision.type === 'approve' ? decision.editedPayload : undefined;
+    if (viewHash(decisionView({ pause: pending, toolChanged: changed, edit })) !== decision.viewHash) {
+      return { commit: false, reason: VIEW_CHANGED, code: 'view_changed' };
+    }
+  }
   const checked = validateDecision(pending, decision, ctx.tools);
   if (!checked.ok) return { commit: false, reason: checked.message };
   const resolved = resolvedPausePoint(pending, checked, now, decidedBy);

@@ -8,6 +8,15 @@ import { DecidedBy, PausePoint } from './records/index.ts';
  */
 const batchId = z.string().min(1).max(200).optional();
 
+/**
+ * The `view_hash` of the decision view the person was shown (decision-view.ts,
+ * view-hash.ts): the compare-and-set refuses the decision when the card's view
+ * as it would run now hashes otherwise (`DecideResult` `changed`). Every
+ * surface that offers a decision sends it.
+ */
+export const ViewHash = z.string().regex(/^[0-9a-f]{64}$/);
+const viewHash = ViewHash.optional();
+
 /** What the user can do with a card. Validated at the worker boundary and again by the engine. */
 export const Decision = z.discriminatedUnion('type', [
   z.object({
@@ -16,10 +25,11 @@ export const Decision = z.discriminatedUnion('type', [
     editedPayload: z.unknown().optional(),
     reply: z.string().max(4000).optional(),
     batchId,
+    viewHash,
   }),
-  z.object({ type: z.literal('decline'), reason: z.string().max(4000).optional(), batchId }),
-  z.object({ type: z.literal('choose'), option: z.string(), reply: z.string().max(4000).optional() }),
-  z.object({ type: z.literal('submit'), data: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('decline'), reason: z.string().max(4000).optional(), batchId, viewHash }),
+  z.object({ type: z.literal('choose'), option: z.string(), reply: z.string().max(4000).optional(), viewHash }),
+  z.object({ type: z.literal('submit'), data: z.record(z.string(), z.unknown()), viewHash }),
 ]);
 export type Decision = z.infer<typeof Decision>;
 
@@ -41,6 +51,8 @@ export const DecideResult = z.discriminatedUnion('outcome', [
   /** The card's time was up when the decision arrived: it is expired now, and what it guarded does not run. */
   z.object({ outcome: z.literal('expired') }),
   z.object({ outcome: z.literal('invalid'), message: z.string() }),
+  /** The card's view as it would run now is not the one the decision was made on (edited, tool changed, a warning added): nothing was decided. */
+  z.object({ outcome: z.literal('changed') }),
   z.object({ outcome: z.literal('not_found') }),
 ]);
 export type DecideResult = z.infer<typeof DecideResult>;

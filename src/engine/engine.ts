@@ -281,7 +281,7 @@ export class Engine {
         case 'not_found':
           return { outcome: 'not_found' };
         case 'refused':
-          return { outcome: 'invalid', message: settled.message };
+          return settled.code === 'view_changed' ? { outcome: 'changed' } : { outcome: 'invalid', message: settled.message };
       }
     }
     this.#pausedHere.forget(pausePointId);

@@ -10,6 +10,8 @@ export interface Resolution {
   editedPayload?: unknown;
   /** The batch this decision was one of (`Approve all`, `Decline all`). */
   batchId?: string | undefined;
+  /** The hash of the decision view the decision was made on (view-hash.ts), for the audit log. */
+  viewHash?: string | undefined;
 }
 
 /**
@@ -19,6 +21,11 @@ export interface Resolution {
  * engine (src/ui/preview-decision.ts).
  */
 export function resolveDecision(pending: PausePoint, decision: Decision): Resolution {
+  const resolved = resolveOnly(pending, decision);
+  return decision.viewHash === undefined ? resolved : { ...resolved, viewHash: decision.viewHash };
+}
+
+function resolveOnly(pending: PausePoint, decision: Decision): Resolution {
   switch (decision.type) {
     case 'approve': {
       const { editedPayload, reply, batchId } = decision;
@@ -35,7 +42,7 @@ export function resolveDecision(pending: PausePoint, decision: Decision): Resolu
 }
 
 /** The card as a resolution leaves it: what is stored, and what the model is told about (decisionMessage). */
-export function resolvedPausePoint(pending: PausePoint, { resolution, reason, editedPayload, batchId }: Resolution, resolvedAt: number, decidedBy?: DecidedBy): PausePoint {
+export function resolvedPausePoint(pending: PausePoint, { resolution, reason, editedPayload, batchId, viewHash }: Resolution, resolvedAt: number, decidedBy?: DecidedBy): PausePoint {
   return {
     ...pending,
     status: 'resolved',
@@ -45,5 +52,6 @@ export function resolvedPausePoint(pending: PausePoint, { resolution, reason, ed
     ...(reason?.trim() ? { reason: reason.trim() } : {}),
     ...(editedPayload !== undefined ? { editedPayload } : {}),
     ...(batchId !== undefined ? { batchId } : {}),
+    ...(viewHash !== undefined ? { viewHash } : {}),
   };
 }

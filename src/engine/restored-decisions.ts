@@ -1,3 +1,5 @@
+import { ASKED_AGAIN } from './card-warnings.ts';
+export { ASKED_AGAIN };
 import type { PausePoint } from './records/index.ts';
 
 /** One call's pause points as this browser may act on them. */
@@ -33,8 +35,6 @@ export function decisionsMadeHere(pauses: readonly PausePoint[]): DecisionsMadeH
   };
 }
 
-export const ASKED_AGAIN =
-  '**Asked again:** this call was approved earlier, but that approval came from a restored backup, not from this browser. Nothing has run. Approve here to run it.';
 
 /** The unknown-outcome card's option that runs the call again (UNKNOWN_OUTCOME_OPTIONS in settle-open-calls.ts; a test keeps them equal). */
 export const RUN_AGAIN = 'Run again';

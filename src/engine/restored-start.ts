@@ -1,11 +1,10 @@
+import { STARTED_ELSEWHERE } from './card-warnings.ts';
+export { STARTED_ELSEWHERE };
 import { jsonEqual } from './json-equal.ts';
 import type { GateQuestion, ToolDefinition } from './tool-definition.ts';
 import type { LedgerEntry, PausePoint, ToolCall } from './records/index.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
 
-/** Said first on the card that asks about a call a restored backup says was running. */
-export const STARTED_ELSEWHERE =
-  '**Asked again:** a restored backup says this call was running in another browser when the backup was made. Nothing has run here. Approve here to run it with the arguments below.';
 
 /**
  * Whether a stored `started` entry is one a restore brought (`LedgerEntry.restored`)

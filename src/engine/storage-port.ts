@@ -23,7 +23,8 @@ export type Settlement =
        */
       rule?: ApprovalRule;
     }
-  | { commit: false; reason: string };
+  /** `view_changed`: the decision's view hash is not the card's now (decision-settlement.ts). */
+  | { commit: false; reason: string; code?: 'view_changed' };
 
 /** How `appendMessages` settles a pending pause point it sets aside. */
 export interface SetAside {
@@ -37,7 +38,7 @@ export type SettleResult =
   | { ok: false; reason: 'already_decided'; pausePoint: PausePoint }
   /** The settlement would have resolved the pause point at or after its `expiresAt` (see `resolvesPastExpiry`). */
   | { ok: false; reason: 'expired'; pausePoint: PausePoint }
-  | { ok: false; reason: 'refused'; message: string };
+  | { ok: false; reason: 'refused'; message: string; code?: 'view_changed' };
 
 /** What one step of the loop reads, in one transaction (see `StoragePort.loadStep`). */
 export interface StepRecords {

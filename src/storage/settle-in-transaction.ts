@@ -49,7 +49,7 @@ export async function settleInTransaction(
   if (current.status !== 'pending') return { result: { ok: false, reason: 'already_decided', pausePoint: current }, written: nothing };
   // Synchronous on purpose: the decision is made on the state this transaction read.
   const settlement = settle(current);
-  if (!settlement.commit) return { result: { ok: false, reason: 'refused', message: settlement.reason }, written: nothing };
+  if (!settlement.commit) return { result: { ok: false, reason: 'refused', message: settlement.reason, ...(settlement.code ? { code: settlement.code } : {}) }, written: nothing };
   if (settlement.pausePoint.id !== id) {
     throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
   }

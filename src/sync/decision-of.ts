@@ -8,6 +8,12 @@ import type { PausePoint } from '../engine/records/index.ts';
  * Undefined for what no person decided here (a rule, an expiry).
  */
 export function decisionOf(pause: PausePoint): Decision | undefined {
+  const decision = decisionOnly(pause);
+  // The view it was made on goes with it: the owner applies nothing made on another view.
+  return decision && pause.viewHash !== undefined ? { ...decision, viewHash: pause.viewHash } : decision;
+}
+
+function decisionOnly(pause: PausePoint): Decision | undefined {
   if (pause.status !== 'resolved' || pause.origin === 'rule' || pause.origin === 'elicitation') return undefined;
   const { resolution, reason } = pause;
   if (resolution === 'approve') return { type: 'approve', ...(pause.editedPayload === undefined ? {} : { editedPayload: pause.editedPayload }), ...(reason ? { reply: reason } : {}) };

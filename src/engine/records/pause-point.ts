@@ -140,5 +140,12 @@ export const PausePoint = z.object({
    * is still its own decision, its own compare-and-set and audit entry.
    */
   batchId: z.string().optional(),
+  /**
+   * The `view_hash` of the decision view the decision was made on
+   * (src/engine/view-hash.ts): what the person was shown, bound to what was
+   * decided. Absent on records decided before decisions carried it, and on
+   * those no person decided (a rule, an expiry).
+   */
+  viewHash: z.string().optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;

@@ -192,7 +192,7 @@ export class MemoryStorage implements StoragePort {
     if (!current) return { ok: false, reason: 'not_found' };
     if (current.status !== 'pending') return { ok: false, reason: 'already_decided', pausePoint: copyRecord(current) };
     const settlement = settle(copyRecord(current));
-    if (!settlement.commit) return { ok: false, reason: 'refused', message: settlement.reason };
+    if (!settlement.commit) return { ok: false, reason: 'refused', message: settlement.reason, ...(settlement.code ? { code: settlement.code } : {}) };
     if (settlement.pausePoint.id !== id) {
       throw new StorageError('invalid', `Settling pause point ${id} returned pause point ${settlement.pausePoint.id}.`);
     }
