@@ -4,35 +4,38 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Dexie from 'dexie';
+import MiniSearch from 'minisearch';
 import '../../src/zod-config.ts';
-import { SearchIndex } from '../../src/search/search-index.ts';
+import { MemoryLocks } from '../../src/engine/testing/memory-locks.ts';
 import { SearchService } from '../../src/search/search-service.ts';
-import { cardText, messageText } from '../../src/search/searchable-text.ts';
+import { wordSegments, wordTerms } from '../../src/search/word-segments.ts';
 import { PausepointDb } from '../../src/storage/db.ts';
 import { corpus } from './corpus.ts';
+import { MiniSearchBlocks } from './minisearch-blocks.ts';
 
 /**
  * `npm run bench:search`: conversation search over 100,000 messages
- * (BENCH_SEARCH_MESSAGES sets the size), in Node, in two parts.
- *  1. The index alone, fed the records from memory, in a heap that holds
- *     nothing else — as a worker's heap holds the index while the browser's
- *     IndexedDB lives in another process: its build time, the heap it keeps
- *     (after a full GC, before and after), and its queries.
- *  2. The worker's service on fake-indexeddb: the first use's build from the
- *     stored records (a page of 500 per transaction, as in the worker), and
- *     the whole answer to `searchConversations` (the index, then the matched
- *     records read back for 50 snippets). fake-indexeddb keeps the whole
- *     database in this heap, so garbage collection here costs more than in a
- *     worker (see bench:audit's note in the README).
- * Queries: p50 and p95 over 41 runs of each of seven kinds, once warm.
- * Targets: query p50 ≤ 50 ms (the issue's); build ≤ 10 s and heap ≤ 150 MB
- * for the index alone (ours, for a worker that builds it on first use).
+ * (BENCH_SEARCH_MESSAGES sets the size), in Node, each figure beside the one
+ * measured before the index was stored (README, *Search*) and the issue's
+ * target.
+ *  1. The stored index (src/search) on fake-indexeddb: the build from
+ *     scratch, then a new tab — a second connection and service, as a worker
+ *     of a tab opened later — and its first search (loading what it keeps in
+ *     memory, then the query), the heap that tab keeps (after a full GC,
+ *     before and after), and the whole answer to `searchConversations`
+ *     (postings, then the 50 matched records read back for snippets) for
+ *     seven kinds of query. fake-indexeddb keeps the whole database in this
+ *     heap and is slower than a browser's IndexedDB.
+ *  2. The candidate it was chosen over: MiniSearch with block documents in
+ *     memory (bench/search/minisearch-blocks.ts): its build, the heap it
+ *     keeps, its queries, and its persistence — the JSON snapshot a new tab
+ *     would load whole.
+ * Queries: p50 and p95 over 41 runs of each kind, once warm, and over all.
  */
 const MESSAGES = Number(process.env.BENCH_SEARCH_MESSAGES ?? 100_000);
-const QUERY_TARGET_MS = 50;
-const INDEX_BUILD_TARGET_MS = 10_000;
-const SIZE_TARGET_MB = 150;
 const RUNS = 41;
+const TARGET = { firstSearchMs: 1_000, buildMs: 10_000, heapMb: 40, p50: 30, p95: 100 };
+const TODAY = { firstSearch: '36 s build + query', build: '36 s', heap: '177 MB', p50: '34 ms', p95: '340 ms' };
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -43,7 +46,7 @@ const heap = () => {
 };
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-const mark = (ok: boolean) => (ok ? 'ok' : 'OVER');
+const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
 
 /** Seven kinds of query over the corpus; the mid-word title is cut from a title it holds. */
 function queriesFor(title: string) {
@@ -73,60 +76,86 @@ async function timeQueries(run: (query: string) => number | Promise<number>, que
     all.push(...times);
     lines.push(`  ${label.padEnd(22)} ${JSON.stringify(query).padEnd(18)} ${String(total).padStart(5)} found   p50 ${ms(percentile(times, 0.5)).padStart(9)}   p95 ${ms(percentile(times, 0.95)).padStart(9)}`);
   }
-  return { p50: percentile(all, 0.5), lines };
+  return { p50: percentile(all, 0.5), p95: percentile(all, 0.95), lines };
 }
 
-// 1. The index alone.
+// 1. The stored index.
+console.log(`Seeding ${MESSAGES.toLocaleString('en')} messages into fake-indexeddb…`);
+const db = new PausepointDb(`bench-search-${Date.now()}`);
 let conversations = 0;
 let cards = 0;
 let title = '';
-const before = heap();
-const indexStarted = performance.now();
-const index = new SearchIndex();
-for (const { conversation: c, messages, cards: made } of corpus(MESSAGES)) {
-  if (conversations++ === 600) title = c.title;
-  index.putConversation(c.id, c.title, c.updatedAt);
-  for (const m of messages) index.putText(m.conversationId, { kind: 'message', messageId: m.id }, messageText(m), m.createdAt);
-  for (const p of made) index.putText(p.conversationId, { kind: 'card', pausePointId: p.id }, cardText(p), p.createdAt);
-  cards += made.length;
-}
-const indexBuildMs = performance.now() - indexStarted;
-const sizeMb = (heap() - before) / 1e6;
-const queries = queriesFor(title || 'a title');
-const alone = await timeQueries((query) => index.search(query, 50).total, queries);
-const documents = index.size;
-
-// 2. The worker's service on fake-indexeddb.
-console.log(`Seeding ${MESSAGES.toLocaleString('en')} messages into fake-indexeddb…`);
-const db = new PausepointDb(`bench-search-${Date.now()}`);
 for (const { conversation, messages, cards: made } of corpus(MESSAGES)) {
+  if (conversations++ === 600) title = conversation.title;
+  cards += made.length;
   await db.transaction('rw', [db.conversations, db.messages, db.pausePoints], async () => {
     await db.conversations.put(conversation);
     await db.messages.bulkPut(messages);
     await db.pausePoints.bulkPut(made);
   });
 }
-const service = new SearchService(db);
+const queries = queriesFor(title || 'a title');
+const locks = new MemoryLocks();
+const builder = new SearchService(db, locks);
+const buildLoad = load();
 const buildStarted = performance.now();
-await service.warm();
+await builder.warm();
 const buildMs = performance.now() - buildStarted;
-const whole = await timeQueries(async (query) => (await service.search(query, 50)).total, queries);
-service.close();
+builder.close();
+const terms = await db.searchTerms.count();
+const blocks = await db.searchBlocks.count();
+
+// A tab opened later: its own connection and service, the index already stored.
+const tabDb = new PausepointDb(db.name);
+await tabDb.open();
+const before = heap();
+const tab = new SearchService(tabDb, locks);
+const firstLoad = load();
+const firstStarted = performance.now();
+const first = await tab.search('invoice', 50);
+const firstSearchMs = performance.now() - firstStarted;
+const keptMb = (heap() - before) / 1e6;
+const queryLoad = load();
+const stored = await timeQueries(async (query) => (await tab.search(query, 50)).total, queries);
+tab.close();
+tabDb.close();
 db.close();
 await Dexie.delete(db.name);
 
+// 2. MiniSearch with block documents, in memory.
+const miniBefore = heap();
+const miniLoad = load();
+const miniStarted = performance.now();
+const mini = new MiniSearchBlocks();
+for (const { conversation, messages, cards: made } of corpus(MESSAGES)) mini.add(conversation, messages, made);
+const miniBuildMs = performance.now() - miniStarted;
+const miniMb = (heap() - miniBefore) / 1e6;
+const miniQueries = await timeQueries((query) => mini.search(query, 50).total, queries);
+const snapshotStarted = performance.now();
+const snapshot = JSON.stringify(mini.mini);
+const snapshotMs = performance.now() - snapshotStarted;
+const loadStarted = performance.now();
+MiniSearch.loadJSON(snapshot, { fields: ['text'], tokenize: (text) => wordSegments(text).map(({ segment }) => segment), processTerm: (term) => wordTerms(term) });
+const snapshotLoadMs = performance.now() - loadStarted;
+
+const row = (label: string, value: string, today: string, target: string, ok: boolean) =>
+  console.log(`${label.padEnd(44)} ${value.padStart(12)}   today ${today.padEnd(20)} target ${target.padEnd(9)} ${ok ? 'ok' : 'OVER'}`);
+
 console.log('');
 console.log(
-  `bench:search — ${MESSAGES.toLocaleString('en')} messages, ${conversations.toLocaleString('en')} conversations, ${cards.toLocaleString('en')} cards, ${documents.toLocaleString('en')} documents; Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}`,
+  `bench:search — ${MESSAGES.toLocaleString('en')} messages, ${conversations.toLocaleString('en')} conversations, ${cards.toLocaleString('en')} cards; Node ${process.version}, ${cpus().length} cores`,
 );
-console.log('1. The index alone (heap holding nothing else):');
-for (const line of alone.lines) console.log(line);
-console.log('2. The worker’s whole answer on fake-indexeddb (index, then 50 snippets read back):');
-for (const line of whole.lines) console.log(line);
+console.log(`1. The stored index on fake-indexeddb (${terms.toLocaleString('en')} terms, ${blocks.toLocaleString('en')} blocks); the whole answer (postings, then 50 snippets read back), ${queryLoad}:`);
+for (const line of stored.lines) console.log(line);
+console.log(`2. MiniSearch 7.2 with block documents, in memory (the candidate), ${load()}:`);
+for (const line of miniQueries.lines) console.log(line);
+console.log(
+  `   build ${ms(miniBuildMs)} (${miniLoad}), heap kept ${miniMb.toFixed(1)} MB, query p50 ${ms(miniQueries.p50)} / p95 ${ms(miniQueries.p95)}; persisted as a snapshot: ${(snapshot.length / 1e6).toFixed(1)} MB of JSON written in ${ms(snapshotMs)}, loaded whole by each new tab in ${ms(snapshotLoadMs)}`,
+);
 console.log('');
-console.log(`query p50, index alone:        ${ms(alone.p50).padStart(10)}   target ≤ ${QUERY_TARGET_MS} ms   ${mark(alone.p50 <= QUERY_TARGET_MS)}`);
-console.log(`query p50, whole answer:       ${ms(whole.p50).padStart(10)}   target ≤ ${QUERY_TARGET_MS} ms   ${mark(whole.p50 <= QUERY_TARGET_MS)}`);
-console.log(`build, index alone:            ${ms(indexBuildMs).padStart(10)}   target ≤ ${INDEX_BUILD_TARGET_MS / 1000} s    ${mark(indexBuildMs <= INDEX_BUILD_TARGET_MS)}`);
-console.log(`build from fake-indexeddb:     ${ms(buildMs).padStart(10)}   (no target: fake-indexeddb's reads and GC)`);
-console.log(`index size (heap kept):        ${`${sizeMb.toFixed(1)} MB`.padStart(10)}   target ≤ ${SIZE_TARGET_MB} MB  ${mark(sizeMb <= SIZE_TARGET_MB)}`);
-if (whole.p50 > QUERY_TARGET_MS) process.exitCode = 1;
+row(`first search in a new tab (${firstLoad})`, ms(firstSearchMs), TODAY.firstSearch, `≤ ${TARGET.firstSearchMs / 1000} s`, firstSearchMs <= TARGET.firstSearchMs && first.total > 0);
+row(`build from scratch (${buildLoad})`, ms(buildMs), TODAY.build, `≤ ${TARGET.buildMs / 1000} s`, buildMs <= TARGET.buildMs);
+row('kept in a worker’s heap', `${keptMb.toFixed(1)} MB`, TODAY.heap, `≤ ${TARGET.heapMb} MB`, keptMb <= TARGET.heapMb);
+row(`query p50, all kinds (${queryLoad})`, ms(stored.p50), TODAY.p50, `≤ ${TARGET.p50} ms`, stored.p50 <= TARGET.p50);
+row(`query p95, all kinds (${queryLoad})`, ms(stored.p95), TODAY.p95, `≤ ${TARGET.p95} ms`, stored.p95 <= TARGET.p95);
+if (stored.p50 > TARGET.p50 || stored.p95 > TARGET.p95) process.exitCode = 1;

@@ -6,6 +6,7 @@ import type { StoredMcpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
 import type { RemoteDecision, SyncDevice, SyncDocState } from '../sync/records/sync-records.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 import type { StoredAttachment } from './stored-attachment.ts';
+import type { SearchBlockRow, SearchCoveredRow, SearchStateRow, SearchTermRow } from '../search/search-records.ts';
 
 /**
  * One row per key: `settings`, `deviceId`, and `apiKeys` (api-keys.ts), where
@@ -44,6 +45,18 @@ export class PausepointDb extends Dexie {
   remoteDecisions!: EntityTable<RemoteDecision, 'pausePointId'>;
   /** Per synced record: its document on the server, the revision and version counter last seen, and what was pushed. */
   syncDocs!: EntityTable<SyncDocState, 'key'>;
+
+  /**
+   * Conversation search's index (src/search/search-records.ts), kept here so
+   * every tab reads the one a single builder wrote: a posting list per term,
+   * the terms of each block of messages or cards, what each conversation's
+   * blocks cover, and the index's format. Derived from the records above,
+   * never in backups, exports or sync: it is rebuilt from them.
+   */
+  searchTerms!: EntityTable<SearchTermRow, 'term'>;
+  searchBlocks!: EntityTable<SearchBlockRow, 'id'>;
+  searchCovered!: EntityTable<SearchCoveredRow, 'conversationId'>;
+  searchState!: EntityTable<SearchStateRow, 'key'>;
 
   /** The same database over a second connection whose writes are `strict`; opened on first use (see `strict`). */
   #strict: PausepointDb | undefined;
@@ -97,6 +110,8 @@ export class PausepointDb extends Dexie {
     // Additive: answers that carry usage, by when they were written (only those have `usage.model`, so only they are in it):
     // the day's and the month's usage read the calls in their period, not every message of every conversation touched in it.
     this.version(12).stores({ messages: 'id, [conversationId+seq], [createdAt+usage.model]' });
+    // Additive: the persisted search index (src/search/search-records.ts), shared by every tab instead of one in each worker's memory.
+    this.version(13).stores({ searchTerms: 'term', searchBlocks: 'id', searchCovered: 'conversationId', searchState: 'key' });
   }
 
   /**

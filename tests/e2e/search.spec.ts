@@ -74,3 +74,34 @@ for (const { width, height, narrow } of [
     });
   });
 }
+
+test('a second tab searches the index the first built, finds a message written after it, and opens the result at it', async ({ page, context, llm }) => {
+  llm.enqueue({ content: 'The Zeppelin tickets are in the blue folder.' }, { content: 'Noted: the harbour ferry leaves at nine.' });
+  await setUpEndpoint(page, llm);
+  await send(page, 'Where did I put the Zeppelin tickets?');
+  await expect(page.getByText('The Zeppelin tickets are in the blue folder.')).toBeVisible();
+  const first = page.url();
+  // The first tab builds the stored index (its search field's focus asks for it) and searches it.
+  const field = page.getByRole('searchbox', { name: 'Search conversations' });
+  await field.fill('zeppelin');
+  await expect(page.getByRole('list', { name: 'Search results' }).getByRole('link')).toHaveCount(1);
+  await field.fill('');
+
+  // Written after the index was built: indexed as it is written, whichever tab reads it.
+  await send(page, 'Remember the harbour ferry');
+  await expect(page.getByText('Noted: the harbour ferry leaves at nine.')).toBeVisible();
+
+  const other = await context.newPage();
+  await other.goto('/');
+  const otherField = other.getByRole('searchbox', { name: 'Search conversations' });
+  await otherField.fill('ferry nine');
+  const results = other.getByRole('list', { name: 'Search results' });
+  const result = results.getByRole('link', { name: /harbour ferry leaves at nine/ });
+  await expect(result).toBeVisible();
+  await expect(result.locator('mark')).toHaveText(['ferry', 'nine']);
+  await expect(other.getByRole('status').filter({ hasText: 'found' })).toHaveText('1 conversation found');
+  await result.click();
+  await expect(other).toHaveURL(new RegExp(`${first.split('#')[1]!.replace(/[/]/g, '\\/')}/message/`));
+  const match = other.getByRole('region', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Noted: the harbour ferry leaves at nine.' });
+  await expect(match).toBeFocused();
+});

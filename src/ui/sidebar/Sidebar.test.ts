@@ -3,6 +3,7 @@ import 'fake-indexeddb/auto';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Conversation, Message } from '../../engine/records/index.ts';
+import { MemoryLocks } from '../../engine/testing/memory-locks.ts';
 import { SearchService } from '../../search/search-service.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
@@ -41,7 +42,7 @@ afterEach(() => search?.close());
 async function renderSidebar(conversations: Conversation[], pendingCount = 0) {
   await db.conversations.bulkPut(conversations);
   const fake = fakeContext({ db });
-  search = new SearchService(db);
+  search = new SearchService(db, new MemoryLocks());
   const service = search;
   fake.client.searchConversations.mockImplementation(async (query: string, limit: number) =>
     query.trim() ? service.search(query, limit) : (await service.warm(), { results: [], total: 0 }),
