@@ -149,8 +149,13 @@ test('keyboard: ? lists the shortcuts; A on a focused card approves; D opens the
 
   await send(page, 'send the campaign');
   const campaign = card(page, 'Send the campaign');
-  await expect(campaign).toBeFocused();
   await expect(campaign.getByText('Unknown effect', { exact: true })).toBeVisible();
+  // The card never takes the focus by itself: J moves to it, and its keys work once it has been on screen half a second.
+  await expect(campaign).not.toBeFocused();
+  await page.getByRole('heading', { level: 2 }).first().click();
+  await page.keyboard.press('j');
+  await expect(campaign).toBeFocused();
+  await expect(campaign).toHaveAttribute('aria-keyshortcuts', 'A D');
   await page.keyboard.press('a');
   await expect(page.getByText('Campaign sent.')).toBeVisible();
   expect(messageText(llm.chatRequests()[1]!.body.messages.filter((m) => m.role === 'user').at(-1))).toBe('Approval approval: approve');

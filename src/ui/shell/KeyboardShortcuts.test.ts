@@ -11,7 +11,7 @@ describe('Keyboard shortcuts', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     await fireEvent.keyDown(document.body, { key: '?' });
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
-    for (const what of ['Approve the focused card', 'Decline the focused card', 'Approvals: next / previous card']) {
+    for (const what of ['Approve the focused card', 'Decline the focused card', 'Next / previous pending card (Approvals, or the conversation)']) {
       expect(within(dialog).getByText(what, { exact: false })).toBeTruthy();
     }
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
