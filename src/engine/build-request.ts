@@ -1,9 +1,9 @@
 import type { AttachmentContent } from './attachments-port.ts';
 import type { Message, ToolMessage, UserMessage } from './records/index.ts';
 import type { ContentPart, ModelMessage } from './model-port.ts';
-import { codeFence } from './code-fence.ts';
+import { escapedType, quotedName, wrapAttachedFile } from './attached-file-envelope.ts';
 import { SYSTEM_PROMPT } from './system-prompt.ts';
-import { escapeEnvelope, wrapToolResult } from './tool-result-envelope.ts';
+import { wrapToolResult } from './tool-result-envelope.ts';
 
 const MISSING_RESULT = 'Error: no result was recorded for this call.';
 
@@ -84,23 +84,19 @@ export function buildRequest(
 
 /**
  * A user message with attachments, as content parts: its text, then each
- * file in order. A text file is introduced by its name and fenced (a fence
- * longer than any run of backticks in it), and cannot write the tool-result
- * envelope's delimiters (a file from anywhere must not pass for a tool's
- * data, nor the user's words for it); the approval marker is only ever read
- * at the start of a tool result, so attached text cannot raise a card.
+ * file in order. A text file (a PDF's text too) goes as data, in its
+ * envelope (attached-file-envelope.ts), introduced by its name, escaped,
+ * and fenced: a file from anywhere must not pass for the user's words, nor
+ * for a tool's data. The approval marker is only ever read at the start of
+ * a tool result, so attached text cannot raise a card.
  */
 function userParts(message: UserMessage, attachments: ReadonlyMap<string, AttachmentContent>): ContentPart[] {
   const parts: ContentPart[] = message.content ? [{ type: 'text', text: message.content }] : [];
   for (const ref of message.attachments ?? []) {
     const content = attachments.get(ref.id);
     if (content?.kind === 'image') parts.push({ type: 'image_url', image_url: { url: content.dataUrl } });
-    else if (content?.kind === 'text') parts.push({ type: 'text', text: `${attachedFileIntro(ref.name, ref.type)}\n${codeFence(escapeEnvelope(content.text))}` });
-    else parts.push({ type: 'text', text: `The user attached ${ref.name} (${ref.type}, ${ref.size} bytes), but its content is not on this device and was not sent.` });
+    else if (content?.kind === 'text') parts.push({ type: 'text', text: wrapAttachedFile(ref.name, ref.type, content.text) });
+    else parts.push({ type: 'text', text: `The user attached ${quotedName(ref.name)} (${escapedType(ref.type)}, ${ref.size} bytes), but its content is not on this device and was not sent.` });
   }
   return parts;
-}
-
-export function attachedFileIntro(name: string, type: string): string {
-  return `Attached file ${name} (${type}):`;
 }

@@ -66,7 +66,7 @@ test('a text file goes as a text part with its name; Remove takes a file out bef
   await page.getByRole('button', { name: 'Send', exact: true }).click();
 
   await expect(page.getByText('Read it.')).toBeVisible();
-  expect(lastUserParts(llm)).toEqual([{ type: 'text', text: 'Attached file notes.md (text/markdown):\n```\n# Plan\n- buy milk\n\n```' }]);
+  expect(lastUserParts(llm)).toEqual([{ type: 'text', text: '<attached_file>\nAttached file "notes.md" (text/markdown):\n```\n# Plan\n- buy milk\n\n```\n</attached_file>' }]);
   await expect(page.getByRole('list', { name: 'Files in this message' })).toContainText('notes.md');
 });
 
@@ -89,8 +89,8 @@ test('a PDF goes as a text part holding its text, read by pdf.js in its own work
   await expect(page.getByText('Two pages.')).toBeVisible();
   const text = '```\nPausepoint reads the text of this PDF.\n\nPage two, line one.\nLine two.\n```';
   expect(lastUserParts(llm)).toEqual([
-    { type: 'text', text: `Attached file two-pages.pdf (application/pdf):\n${text}` },
-    { type: 'text', text: `Attached file again.pdf (application/pdf):\n${text}` },
+    { type: 'text', text: `<attached_file>\nAttached file "two-pages.pdf" (application/pdf):\n${text}\n</attached_file>` },
+    { type: 'text', text: `<attached_file>\nAttached file "again.pdf" (application/pdf):\n${text}\n</attached_file>` },
   ]);
   // Parsed in pdf.js's bundled same-origin worker (not on the page), and nothing was refused on the way.
   expect(workers.some((url) => new URL(url).origin === new URL(page.url()).origin && /\/assets\/pdf\.worker[^/]*\.js$/.test(url))).toBe(true);
@@ -151,8 +151,8 @@ test('files dropped on the conversation or pasted into the message box join the 
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByText('Got both.')).toBeVisible();
   expect(lastUserParts(llm)).toEqual([
-    { type: 'text', text: 'Attached file dropped.txt (text/plain):\n```\nfrom a drop\n```' },
-    { type: 'text', text: 'Attached file pasted.txt (text/plain):\n```\nfrom a paste\n```' },
+    { type: 'text', text: '<attached_file>\nAttached file "dropped.txt" (text/plain):\n```\nfrom a drop\n```\n</attached_file>' },
+    { type: 'text', text: '<attached_file>\nAttached file "pasted.txt" (text/plain):\n```\nfrom a paste\n```\n</attached_file>' },
   ]);
 });
 
