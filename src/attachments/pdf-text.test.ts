@@ -2,9 +2,30 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import '../../tests/unit/promise-with-resolvers.ts';
 import { MAX_FILE_TEXT_CHARS } from '../engine/records/attachment-limits.ts';
-import { extractPdfText } from './pdf-text.ts';
+import { extractPdfText, MAX_PDF_PAGES } from './pdf-text.ts';
 
 const fixture = (file: string) => new Uint8Array(readFileSync(new URL(`../../tests/fixtures/${file}`, import.meta.url)));
+
+/** A PDF of `objects` (numbered from 1, the first the catalog), with its cross-reference table right. */
+function pdfOf(objects: string[]): Uint8Array<ArrayBuffer> {
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((object, i) => {
+    const at = pdf.length;
+    pdf += `${i + 1} 0 obj\n${object}\nendobj\n`;
+    return at;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(pdf);
+}
+
+/** A PDF of `count` blank pages. */
+function blankPagesPdf(count: number): Uint8Array<ArrayBuffer> {
+  const kids = Array.from({ length: count }, (_, i) => `${i + 3} 0 R`).join(' ');
+  const page = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>';
+  return pdfOf(['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${kids}] /Count ${count} >>`, ...Array.from({ length: count }, () => page)]);
+}
 
 /**
  * A one-page PDF showing each line in tiny Helvetica on the largest page PDF allows (pdf.js leaves out text
@@ -19,16 +40,7 @@ function onePagePdf(...lines: string[]): Uint8Array<ArrayBuffer> {
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
   ];
-  let pdf = '%PDF-1.4\n';
-  const offsets = objects.map((object, i) => {
-    const at = pdf.length;
-    pdf += `${i + 1} 0 obj\n${object}\nendobj\n`;
-    return at;
-  });
-  const xref = pdf.length;
-  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`;
-  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(pdf);
+  return pdfOf(objects);
 }
 
 describe('extractPdfText', () => {
@@ -56,6 +68,14 @@ describe('extractPdfText', () => {
     await expect(extractPdfText('long.pdf', onePagePdf(half, half))).rejects.toThrow(
       '“long.pdf” has more than 200,000 characters of text: a file can have at most 200,000.',
     );
+  });
+
+  it('refuses a PDF of more than MAX_PDF_PAGES pages before reading any, naming it (issue 32, point 4)', async () => {
+    await expect(extractPdfText('endless.pdf', blankPagesPdf(MAX_PDF_PAGES + 1))).rejects.toThrow(`“endless.pdf” has 501 pages: a PDF can have at most ${MAX_PDF_PAGES}.`);
+    // At the bound it is read (and refused only for having no text).
+    await expect(extractPdfText('bound.pdf', blankPagesPdf(MAX_PDF_PAGES))).rejects.toThrow(/^“bound\.pdf” has no text to read/);
+    // The reader goes on with the next PDF.
+    expect(await extractPdfText('two-pages.pdf', fixture('two-pages.pdf'))).toContain('Page two, line one.');
   });
 
   it('refuses a PDF with no text layer, as a scan is, naming it', async () => {
