@@ -38,7 +38,7 @@ function devContentSecurityPolicy(): Plugin {
 /**
  * The OAuth Client ID Metadata Document (src/mcp/oauth/client-metadata-document.ts) is named by its own URL,
  * which only whoever deploys the app knows: `PAUSEPOINT_PUBLIC_URL=https://host/path/ npm run build` ships
- * `oauth-client.json` for that address. Without it nothing is shipped, and Sign in registers dynamically.
+ * `client-metadata.json` for that address. Without it nothing is shipped, and Sign in registers dynamically.
  */
 function oauthClientDocument(): Plugin {
   const publicUrl = process.env.PAUSEPOINT_PUBLIC_URL?.trim();

@@ -1,7 +1,8 @@
 // The README's test command: every check the project has, in order, with one
 // closing line `N passed, N failed` that sums them all. Static checks count as
 // one test each; vitest and Playwright report their own counts (read from
-// their JSON reporters, not scraped from their human output).
+// their JSON reporters, not scraped from their human output), and the MCP
+// conformance suite its scenarios (scripts/conformance-mcp.mjs --report).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,7 +49,8 @@ function suite(name, counted, run) {
   tally.passed += counts.passed;
   tally.failed += counts.failed;
   const flaky = counts.flaky ? `, ${counts.flaky} passed only on a retry` : '';
-  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed${flaky} (${seconds}s)`);
+  const expected = counts.expected ? `, ${counts.expected} expected failures (baseline)` : '';
+  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed${flaky}${expected} (${seconds}s)`);
 }
 
 const started = Date.now();
@@ -58,6 +60,13 @@ staticCheck('lint', 'npx', ['--no-install', 'eslint', '.']);
 const vitestReport = join(reports, 'vitest.json');
 suite('unit', () => countVitest(vitestReport), () =>
   step('unit tests (vitest)', 'npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
+);
+
+// The official MCP conformance suite's client scenarios, each counted as one test; the failures its
+// baseline expects (tests/conformance/baseline.yml, each with its reason) count as neither.
+const conformanceReport = join(reports, 'conformance.json');
+suite('MCP conformance', () => (existsSync(conformanceReport) ? JSON.parse(readFileSync(conformanceReport, 'utf8')) : undefined), () =>
+  step('MCP conformance suite (client scenarios)', 'node', ['scripts/conformance-mcp.mjs', '--report', conformanceReport]),
 );
 
 const browser = ensureChromium();

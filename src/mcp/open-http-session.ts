@@ -132,7 +132,15 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
     if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
     await client.close();
   });
-  return session;
+  // A server may let `initialize` in and ask for sign-in at `tools/list`: that 401's challenge goes with the failure too.
+  return {
+    ...session,
+    listTools: () =>
+      session.listTools().catch((error: unknown) => {
+        const failure = connectFailure(error, endpoint.url, 'list');
+        throw failure.kind === 'needs_auth' && (challenge.resourceMetadataUrl || challenge.scope) ? new McpConnectError(failure.kind, failure.message, { ...challenge }) : failure;
+      }),
+  };
 }
 
 /** The SDK's default retries a broken stream twice; a dead server is noticed sooner this way, and the hub reconnects. */

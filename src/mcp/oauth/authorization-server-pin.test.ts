@@ -84,8 +84,8 @@ describe('the app’s Client ID Metadata Document (issue 26 point 8)', () => {
 
   it('is used only when the app is on https and its host serves the one built for this address', async () => {
     const document = clientDocument('https://pausepoint.example/app/');
-    expect(document).toMatchObject({ client_id: 'https://pausepoint.example/app/oauth-client.json', redirect_uris: [callback], client_name: 'Pausepoint' });
-    expect(await shippedClientDocument(callback, served(document))).toEqual({ url: 'https://pausepoint.example/app/oauth-client.json' });
+    expect(document).toMatchObject({ client_id: 'https://pausepoint.example/app/client-metadata.json', redirect_uris: [callback], client_name: 'Pausepoint' });
+    expect(await shippedClientDocument(callback, served(document))).toEqual({ url: 'https://pausepoint.example/app/client-metadata.json' });
     expect((await shippedClientDocument('http://localhost:4173/mcp-oauth-callback', served(document))).url).toBeNull();
     expect((await shippedClientDocument(callback, served(clientDocument('https://elsewhere.example/')))).url).toBeNull();
     expect((await shippedClientDocument(callback, served('<!doctype html><title>Pausepoint</title>'))).url).toBeNull();

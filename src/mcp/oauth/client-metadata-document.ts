@@ -5,12 +5,12 @@ import { z } from 'zod';
 /**
  * Pausepoint's OAuth client identity as a Client ID Metadata Document (the
  * MCP authorization spec's preferred way, draft-ietf-oauth-client-id-metadata-document):
- * `<app>/oauth-client.json`, beside index.html and the callback page, whose
+ * `<app>/client-metadata.json`, beside index.html and the callback page, whose
  * URL is the client id. An authorization server that advertises
  * `client_id_metadata_document_supported` fetches it instead of taking a
  * dynamic registration. The same fields are what dynamic registration sends.
  */
-export const CLIENT_DOCUMENT_PATH = 'oauth-client.json';
+export const CLIENT_DOCUMENT_PATH = 'client-metadata.json';
 
 /** What Pausepoint registers as, dynamically or by its document: a public client (a browser keeps no secret), protected by PKCE. */
 export function clientMetadata(redirectUrl: string): OAuthClientMetadata {

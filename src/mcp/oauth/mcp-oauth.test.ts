@@ -256,7 +256,7 @@ describe('OAuth trusts the metadata it pinned at sign-in, not whatever the MCP s
 describe('client identity without dynamic registration (issue 26 point 8)', () => {
   const APP = 'https://pausepoint.test/';
   const APP_CALLBACK = `${APP}mcp-oauth-callback`;
-  const DOCUMENT = `${APP}oauth-client.json`;
+  const DOCUMENT = `${APP}client-metadata.json`;
   /** The app's host, which this test cannot serve over https: answers the document as the build ships it. */
   const appHost = (served: object | null) => (input: string | URL | Request, init?: RequestInit) =>
     String(input instanceof Request ? input.url : input) === DOCUMENT
