@@ -7,6 +7,7 @@
  *   (the two sides' runs interleaved, so the machine's other load falls on both).
  *   Pausepoint's side is `openHttpSession` + `listTools` (its CfWorker
  *   validator, its stream watching, its tool-record parsing).
+ * - tools/list on an open session, median of LISTS (Pausepoint's side parses each definition).
  * - per call: `echo` round trips, median of CALLS after WARMUP. Pausepoint's
  *   side is what the engine runs for an approved call: the tool's input
  *   checked against the server's JSON Schema, then `execute` through the hub
@@ -28,6 +29,7 @@ const PORT = Number(process.env.BENCH_MCP_PORT ?? 18650);
 const CONNECTS = 15;
 const WARMUP = 30;
 const CALLS = Number(process.env.BENCH_MCP_CALLS ?? 300);
+const LISTS = 50;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -104,6 +106,10 @@ try {
     pause: () => Promise.reject(new Error('not used')),
     ask: () => Promise.reject(new Error('not used')),
   };
+  // tools/list on an open session: what a re-list after `list_changed` costs (Pausepoint parses each definition).
+  const session = await openHttpSession({ url, headers: {}, bearerToken: null }, noEvents);
+  const [sdkList, ownList] = await timePair(() => client.listTools(), () => session.listTools(), LISTS, 5);
+  await session.close();
   const [sdkCall, ownCall] = await timePair(
     () => client.callTool({ name: 'echo', arguments: { message: 'bench' } }),
     () => echo.execute(echo.input.parse({ message: 'bench' }), context),
@@ -119,6 +125,7 @@ try {
   console.log('| measure | SDK directly | Pausepoint | ratio |');
   console.log('|---|---|---|---|');
   console.log(`| connect + tools/list (median of ${CONNECTS}) | ${ms(sdkConnect)} | ${ms(ownConnect)} | ${(ownConnect / sdkConnect).toFixed(2)}× |`);
+  console.log(`| tools/list on an open session (median of ${LISTS}) | ${ms(sdkList)} | ${ms(ownList)} | ${(ownList / sdkList).toFixed(2)}× |`);
   console.log(`| one echo call (median of ${CALLS}) | ${ms(sdkCall)} | ${ms(ownCall)} | ${(ownCall / sdkCall).toFixed(2)}× (target ≤ 1.5×) |`);
 } finally {
   await server.close();
