@@ -12,8 +12,14 @@ export interface ConversationWrite {
 
 const EMPTY = new Uint32Array(0);
 
-/** Postings a build gathers in memory before writing them (about 8 MB of numbers): the heap a build takes stays bounded whatever the history's size. */
-const BUILD_FLUSH = 1_000_000;
+/**
+ * Postings a build gathers in memory before writing them (up to about 30 MB
+ * of numbers, held only while it builds): 100,000 messages make about 2.5
+ * million, so their terms are written once; a longer history's are written
+ * in turns, each term's row read back and extended, so the heap a build
+ * takes stays bounded whatever the history's size.
+ */
+const BUILD_FLUSH = 4_000_000;
 
 /** The term changes of a batch: document numbers to add to and remove from each term's list. */
 class PostingChanges {
@@ -56,6 +62,8 @@ export class IndexWriter {
    */
   readonly #building = new Map<string, number[]>();
   #buildingCount = 0;
+  /** Terms a build has written a row for: only those are read back before the next flush writes them (a get each is most of a flush's time in Chromium). */
+  readonly #built = new Set<string>();
 
   constructor(private readonly db: PausepointDb) {}
 
@@ -64,7 +72,10 @@ export class IndexWriter {
     const { searchTerms, searchBlocks, searchCovered, searchState } = this.db;
     const state: SearchStateRow = { key: 'index', format: SEARCH_FORMAT, complete: false, nextBlock: 1, generation: crypto.randomUUID() };
     await this.db.transaction('rw', [searchTerms, searchBlocks, searchCovered, searchState], async () => {
-      await Promise.all([searchTerms.clear(), searchBlocks.clear(), searchCovered.clear()]);
+      this.#building.clear();
+    this.#buildingCount = 0;
+    this.#built.clear();
+    await Promise.all([searchTerms.clear(), searchBlocks.clear(), searchCovered.clear()]);
       await searchState.put(state);
     });
     return state;
@@ -84,7 +95,8 @@ export class IndexWriter {
     for (const [term, docs] of this.#building) changes.added.set(term, docs);
     this.#building.clear();
     this.#buildingCount = 0;
-    await this.#applyPostings(changes);
+    await this.#applyPostings(changes, this.#built);
+    for (const term of changes.added.keys()) this.#built.add(term);
   }
 
   /**
@@ -182,11 +194,15 @@ export class IndexWriter {
     });
   }
 
-  async #applyPostings(changes: PostingChanges): Promise<void> {
+  /** Writes each changed term's list, read first unless `stored` (a build's) says no row exists for it. */
+  async #applyPostings(changes: PostingChanges, stored?: ReadonlySet<string>): Promise<void> {
     if (changes.size === 0) return;
     const { searchTerms } = this.db;
     const terms = [...new Set([...changes.added.keys(), ...changes.removed.keys()])];
-    const rows = await searchTerms.bulkGet(terms);
+    const read = stored ? terms.filter((term) => stored.has(term)) : terms;
+    const got = await searchTerms.bulkGet(read);
+    const byTerm = new Map(read.map((term, i) => [term, got[i]]));
+    const rows = terms.map((term) => byTerm.get(term));
     const put: { term: string; postings: Uint32Array }[] = [];
     const drop: string[] = [];
     terms.forEach((term, i) => {

@@ -10,6 +10,18 @@ import { SEARCH_FORMAT, type SearchStateRow } from './search-records.ts';
 import type { SearchResults } from './search-result.ts';
 import { searchIndex } from './search-query.ts';
 
+/**
+ * The records of a build's batch, read with one request: a build takes the
+ * conversations in key order, so a batch's are one key range (a request per
+ * conversation would be thousands of round trips to the browser's IndexedDB
+ * process), then grouped back by conversation, in `ids`' order.
+ */
+async function inRange<T extends { conversationId: string }>(ids: readonly string[], read: (first: string, last: string) => Promise<T[]>): Promise<T[][]> {
+  const of = new Map<string, T[]>(ids.map((id) => [id, []]));
+  for (const row of await read(ids[0]!, ids[ids.length - 1]!)) of.get(row.conversationId)?.push(row);
+  return ids.map((id) => of.get(id)!);
+}
+
 /** The Web Lock every writer of the stored index holds: one builder or updater at a time, across tabs. */
 export const SEARCH_INDEX_LOCK = 'pausepoint:search-index';
 
@@ -102,11 +114,7 @@ export class SearchService {
         return usable(now) ? now : this.#build();
       });
     }
-    const { conversations, searchCovered } = this.db;
-    const [rows, covered] = await this.db.transaction('r', [conversations, searchCovered], () => Promise.all([conversations.toArray(), searchCovered.toArray()]));
     this.#view.clear();
-    for (const c of rows) this.#view.putConversation(c.id, c.title, c.updatedAt);
-    for (const row of covered) this.#view.putCovered(row);
     await this.#catchUp();
     return state.generation;
   }
@@ -115,6 +123,7 @@ export class SearchService {
   async #build(): Promise<SearchStateRow> {
     const state = await this.#writer.start();
     this.#view.clear();
+    // In key order: each batch's records are one key range (see inRange).
     await this.#index(await this.db.conversations.toArray(), { fresh: true });
     await this.#writer.finish();
     return { ...state, complete: true };
@@ -137,8 +146,8 @@ export class SearchService {
       const [rows, messageLists, cards] = await this.db.transaction('r', [table, messages, pausePoints], () =>
         Promise.all([
           table.bulkGet(ids),
-          Promise.all(ids.map((id) => messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray())),
-          Promise.all(ids.map((id) => pausePoints.where('conversationId').equals(id).toArray())),
+          fresh ? inRange(ids, (first, last) => messages.where('[conversationId+seq]').between([first, Dexie.minKey], [last, Dexie.maxKey]).toArray()) : Promise.all(ids.map((id) => messages.where('[conversationId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray())),
+          fresh ? inRange(ids, (first, last) => pausePoints.where('conversationId').between(first, last, true, true).toArray()) : Promise.all(ids.map((id) => pausePoints.where('conversationId').equals(id).toArray())),
         ]),
       );
       const writes: ConversationWrite[] = [];
@@ -182,7 +191,9 @@ export class SearchService {
       const [rows, covered] = await this.db.transaction('r', [conversations, searchCovered], () => Promise.all([conversations.toArray(), searchCovered.toArray()]));
       const coveredAt = new Map(covered.map((row) => [row.conversationId, row.updatedAt]));
       const present = new Set(rows.map((c) => c.id));
+      // What this tab holds in memory, read here once: a tab's first use, and a bulk write, read both tables whole anyway.
       for (const c of rows) this.#view.putConversation(c.id, c.title, c.updatedAt);
+      for (const row of covered) this.#view.putCovered(row);
       await this.#remove(covered.filter((row) => row.updatedAt !== -1 && !present.has(row.conversationId)).map((row) => row.conversationId));
       for (const id of [...this.#view.conversations.keys()]) if (!present.has(id)) this.#view.removeConversation(id);
       await this.#index(rows.filter((c) => coveredAt.get(c.id) !== c.updatedAt));
