@@ -70,6 +70,24 @@ export default ts.config(
     },
   },
   {
+    // The inert path (src/inert/) is pure like the engine, and below every subsystem that calls it: restore, import, sync.
+    files: ['src/inert/**/*.ts'],
+    languageOptions: { globals: { ...globals.es2021 } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: engineForbidden.paths,
+          patterns: [
+            ...engineForbidden.patterns,
+            { group: ['**/backup/**', '**/sync/**', '**/conversation-file/**', '**/mcp/**', '**/search/**'], message: 'src/inert is called by the subsystems, never the reverse.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', ...domGlobals.map((name) => ({ name, message: 'The inert path has no DOM.' }))],
+    },
+  },
+  {
     // The worker hosts the engine and the page talks to it; the page's UI sits above both.
     files: ['src/worker/**/*.ts'],
     rules: {

@@ -11,6 +11,7 @@ import { describeRestore } from './describe-restore.ts';
 import { restoreBackup } from './restore-backup.ts';
 import { databaseSnapshot } from './testing/database-snapshot.ts';
 import { makeConversation, makePausePoint } from '../engine/testing/make-records.ts';
+import { INTERRUPTED_FROM_FILE } from '../inert/index.ts';
 
 /**
  * Backup files as earlier versions of the app wrote them, and files that must
@@ -37,7 +38,7 @@ describe('backup format v1 sample', () => {
       approvalRules: 0,
       allowRulesOff: 0,
       auditEvents: 0,
-      interrupted: 0,
+      interrupted: 1,
       conversationsKept: 0,
       settings: 'restored',
       apiKeyMissing: true,
@@ -45,20 +46,33 @@ describe('backup format v1 sample', () => {
       skippedInBackup: 0,
     });
     expect(describeRestore(result)).toBe(
-      'Restored 2 conversations (9 messages, 2 approvals), 1 note and your settings. Backups never hold an API key: enter yours in Settings.',
+      'Restored 2 conversations (9 messages, 2 approvals), 1 note and your settings. ' +
+        '1 conversation was working when the backup was made; nothing runs in it until you press Continue. ' +
+        'Backups never hold an API key: enter yours in Settings.',
     );
-    expect(await db.pausePoints.get('8c0e2f4a-5b6d-4e7f-9a1b-2c3d4e5f6a10')).toMatchObject({ status: 'pending', title: 'Send the January newsletter?' });
+    // Nothing of a file waits for a decision here (src/inert/): its pending card comes in expired.
+    expect(await db.pausePoints.get('8c0e2f4a-5b6d-4e7f-9a1b-2c3d4e5f6a10')).toMatchObject({ status: 'expired', restored: true, title: 'Send the January newsletter?' });
     expect((await db.settings.get('settings'))?.value).toMatchObject({ provider: 'openrouter' });
     expect(await readSettings(db)).toMatchObject({ provider: 'openrouter', apiKey: '' });
   });
 
-  it('is written back as version 3 with no field lost: only the decided card is marked as restored', async () => {
+  it('is written back as version 3 with no field lost: its cards marked restored, the pending one expired and its conversation interrupted', async () => {
     await restoreBackup(db, sample);
     const again = JSON.parse(await (await createBackup(db)).blob.text());
     const original = JSON.parse(sample);
     expect(again.version).toBe(3);
     const [decided, pending] = original.data.pausePoints;
-    expect(again.data).toEqual({ ...original.data, pausePoints: [{ ...decided, restored: true }, pending], approvalRules: [], auditEvents: [], attachments: [] });
+    const conversations = original.data.conversations.map((c: { state: { kind: string } }) =>
+      c.state.kind === 'paused' ? { ...c, state: { kind: 'error', code: 'interrupted', message: INTERRUPTED_FROM_FILE.backup, retryable: true } } : c,
+    );
+    expect(again.data).toEqual({
+      ...original.data,
+      conversations,
+      pausePoints: [{ ...decided, restored: true }, { ...pending, status: 'expired', expiredReason: 'abandoned', restored: true }],
+      approvalRules: [],
+      auditEvents: [],
+      attachments: [],
+    });
   });
 });
 
@@ -67,9 +81,10 @@ describe('backup format v2 sample', () => {
 
   it('restores completely, with its approval rules granting nothing', async () => {
     const result = await restoreBackup(db, sample);
-    expect(result).toMatchObject({ conversations: 2, messages: 9, pausePoints: 2, ledger: 1, notes: 1, approvalRules: 3, allowRulesOff: 1, interrupted: 0 });
+    expect(result).toMatchObject({ conversations: 2, messages: 9, pausePoints: 2, ledger: 1, notes: 1, approvalRules: 3, allowRulesOff: 1, interrupted: 1 });
     expect(describeRestore(result)).toBe(
       'Restored 2 conversations (9 messages, 2 approvals), 1 note, 3 approval rules and your settings. ' +
+        '1 conversation was working when the backup was made; nothing runs in it until you press Continue. ' +
         '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it. ' +
         'Backups never hold an API key: enter yours in Settings.',
     );
@@ -88,7 +103,7 @@ describe('backup format v3 sample', () => {
 
   it('restores its audit events as history, each exactly as the file says, and they set nothing going', async () => {
     const result = await restoreBackup(db, sample);
-    expect(result).toMatchObject({ conversations: 2, approvalRules: 3, allowRulesOff: 1, auditEvents: 3, interrupted: 0 });
+    expect(result).toMatchObject({ conversations: 2, approvalRules: 3, allowRulesOff: 1, auditEvents: 3, interrupted: 1 });
     const events = JSON.parse(sample).data.auditEvents;
     const stored = await db.auditEvents.toArray();
     for (const event of events) expect(stored).toContainEqual(event);

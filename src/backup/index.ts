@@ -3,5 +3,4 @@ export { BackupError, type BackupErrorCode } from './backup-error.ts';
 export { createBackup, writeBackup, type Backup, type BackupOptions, type BackupProgress, type BackupSummary } from './create-backup.ts';
 export { describeRestore } from './describe-restore.ts';
 export { parseBackup, type ParseOptions, type ParseProgress } from './parse-backup.ts';
-export { inertRecords } from './inert-records.ts';
 export { restoreBackup, restoreBackupFile, type RestoreResult } from './restore-backup.ts';

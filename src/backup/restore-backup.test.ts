@@ -10,7 +10,10 @@ import { describeRestore } from './describe-restore.ts';
 import { restoreBackup } from './restore-backup.ts';
 import { databaseSnapshot } from './testing/database-snapshot.ts';
 import { SEED_ALLOW_RULE, SEED_API_KEY, SEED_DENY_RULE, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
-import type { PausePoint } from '../engine/records/index.ts';
+import type { Conversation, ConversationState, LedgerEntry, PausePoint } from '../engine/records/index.ts';
+import { INTERRUPTED_FROM_FILE } from '../inert/index.ts';
+
+const INTERRUPTED: ConversationState = { kind: 'error', code: 'interrupted', message: INTERRUPTED_FROM_FILE.backup, retryable: true };
 
 let db: PausepointDb;
 useTestDb((fresh) => (db = fresh));
@@ -25,14 +28,23 @@ async function wipeData(): Promise<void> {
 }
 
 /**
- * The seeded database as a restore of its backup brings it back: the same, but
- * the card decided before the backup is marked as restored, and the rules are
- * marked as from a backup with the allow rule switched off.
+ * The seeded database as a restore of its backup brings it back, through the
+ * inert path (src/inert/): the same, but every card is marked as restored, the
+ * pending one expired (nothing of a file waits for a decision) and so its
+ * paused conversation interrupted; the seed's cards and ledger entry name calls
+ * that no message of the file makes, so they come back tied to no call (a call
+ * id that names nothing); and the rules are marked as from a backup with the
+ * allow rule switched off.
  */
+const UNLINKED = expect.stringMatching(/^call_[0-9a-f-]{36}$/);
 function asRestored(snapshot: Record<string, unknown[]>): Record<string, unknown[]> {
   return {
     ...snapshot,
-    pausePoints: (snapshot.pausePoints as PausePoint[]).map((p) => (p.id === 'p2' ? { ...p, restored: true } : p)),
+    conversations: (snapshot.conversations as Conversation[]).map((c) => (c.state.kind === 'paused' ? { ...c, state: INTERRUPTED } : c)),
+    pausePoints: (snapshot.pausePoints as PausePoint[]).map((p) =>
+      p.status === 'pending' ? { ...p, status: 'expired', expiredReason: 'abandoned', restored: true, toolCallId: UNLINKED } : { ...p, restored: true, toolCallId: UNLINKED },
+    ),
+    ledger: (snapshot.ledger as LedgerEntry[]).map((e) => ({ ...e, id: expect.stringMatching(new RegExp(`^${e.conversationId}:call_[0-9a-f-]{36}$`)), toolCallId: UNLINKED })),
     approvalRules: [
       { ...SEED_ALLOW_RULE, source: 'backup', enabled: false },
       { ...SEED_DENY_RULE, source: 'backup' },
@@ -66,7 +78,7 @@ describe('restoreBackup: round trip', () => {
       approvalRules: 2,
       allowRulesOff: 1,
       auditEvents: 0,
-      interrupted: 0,
+      interrupted: 1,
       conversationsKept: 0,
       settings: 'unchanged',
       apiKeyMissing: false,
@@ -75,6 +87,7 @@ describe('restoreBackup: round trip', () => {
     });
     expect(describeRestore(result)).toBe(
       'Restored 2 conversations (24 messages, 2 approvals), 1 note and 2 approval rules. ' +
+        '1 conversation was working when the backup was made; nothing runs in it until you press Continue. ' +
         '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it.',
     );
   });
@@ -117,6 +130,7 @@ describe('restoreBackup: round trip', () => {
     expect(result).toMatchObject({ settings: 'restored', apiKeyMissing: true });
     expect(describeRestore(result)).toBe(
       'Restored 2 conversations (6 messages, 2 approvals), 1 note, 2 approval rules and your settings. ' +
+        '1 conversation was working when the backup was made; nothing runs in it until you press Continue. ' +
         '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it. ' +
         'Backups never hold an API key: enter yours in Settings.',
     );
@@ -253,6 +267,7 @@ describe('restoreBackup: reporting', () => {
     expect(result.skippedInBackup).toBe(1);
     expect(describeRestore(result)).toBe(
       'Restored 2 conversations (6 messages, 2 approvals), 1 note and 2 approval rules. ' +
+        '1 conversation was working when the backup was made; nothing runs in it until you press Continue. ' +
         '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it. ' +
         'The backup notes 1 record that could not be read when it was made; it is not in it.',
     );
@@ -320,7 +335,7 @@ describe('restoreBackup: twice', () => {
 });
 
 describe('restoreBackup: nothing comes back acting', () => {
-  it('a pending card comes back pending but without its expiry, so no timer here moves the loop', async () => {
+  it('a pending card comes back expired and restored, without its expiry: nothing of a file waits for a decision here', async () => {
     await seedDatabase(db);
     await db.pausePoints.update('p1', { expiresAt: 7_000 });
     const text = await backupText();
@@ -328,9 +343,8 @@ describe('restoreBackup: nothing comes back acting', () => {
 
     await restoreBackup(db, text);
 
-    expect(await db.pausePoints.get('p1')).toMatchObject({ status: 'pending', expiresAt: null });
-    expect(await db.pausePoints.get('p1')).not.toHaveProperty('restored');
-    expect((await db.conversations.get('c1'))?.state).toEqual({ kind: 'paused', pending: 1 });
+    expect(await db.pausePoints.get('p1')).toMatchObject({ status: 'expired', expiredReason: 'abandoned', restored: true, expiresAt: null });
+    expect((await db.conversations.get('c1'))?.state).toEqual(INTERRUPTED);
   });
 
   it('a rule whose id is here already is kept as it is here', async () => {

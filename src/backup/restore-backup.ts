@@ -8,8 +8,8 @@ import { StoredSettings } from '../storage/settings-repo.ts';
 import { toStorageError } from '../storage/storage-error.ts';
 import { BackupError } from './backup-error.ts';
 import { MAX_BACKUP_FILE_BYTES, type BackupRecords, type BackupSettings, type ValidBackup } from './backup-format.ts';
-import { inertRecords } from './inert-records.ts';
-import { namedAttachments } from './backup-attachments.ts';
+import { clampAuditEvent, clampDated, inertConversation, inertRule, type InertConversation } from '../inert/index.ts';
+import type { StoredAttachment } from '../storage/stored-attachment.ts';
 import { parseBackup, type ParseOptions } from './parse-backup.ts';
 import { stricterSettings, type KeptSetting } from './stricter-settings.ts';
 
@@ -72,8 +72,10 @@ export async function restoreBackupFile(db: PausepointDb, file: Blob, options: P
  * then all writes happen in one read-write transaction, so a failure part way
  * (the disk full) leaves the database as it was and is thrown as a `StorageError`.
  *
- * What comes back is inert (see inert-records.ts): no conversation comes back
- * running, no approval made elsewhere runs a call, no allow rule is on.
+ * What comes back passes the inert path (src/inert/): no conversation comes
+ * back running, no call of the file runs or asks, no card or decision of the
+ * file is honoured, its instructions are off, its usage is history, no allow
+ * rule is on; every record but the conversation's own id is given a fresh id.
  *
  * A restore adds what is missing and never rolls back what is here:
  * - A conversation already in the database is kept as it is, with all its
@@ -118,29 +120,26 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
       await refuseTakenIds(db, records, owned);
       const rules = await missingRules(db, records.approvalRules.filter((rule) => rule.scope.kind !== 'conversation' || !present.has(rule.scope.conversationId)));
       const conversations = records.conversations.filter((conversation) => !present.has(conversation.id));
-      const written = inertRecords({
-        conversations,
-        ...owned,
-        notes: await newerNotes(db, records.notes),
-        approvalRules: rules,
-        auditEvents: await missingEvents(db, records.auditEvents),
-      });
+      const at = Date.now();
+      const written = inertBackup(conversations, owned, at);
+      const notes = (await newerNotes(db, records.notes)).map((note) => clampDated(note, at));
+      const approvalRules = rules.map((rule) => inertRule(rule, at));
+      const auditEvents = (await missingEvents(db, records.auditEvents)).map((event) => clampAuditEvent(event, at));
       const settings = await restoreSettings(db, backup.settings);
 
       await db.conversations.bulkPut(written.conversations);
       await db.messages.bulkPut(written.messages);
-      // The files of the messages written, and only theirs: a kept conversation keeps its own.
-      const files = namedAttachments(written.messages);
-      const attachments = backup.attachments.filter((a) => files.has(a.id));
-      await db.attachments.bulkPut(attachments);
+      // The files of the messages written, and only theirs (a kept conversation keeps its own), under their new ids.
+      const attachments = written.attachments(backup.attachments);
+      await refuseTakenAttachments(db, attachments);
+      await db.attachments.bulkAdd(attachments);
       await db.pausePoints.bulkPut(written.pausePoints);
       await db.ledger.bulkPut(written.ledger);
-      await db.notes.bulkPut(written.notes);
-      await db.approvalRules.bulkPut(written.approvalRules);
+      await db.notes.bulkPut(notes);
+      await db.approvalRules.bulkPut(approvalRules);
       // Each rule a restore brings is in the audit log, as it came back (allow rules switched off).
-      const at = Date.now();
-      await db.auditEvents.bulkAdd(written.auditEvents);
-      await db.auditEvents.bulkAdd(written.approvalRules.map((rule) => ruleEvent('rule_restored', rule, { id: crypto.randomUUID(), at })));
+      await db.auditEvents.bulkAdd(auditEvents);
+      await db.auditEvents.bulkAdd(approvalRules.map((rule) => ruleEvent('rule_restored', rule, { id: crypto.randomUUID(), at })));
       if (settings.write) await db.settings.put({ key: SETTINGS_KEY, value: settings.write });
 
       return {
@@ -149,10 +148,10 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
         attachments: attachments.length,
         pausePoints: written.pausePoints.length,
         ledger: written.ledger.length,
-        notes: written.notes.length,
-        approvalRules: written.approvalRules.length,
-        allowRulesOff: written.approvalRules.filter((rule) => rule.effect === 'allow').length,
-        auditEvents: written.auditEvents.length,
+        notes: notes.length,
+        approvalRules: approvalRules.length,
+        allowRulesOff: approvalRules.filter((rule) => rule.effect === 'allow').length,
+        auditEvents: auditEvents.length,
         interrupted: written.conversations.filter((conversation, index) => conversation.state.kind === 'error' && conversations[index]?.state.kind !== 'error').length,
         conversationsKept: records.conversations.length - written.conversations.length,
         settings: settings.outcome,
@@ -199,6 +198,18 @@ async function refuseTakenIds(
       { table, index },
     );
   }
+}
+
+/** Refuses the file when an attached file it would write has the id of one here: writing it would replace those bytes. */
+async function refuseTakenAttachments(db: PausepointDb, rows: readonly StoredAttachment[]): Promise<void> {
+  const here = await db.attachments.bulkGet(rows.map((row) => row.id));
+  const index = here.findIndex((row) => row !== undefined);
+  if (index === -1) return;
+  throw new BackupError(
+    'conflict',
+    `An attached file of the backup (id "${rows[index]!.id.slice(0, 80)}") has the id of a file already in this browser; restoring it would replace that file. Nothing was restored.`,
+    { table: 'attachments', index },
+  );
 }
 
 /** The backup's rules whose ids are not here: a rule here is kept as it is. */
@@ -250,4 +261,55 @@ async function restoreSettings(db: PausepointDb, backup: BackupSettings | null):
 function sameSettings(a: StoredSettingsValue, b: StoredSettingsValue): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof StoredSettingsValue)[]);
   return [...keys].every((key) => jsonEqual(a[key], b[key]));
+}
+
+interface InertBackup {
+  conversations: InertConversation['conversation'][];
+  messages: InertConversation['messages'];
+  pausePoints: InertConversation['pausePoints'];
+  ledger: InertConversation['ledger'];
+  /** The backup's attached files that the written messages name, each under the id its message names now. */
+  attachments(rows: readonly StoredAttachment[]): StoredAttachment[];
+}
+
+/**
+ * Each conversation to write, through the inert path with its own records. It
+ * keeps its id (restoring the file again finds it here and writes nothing);
+ * everything it owns gets a fresh id.
+ */
+function inertBackup(
+  conversations: BackupRecords['conversations'],
+  owned: Pick<BackupRecords, 'messages' | 'pausePoints' | 'ledger'>,
+  at: number,
+): InertBackup {
+  const of = <T extends { conversationId: string }>(rows: readonly T[]) => {
+    const by = new Map<string, T[]>();
+    for (const row of rows) by.set(row.conversationId, [...(by.get(row.conversationId) ?? []), row]);
+    return (id: string) => by.get(id) ?? [];
+  };
+  const messages = of(owned.messages);
+  const pausePoints = of(owned.pausePoints);
+  const ledger = of(owned.ledger);
+  const uuid = () => crypto.randomUUID();
+  const written = conversations.map((conversation) =>
+    inertConversation(
+      { conversation, messages: messages(conversation.id), pausePoints: pausePoints(conversation.id), ledger: ledger(conversation.id) },
+      { source: 'backup', at, conversationId: conversation.id, uuid },
+    ),
+  );
+  return {
+    conversations: written.map((w) => w.conversation),
+    messages: written.flatMap((w) => w.messages),
+    pausePoints: written.flatMap((w) => w.pausePoints),
+    ledger: written.flatMap((w) => w.ledger),
+    attachments(rows) {
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return written.flatMap((w) =>
+        [...w.attachmentIds].flatMap(([old, id]) => {
+          const row = byId.get(old);
+          return row ? [{ ...row, id, createdAt: Math.min(row.createdAt, at) }] : [];
+        }),
+      );
+    },
+  };
 }

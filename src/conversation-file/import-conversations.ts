@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
+import { inertConversation, type InertConversation } from '../inert/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { toStorageError } from '../storage/storage-error.ts';
 import { ChatGptConversation, looksLikeChatGptExport } from './chatgpt-export.ts';
 import { CONVERSATION_FORMAT, CONVERSATION_VERSION, ConversationFile, MAX_IMPORT_FILE_BYTES } from './conversation-file-format.ts';
-import { withFreshIds } from './fresh-ids.ts';
 import { fromChatGpt } from './from-chatgpt.ts';
 import { ImportError } from './import-error.ts';
 import type { ImportedConversation } from './imported-conversation.ts';
-import { inertImport } from './inert-import.ts';
 
 export interface ImportProgress {
   /** Conversations read from the file so far. */
@@ -19,6 +18,8 @@ export interface ImportProgress {
 export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   uuid?: () => string;
+  /** The import's time: no time of the file may lie after it. */
+  now?: () => number;
 }
 
 export interface ImportResult {
@@ -50,16 +51,18 @@ export async function importConversationsFile(db: PausepointDb, file: Blob, opti
  * Imports a ChatGPT data export's `conversations.json` or a Pausepoint
  * conversation file (Export as JSON). All or nothing: the file is read and
  * checked whole first, then every conversation is written in one transaction.
- * What comes in is history (see from-chatgpt.ts and inert-import.ts): nothing
- * in it runs, and none of its cards waits for a decision.
+ * What comes in is history: each conversation passes the inert path
+ * (src/inert/inert-conversation.ts), so nothing in it runs or asks, no card
+ * or decision of it is honoured, its instructions are off, its usage is not
+ * counted, and every record in it has an id of its own here.
  */
 export async function importConversations(db: PausepointDb, text: string, options: ImportOptions = {}): Promise<ImportResult> {
   const uuid = options.uuid ?? (() => crypto.randomUUID());
   const json = parseJson(text);
   const { source, conversations } = looksLikeChatGptExport(json)
     ? { source: 'chatgpt' as const, conversations: await fromChatGptExport(json, uuid, options.onProgress) }
-    : { source: 'pausepoint' as const, conversations: [inertImport(pausepointFile(json))] };
-  const renamed = await write(db, conversations, uuid);
+    : { source: 'pausepoint' as const, conversations: [pausepointFile(json)] };
+  const renamed = await write(db, conversations, uuid, (options.now ?? Date.now)());
   return { source, conversations: conversations.length, messages: conversations.reduce((n, c) => n + c.messages.length, 0), renamed };
 }
 
@@ -129,19 +132,25 @@ function linkProblem({ conversation, messages, pausePoints }: ConversationFile):
 }
 
 /**
- * Writes every conversation in one transaction; one whose id, or a message's
- * or card's, is already used here gets fresh ones (`withFreshIds`): writing it
- * as it is would replace records of this browser. Returns how many were renamed.
+ * Writes every conversation in one transaction, each through the inert path.
+ * A conversation keeps the file's id unless that id is used here (or by an
+ * earlier conversation of the same file): writing it as it is would replace a
+ * conversation of this browser. Every record it owns gets a fresh id anyway.
+ * Returns how many were given a new conversation id.
  */
-async function write(db: PausepointDb, conversations: ImportedConversation[], uuid: () => string): Promise<number> {
+async function write(db: PausepointDb, conversations: ImportedConversation[], uuid: () => string, at: number): Promise<number> {
   return db
     .transaction('rw', db.conversations, db.messages, db.pausePoints, async () => {
       let renamed = 0;
-      const written: ImportedConversation[] = [];
+      const written: InertConversation[] = [];
+      const used = new Set<string>();
       for (const imported of conversations) {
-        const taken = await idsTaken(db, imported);
+        const id = imported.conversation.id;
+        const taken = used.has(id) || (await db.conversations.get(id)) !== undefined;
         if (taken) renamed++;
-        written.push(taken ? withFreshIds(imported, uuid) : imported);
+        const conversationId = taken ? uuid() : id;
+        used.add(conversationId);
+        written.push(inertConversation(imported, { source: 'import', at, conversationId, uuid }));
       }
       await db.conversations.bulkAdd(written.map((c) => c.conversation));
       await db.messages.bulkAdd(written.flatMap((c) => c.messages));
@@ -151,12 +160,6 @@ async function write(db: PausepointDb, conversations: ImportedConversation[], uu
     .catch((error: unknown) => {
       throw toStorageError(error);
     });
-}
-
-async function idsTaken(db: PausepointDb, { conversation, messages, pausePoints }: ImportedConversation): Promise<boolean> {
-  if (await db.conversations.get(conversation.id)) return true;
-  if ((await db.messages.bulkGet(messages.map((m) => m.id))).some(Boolean)) return true;
-  return (await db.pausePoints.bulkGet(pausePoints.map((p) => p.id))).some(Boolean);
 }
 
 function invalid(message: string, index?: number): ImportError {

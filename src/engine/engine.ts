@@ -360,10 +360,12 @@ export class Engine {
   /**
    * Sets the conversation's own custom instructions (empty clears them), sent
    * from its next model call on. Like a rename: not activity, one transaction.
+   * Saved by the person, they are theirs: instructions a file brought in
+   * switched off (`instructionsOff`) are turned on by saving them.
    */
   async setConversationInstructions(conversationId: string, instructions: string): Promise<void> {
     const text = instructions.trim();
-    await this.#ctx.storage.updateConversation(conversationId, ({ instructions: _old, ...c }) => (text ? { ...c, instructions: text } : c));
+    await this.#ctx.storage.updateConversation(conversationId, ({ instructions: _old, instructionsOff: _off, ...c }) => (text ? { ...c, instructions: text } : c));
   }
 
   /** Deletes a conversation with everything of it (its audit trail too), stopping its run wherever it runs. */

@@ -61,7 +61,8 @@ export function stepOf({ conversation, pending, history: stored, alongside, call
       ...(alongside === undefined ? {} : { alongside }),
       ...(calls ? { calls } : {}),
       ...(conversation.ownerDevice ? { ownerDevice: conversation.ownerDevice } : {}),
-      ...(conversation.instructions ? { instructions: conversation.instructions } : {}),
+      // Instructions a file brought are shown, not sent, until the person turns them on (src/inert/).
+      ...(conversation.instructions && conversation.instructionsOff !== true ? { instructions: conversation.instructions } : {}),
     }
   );
 }

@@ -40,7 +40,8 @@ export async function spendingGate(
 
   const lastUserSeq = lastUserMessageSeq(history);
   const cards = await ctx.storage.listPausePoints(conversationId);
-  const earlier = cards.filter((p) => p.origin === 'limit' && p.turnIndex === turns && p.limit !== undefined && p.limit.atSeq > lastUserSeq).at(-1);
+  // A card from a file (`restored`) decided nothing here: the limit asks again.
+  const earlier = cards.filter((p) => p.origin === 'limit' && p.restored !== true && p.turnIndex === turns && p.limit !== undefined && p.limit.atSeq > lastUserSeq).at(-1);
   if (earlier?.status === 'resolved') return earlier.resolution === 'approve' ? GO : { go: false, stop: null };
   if (earlier?.status === 'expired') return { go: false, stop: `Stopped before the next model call: the card asking to pass the ${LIMIT_NAMES[breach.limit]} expired without a decision.` };
   if (earlier?.status === 'pending') return { go: false, stop: null };

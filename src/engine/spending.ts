@@ -25,10 +25,10 @@ export const NO_LIMITS: SpendingLimits = { tokensPerConversation: null, costPerC
 
 const MILLION = 1_000_000;
 
-/** The usage of every call in a history, oldest first. */
+/** The usage of every call in a history made here, oldest first: an answer from a file (`fromFile`) was spent elsewhere, if at all. */
 export function historyUsage(history: readonly Message[]): CallUsage[] {
   const out: CallUsage[] = [];
-  for (const m of history) if (m.role === 'assistant' && m.usage) out.push(m.usage);
+  for (const m of history) if (m.role === 'assistant' && m.usage && m.fromFile !== true) out.push(m.usage);
   return out;
 }
 

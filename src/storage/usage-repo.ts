@@ -20,7 +20,8 @@ export async function usageSince(db: PausepointDb, since: number): Promise<Dated
   return db.transaction('r', db.conversations, db.messages, async () => {
     const answers = await db.messages.where('[createdAt+usage.model]').aboveOrEqual([since, Dexie.minKey]).toArray();
     const out: DatedUsage[] = [];
-    for (const m of answers) if (m.role === 'assistant' && m.usage) out.push({ usage: m.usage, at: m.createdAt, conversationId: m.conversationId });
+    // An answer from a file (src/inert/) is history: what it used was not spent here.
+    for (const m of answers) if (m.role === 'assistant' && m.usage && m.fromFile !== true) out.push({ usage: m.usage, at: m.createdAt, conversationId: m.conversationId });
     const touched = await db.conversations.where('updatedAt').aboveOrEqual(since).toArray();
     for (const { id, sampled } of touched) {
       for (const call of sampled ?? []) if (call.at >= since) out.push({ usage: call.usage, at: call.at, conversationId: id });

@@ -1,4 +1,5 @@
 import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { admitSynced, type SyncedRecord } from '../inert/index.ts';
 import type { SyncDocState } from './records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
@@ -39,7 +40,10 @@ const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalR
  * at all and applying it twice changes nothing. Each record has one writer:
  * a conversation's records are written by its owner and only applied here
  * when this device does not run it; a device document only by that device.
- * What breaks that is refused. A document whose version counter is not
+ * What breaks that is refused. Every record of the person's data passes the
+ * inert path's rules for a paired device (src/inert/admit-synced.ts: ids that
+ * say what they are, times clamped to its arrival) before anything else.
+ * A document whose version counter is not
  * above the one last seen is an old revision (a server replaying history)
  * or this device's own, and is ignored.
  *
@@ -79,8 +83,11 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     // A removed device's documents are not taken any more, whatever they say.
     const removed = new Set((await db.syncDevices.toArray()).filter((d) => d.removed).map((d) => d.id));
 
-    for (const [i, { doc, docId, rev }] of incoming.entries()) {
+    for (const [i, entry] of incoming.entries()) {
+      let { doc } = entry;
+      const { docId, rev } = entry;
       const state = states[i];
+      // The record as stored (its times clamped): so push-changes finds nothing of ours to send back.
       const mark = () => seen.push({ key: syncKey(doc.kind, doc.id), docId, rev, n: doc.n, hash: recordHash(doc.record) });
       if (doc.from === me || (state && doc.n <= state.n)) {
         out.ignored++;
@@ -90,6 +97,13 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
         out.refused++;
         continue;
       }
+      // Through the inert path's rules for a paired device's records (src/inert/admit-synced.ts): ids, times.
+      const admitted = admit(doc, ctx.now());
+      if (!admitted) {
+        out.refused++;
+        continue;
+      }
+      doc = admitted;
       // Awaited only when it is a promise: Dexie keeps its transaction across awaits of its own promises only, and a loop
       // awaiting plain values for a page of records to be written later loses it (PrematureCommitError).
       const applying = applyOne(doc);
@@ -110,7 +124,6 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
       switch (doc.kind) {
         case 'conversation': {
           const record = doc.record;
-          if (record.id !== doc.id || record.ownerDevice?.id !== doc.from) return 'refused';
           if (runsHere(record.id)) return 'ignored';
           conversations.set(record.id, record);
           puts.conversations.set(record.id, record);
@@ -119,7 +132,6 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
         case 'message':
         case 'ledger': {
           const record = doc.record;
-          if (record.id !== doc.id) return 'refused';
           if (runsHere(record.conversationId)) return 'ignored';
           if (!fromOwner(record.conversationId, doc.from)) return 'refused';
           if (doc.kind === 'message') puts.messages.set(doc.record.id, doc.record);
@@ -128,7 +140,6 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
         }
         case 'pausePoint': {
           const record = doc.record;
-          if (record.id !== doc.id) return 'refused';
           if (runsHere(record.conversationId)) return 'ignored';
           if (!fromOwner(record.conversationId, doc.from)) return 'refused';
           const before = cards.get(record.id);
@@ -156,11 +167,9 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'rotation' | 'pairingUsed' }>): Promise<Verdict> {
       switch (doc.kind) {
         case 'rule':
-          if (doc.record.id !== doc.id) return 'refused';
           await db.approvalRules.put(doc.record);
           return 'applied';
         case 'auditEvent':
-          if (doc.record.id !== doc.id) return 'refused';
           if (await db.auditEvents.get(doc.id)) return 'ignored';
           await db.auditEvents.add(doc.record);
           return 'applied';
@@ -190,6 +199,29 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     }
   });
   return out;
+}
+
+/**
+ * A document through the inert path (admitSynced): the records of the
+ * person's data checked and clamped, the sync's own kinds (devices, claims,
+ * stops, removals, rotations) as they are, each checked where it is applied.
+ * Undefined when refused.
+ */
+function admit(doc: SyncDocument, at: number): SyncDocument | undefined {
+  const from = { deviceId: doc.from, at };
+  switch (doc.kind) {
+    case 'conversation':
+    case 'message':
+    case 'pausePoint':
+    case 'ledger':
+    case 'rule':
+    case 'auditEvent': {
+      const admitted = admitSynced({ kind: doc.kind, id: doc.id, record: doc.record } as SyncedRecord, from);
+      return admitted.ok ? ({ ...doc, record: admitted.synced.record } as SyncDocument) : undefined;
+    }
+    default:
+      return doc;
+  }
 }
 
 function conversationIdOf(doc: SyncDocument): string | undefined {

@@ -78,6 +78,12 @@ export const Conversation = z.object({
    * Optional: a conversation without them is stored (and synced) as before.
    */
   instructions: Instructions.optional(),
+  /**
+   * True when `instructions` came from a file (an import or a backup,
+   * src/inert/) and the person has not turned them on: shown in the
+   * conversation's options, never sent. Saving the instructions turns them on.
+   */
+  instructionsOff: z.literal(true).optional(),
   /** Its versions (Edit, Regenerate): absent until the first, and the conversation is stored as before. */
   versions: Versions.optional(),
 });

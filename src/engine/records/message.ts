@@ -48,6 +48,13 @@ export const AssistantMessage = z.object({
   status: z.enum(['streaming', 'complete', 'interrupted']),
   /** What the call that wrote this answer used, when the endpoint said. */
   usage: CallUsage.optional(),
+  /**
+   * True on an answer brought in from a file (an import or a backup,
+   * src/inert/): its `usage` was spent elsewhere, if at all. It is shown as
+   * history and never counted toward a spending limit here (spending.ts,
+   * usage-repo.ts), so a re-import cannot double today's spending.
+   */
+  fromFile: z.literal(true).optional(),
 });
 
 import { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES } from './tool-image-limits.ts';
