@@ -10,7 +10,7 @@ import { scriptedTool } from './testing/test-tools.ts';
  * A call whose tab died after its side effect and before its result was stored
  * (the ledger says `started`), in a tool that runs unasked: a read, or an MCP
  * tool a trusted server marks read-only. `restored` makes the entry look as a
- * restore writes it (src/backup/inert-records.ts).
+ * restore by an earlier version wrote it (before src/inert/ closed such calls).
  */
 async function startedThenLeft(options: { restored: boolean; safeToRetry?: boolean }) {
   const read = scriptedTool('read_page', async (run) => `page, read ${run} time(s)`, { safeToRetry: options.safeToRetry ?? true });
