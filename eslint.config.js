@@ -70,20 +70,12 @@ export default ts.config(
     },
   },
   {
-    // The inert path (src/inert/) is pure like the engine, and below every subsystem that calls it: restore, import, sync.
+    // The inert path (src/inert/) is pure like the engine and under the same fence: it works on the engine's
+    // records, and the rooms that bring foreign records in (backup, conversation-file, sync) call it, never the reverse.
     files: ['src/inert/**/*.ts'],
     languageOptions: { globals: { ...globals.es2021 } },
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: engineForbidden.paths,
-          patterns: [
-            ...engineForbidden.patterns,
-            { group: ['**/backup/**', '**/sync/**', '**/conversation-file/**', '**/mcp/**', '**/search/**'], message: 'src/inert is called by the subsystems, never the reverse.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', engineForbidden],
       'no-restricted-globals': ['error', ...domGlobals.map((name) => ({ name, message: 'The inert path has no DOM.' }))],
     },
   },

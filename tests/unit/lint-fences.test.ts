@@ -21,6 +21,11 @@ describe('lint fences', () => {
     expect(await refusedImports('src/engine/fence-probe.ts', `import '../${target}';`)).toHaveLength(1);
   });
 
+  // The inert path (src/inert/) is pure and below the subsystems that call it: restore, import, sync.
+  test.each(['backup/index.ts', 'sync/sync-service.ts', 'conversation-file/export-conversation.ts', 'storage/db.ts', 'ui/app-context.ts', 'mcp/mcp-hub.ts'])('the inert path may not import ../%s', async (target) => {
+    expect(await refusedImports('src/inert/fence-probe.ts', `import '../${target}';`)).toHaveLength(1);
+  });
+
   test.each(['src/sync/fence-probe.ts', 'src/storage/fence-probe.ts', 'src/worker/fence-probe.ts'])('%s may not import the UI', async (file) => {
     expect(await refusedImports(file, "import '../ui/app-context.ts';")).toHaveLength(1);
     expect(await refusedImports(file, "import Card from '../ui/cards/ApprovalCard.svelte';")).toHaveLength(1);
@@ -29,5 +34,6 @@ describe('lint fences', () => {
   test('the engine still imports its own records and ports (the probe is not refused for another reason)', async () => {
     expect(await refusedImports('src/engine/fence-probe.ts', "import './records/index.ts';")).toEqual([]);
     expect(await refusedImports('src/sync/fence-probe.ts', "import '../engine/records/index.ts';")).toEqual([]);
+    expect(await refusedImports('src/inert/fence-probe.ts', "import '../engine/records/index.ts';")).toEqual([]);
   });
 });
