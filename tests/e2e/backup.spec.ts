@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { join } from 'node:path';
-import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { card, lastToolResult, send, setUpEndpoint, waitCall } from './app.ts';
 import { API_KEY, expect, test } from './fixtures.ts';
 
 const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes', 'approvalRules'] as const;
@@ -66,8 +66,13 @@ test('backup, wipe, restore gives identical data; the backup holds no API key', 
   const text = await readFile(file, 'utf8');
   expect(text).not.toContain(API_KEY);
   expect(JSON.parse(text)).toMatchObject({ format: 'pausepoint.backup', version: 3 });
-  // What a restore brings back: the same, but a card decided before the backup is marked as decided elsewhere.
-  const restored = { ...before, pausePoints: (before.pausePoints ?? []).map((p) => ({ ...(p as object), restored: true })) };
+  // What a restore brings back (the inert path, src/inert/): the same, but a card decided before the backup is marked as
+  // decided elsewhere, and each answer's usage is history, counted toward no limit here.
+  const restored = {
+    ...before,
+    pausePoints: (before.pausePoints ?? []).map((p) => ({ ...(p as object), restored: true })),
+    messages: (before.messages ?? []).map((m) => ((m as { usage?: unknown }).usage ? { ...(m as object), fromFile: true } : m)),
+  };
 
   await wipe(page);
   expect((await snapshot(page)).conversations).toEqual([]);
@@ -122,55 +127,39 @@ test('a restored backup with a running conversation and an approved, never execu
   await page.waitForTimeout(4_000);
   expect(llm.requests.slice(requestsBefore)).toEqual([]);
 
-  // Continue asks again: a fresh card, still nothing sent and no model call.
-  llm.enqueue({ content: 'The transfer went through.' });
+  // Continue: the call came from a file, so it is answered "not run" (src/inert/): no card, nothing sent, the model told.
+  llm.enqueue({ content: 'Nothing was paid: that call came from the backup.' });
   await page.getByRole('button', { name: 'Continue' }).click();
-  const gate = card(page, `POST to ${new URL(target).host}`);
-  await expect(gate).toBeVisible();
-  await expect(gate).toContainText('Asked again: this call was approved earlier, but that approval came from a restored backup, not from this browser.');
+  await expect(page.getByText('Nothing was paid: that call came from the backup.')).toBeVisible();
+  const [request] = await llm.waitForChatRequests(1);
+  expect(lastToolResult(request!.body)).toContain('Not run: came from a file.');
+  await expect(page.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
   expect(llm.sinkHits()).toHaveLength(0);
-  expect(llm.chatRequests()).toHaveLength(0);
-
-  // Only a decision made here runs it, once, and lets the model go on.
-  await gate.getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('The transfer went through.')).toBeVisible();
-  expect(llm.sinkHits('/sink/transfers')).toHaveLength(1);
   expect(llm.chatRequests()).toHaveLength(1);
 });
 
-test('point 1: a restored started ledger entry asks with a fresh card instead of running', async ({ page, llm }) => {
+test('point 1: a restored started ledger entry never runs: its call comes back answered "not run", and no card asks', async ({ page, llm }) => {
   // The crafted fixture's two reads (ledger: started), pointed at the fake server's sink so a request would be counted.
   const sink = `${llm.origin}/sink/collect`;
   const crafted = (await readFile(join(import.meta.dirname, '../fixtures/backup/crafted-started-read.json'), 'utf8')).replaceAll('https://evil.example/collect', sink);
-  const host = new URL(sink).host;
   await setUpEndpoint(page, llm);
 
   const panel = await openBackupPanel(page);
   await panel.getByLabel('Restore from backup file').setInputFiles({ name: 'crafted.json', mimeType: 'application/json', buffer: Buffer.from(crafted) });
   await expect(panel.getByRole('status')).toContainText('Restored 2 conversations');
 
-  // Continue: a card about the ledger's request, and nothing sent.
+  // Continue: nothing sent, nothing asks; the model reads that the call came from a file.
+  llm.enqueue({ content: 'I did not read it.' });
   await page.getByRole('navigation').first().getByRole('link', { name: 'Look something up' }).click();
   await page.getByRole('button', { name: 'Continue' }).click();
-  const read = card(page, `GET to ${host}`);
-  await expect(read).toBeVisible();
-  await expect(read).toContainText('Asked again: a restored backup says this call was running in another browser when the backup was made.');
-  await expect(read).toContainText(`${sink}?q=the-user%27s-notes`);
-  expect(llm.sinkHits()).toHaveLength(0);
-  expect(llm.chatRequests()).toHaveLength(0);
+  await expect(page.getByText('I did not read it.')).toBeVisible();
+  const [request] = await llm.waitForChatRequests(1);
+  expect(lastToolResult(request!.body)).toContain('Not run: came from a file.');
+  await expect(page.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
 
-  // Declining another card of a conversation does not send its restored read either: it asks.
+  // The other conversation's card came back expired: nothing there to approve, and nothing sent.
   await page.getByRole('navigation').first().getByRole('link', { name: 'Ask, then read' }).click();
-  const ask = card(page, 'May I go on?');
-  await ask.getByLabel('Reason').fill('no');
-  await ask.getByRole('button', { name: 'Decline' }).click();
-  await expect(card(page, `GET to ${host}`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
   expect(llm.sinkHits()).toHaveLength(0);
-  expect(llm.chatRequests()).toHaveLength(0);
-
-  // Only an approval here sends it, once.
-  llm.enqueue({ content: 'I read the page.' });
-  await card(page, `GET to ${host}`).getByRole('button', { name: 'Approve' }).click();
-  await expect(page.getByText('I read the page.')).toBeVisible();
-  expect(llm.sinkHits('/sink/collect')).toHaveLength(1);
 });
