@@ -24,6 +24,10 @@
 //     drop and paste of files on the conversation, a message's files loading
 //     on demand), less a card's "What the model will receive" formatter and
 //     Settings › Backup's storage status, which moved on demand to make room.
+//     74.9 kB with issue 32's decision view: its code (the view, its hash, the
+//     MCP servers' read, the Approve all dialog's use) loads on demand, with
+//     the first screen's records when they show a card (first-screen.ts); the
+//     card's loader, its unsent-edit registry and the binding stay.
 //     Kept just above the current size, so that it cannot creep back; 75 kB
 //     is the product's hard limit.
 //   - page JS every visit loads by itself, without waiting on it: the service
@@ -43,7 +47,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 74.7;
+const PAGE_BUDGET_KB = 74.9;
 // Dynamic imports every page load makes by itself, which the first screen does not wait for (see above).
 const EVERY_VISIT = [/^UpdateBanner\b/, /^workbox-window\b/, /^FollowApprovals\b/, /^approval-alerts\b/];
 const dist = process.argv[2] ?? 'dist';

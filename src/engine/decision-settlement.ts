@@ -7,12 +7,11 @@ import type { ApprovalRule, Conversation, ConversationState, DecidedBy, PausePoi
 import { resolvedPausePoint } from './resolve-decision.ts';
 import { limitDecisionNotice } from './spending-gate.ts';
 import { validateDecision } from './validate-decision.ts';
-import { decisionView } from './decision-view.ts';
+import { decisionView, VIEW_CHANGED } from './decision-view.ts';
 import { toolChangedNow } from './tool-changed-now.ts';
 import { viewHash } from './view-hash.ts';
 
-/** What the surface says when a decision's view is no longer the card's (`DecideResult` `changed`). */
-export const VIEW_CHANGED = 'This card changed — look again';
+export { VIEW_CHANGED };
 
 /**
  * The compare-and-set's decision, made on the pending record the storage

@@ -60,9 +60,9 @@ describe('point 1: the decision view', () => {
     expect(view.lines.filter((l) => l.kind === 'warning').map((l) => (l.kind === 'warning' ? l.text : ''))).toEqual([
       'Risk: Destructive',
       CHANGED_NOW,
-      ASKED_AGAIN,
-      TOOL_CHANGED,
-      UNCLEAR,
+      ASKED_AGAIN.replaceAll('**', ''),
+      TOOL_CHANGED.replaceAll('**', ''),
+      UNCLEAR.replaceAll('**', ''),
       'Asked because of your rule: ask before delete_file',
       'Rule “allow delete_file” would allow this (dry run: it decided nothing).',
       EDITED,

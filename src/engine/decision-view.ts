@@ -9,7 +9,8 @@ export type ViewWarning = 'risk' | 'definition_changed' | 'restored' | 'unclear_
 /**
  * One line of a decision view. Every text is shown as it is here, control,
  * line-separator and bidi characters already escaped (show-controls.ts):
- * `description` and a `warning`'s text are markdown, the rest plain text.
+ * `description` is markdown (the card renders it sanitised), the rest plain
+ * text (a rule's text may hold `*`, which markdown would take for emphasis).
  */
 export type ViewLine =
   | { kind: 'title'; text: string }
@@ -39,10 +40,19 @@ export interface DecisionViewInput {
   edit?: unknown;
 }
 
+/** What a surface says when the engine refused a decision because the card's view changed (`DecideResult` `changed`). */
+export const VIEW_CHANGED = 'This card changed — look again';
+
+/** The view's title line: what a surface shows as the card's heading. */
+export function viewTitle(view: DecisionView): string {
+  const first = view.lines[0];
+  return first?.kind === 'title' ? first.text : '';
+}
+
 /** Said when the tool is not, now, the one the card was made for. */
-export const CHANGED_NOW = '**This tool changed since this card was made.** Its definition is not the one the card was made for: look at what it is now before deciding.';
+export const CHANGED_NOW = 'This tool changed since this card was made. Its definition is not the one the card was made for: look at what it is now before deciding.';
 /** Said when the arguments shown are the person's edit, not the proposal. */
-export const EDITED = '**You edited the arguments.** They run as shown below, not as proposed.';
+export const EDITED = 'You edited the arguments. They run as shown below, not as proposed.';
 
 const WOULD: Readonly<Record<string, string>> = { allow: 'would allow this', ask: 'would ask about this', deny: 'would refuse this' };
 
@@ -71,7 +81,7 @@ export function decisionView({ pause, toolChanged = false, edit }: DecisionViewI
   const lines: ViewLine[] = [{ kind: 'title', text: showControls(pause.title, false) }];
   const tool = toolText(pause);
   if (tool) lines.push({ kind: 'tool', text: showControls(tool, false) });
-  const warn = (warning: ViewWarning, text: string) => lines.push({ kind: 'warning', warning, text: showControls(text, true) });
+  const warn = (warning: ViewWarning, text: string) => lines.push({ kind: 'warning', warning, text: showControls(text, false) });
 
   warn('risk', `Risk: ${RISK_TEXT[pause.risk ?? 'unknown']}`);
   if (toolChanged) warn('definition_changed', CHANGED_NOW);
@@ -82,7 +92,8 @@ export function decisionView({ pause, toolChanged = false, edit }: DecisionViewI
       lifted = false;
       for (const [text, warning] of LEADING_WARNINGS) {
         if (description === text || description.startsWith(`${text}\n\n`)) {
-          warn(warning, text);
+          // The engine's own words, written as markdown for the description: plain here.
+          warn(warning, text.replaceAll('**', ''));
           description = description.slice(text.length).replace(/^\n\n/, '');
           lifted = true;
         }

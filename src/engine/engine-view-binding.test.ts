@@ -96,6 +96,16 @@ describe('point 1: a decision binds to the view it was made on (view_hash)', () 
     expect(await h.storage.getPausePoint(card!.id)).toMatchObject({ status: 'resolved', resolution: 'decline', decidedBy: { deviceId: 'laptop' } });
   });
 
+  it('Approve all: each card is bound to the view the dialog showed of it; a stale one is refused, the others decided', async () => {
+    const h = harness([{ calls: [{ name: 'transfer', args: { amount: 500, to: 'bob' } }, { name: 'transfer', args: { amount: 700, to: 'eve' } }] }, { text: 'Done.' }]);
+    const id = await say(h, null, 'pay both');
+    const [first, second] = await pending(h, id);
+    const stale = shown({ ...second!, payload: { amount: 7, to: 'eve' } });
+    const result = await h.engine.decideBatch([first!.id, second!.id], { type: 'approve' }, tab('tab-A'), [shown(first!), stale]);
+    expect(result.cards.map((card) => card.result.outcome)).toEqual(['decided', 'changed']);
+    expect(await h.storage.getPausePoint(second!.id)).toMatchObject({ status: 'pending' });
+  });
+
   it('a device checks its own view before it claims: a claim cannot be taken back', async () => {
     const server = new MemoryClaimServer();
     const h = harness([{ calls: [{ name: 'transfer', args: { amount: 500, to: 'bob' } }] }, { text: 'Done.' }], { devices: new MemoryDevices(server, { id: 'laptop', name: 'Laptop' }) });

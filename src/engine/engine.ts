@@ -214,14 +214,18 @@ export class Engine {
    * meanwhile (another tab, a notification, a device) is refused by its own
    * compare-and-set and reported as such; the others are decided all the
    * same. Each conversation continues once its last card is decided, as when
-   * the cards are decided one by one.
+   * the cards are decided one by one. `viewHashes[i]` is the hash of the view
+   * the dialog showed of `pausePointIds[i]`: each decision is bound to it.
    */
-  async decideBatch(pausePointIds: readonly string[], decision: BatchDecision, decidedBy: DecidedBy): Promise<BatchResult> {
+  async decideBatch(pausePointIds: readonly string[], decision: BatchDecision, decidedBy: DecidedBy, viewHashes?: readonly string[]): Promise<BatchResult> {
     const batchId = this.#ctx.ids.uuid();
     const cards: BatchCardResult[] = [];
+    // Ids come from the page: a Map, not an object, holds them.
+    const hashOf = new Map(pausePointIds.map((id, index) => [id, viewHashes?.[index]]));
     for (const pausePointId of new Set(pausePointIds)) {
+      const viewHash = hashOf.get(pausePointId);
       try {
-        cards.push({ pausePointId, result: await this.decide(pausePointId, { ...decision, batchId }, decidedBy) });
+        cards.push({ pausePointId, result: await this.decide(pausePointId, { ...decision, batchId, ...(viewHash ? { viewHash } : {}) }, decidedBy) });
       } catch (error) {
         // One card's storage failure is that card's result: the person is told which cards were not decided.
         cards.push({ pausePointId, result: { outcome: 'failed', message: error instanceof Error ? error.message : String(error) } });

@@ -9,6 +9,7 @@ import type { Conversation, Message } from '../engine/records/index.ts';
 import { openTestDb } from '../storage/testing/open-test-db.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { saveSettings } from '../storage/settings-repo.ts';
+import { bound } from './testing/bound-decision.ts';
 import { fakeClient, pausePoint } from './testing/fake-app.svelte.ts';
 
 // The app loads its views on demand, and the first import of a view makes vitest
@@ -150,7 +151,7 @@ describe('App', () => {
     const card = await screen.findByRole('region', { name: 'Send it?' });
     expect(within(card).getByRole('link', { name: 'Newsletter' }).getAttribute('href')).toBe('#/c/c1/card/p1');
     await fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+    await waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'approve' })));
   });
 
   test('a new version waits while a turn runs in this tab: Reload asks first, and goes ahead once the turn is over', async () => {

@@ -136,7 +136,7 @@ export class AgentHost {
       regenerate: ({ conversationId }) => this.engine.regenerate(conversationId),
       switchVersion: ({ conversationId, branchId }) => this.engine.switchVersion(conversationId, branchId),
       decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#by()),
-      decideBatch: async ({ pausePointIds, decision }) => this.engine.decideBatch(pausePointIds, decision, await this.#by()),
+      decideBatch: async ({ pausePointIds, decision, viewHashes }) => this.engine.decideBatch(pausePointIds, decision, await this.#by(), viewHashes),
       stop: async ({ conversationId }) => this.engine.stopEverywhere(conversationId),
       retry: ({ conversationId }) => this.engine.retry(conversationId),
       createConversation: async ({ title }) => ({ conversationId: await this.engine.createConversation(title) }),

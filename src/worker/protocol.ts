@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BatchDecision, MAX_BATCH, type BatchResult } from '../engine/batch-decision.ts';
-import { Decision, type DecideResult } from '../engine/decision.ts';
+import { Decision, ViewHash, type DecideResult } from '../engine/decision.ts';
 import type { RulePreview } from '../engine/preview-rule.ts';
 import { ApprovalRuleDraft, AttachmentRefs, Instructions } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
@@ -73,7 +73,8 @@ export const Intent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('switchVersion'), conversationId: z.string(), branchId: z.string().max(200) }),
   z.object({ type: z.literal('decide'), pausePointId: z.string(), decision: Decision }),
   /** `Approve all` / `Decline all`: each card decided on its own (engine.decideBatch), under one batch id. */
-  z.object({ type: z.literal('decideBatch'), pausePointIds: z.array(z.string()).min(1).max(MAX_BATCH), decision: BatchDecision }),
+  // `viewHashes[i]` binds the decision on `pausePointIds[i]` to the view the dialog showed of it (decision-view.ts).
+  z.object({ type: z.literal('decideBatch'), pausePointIds: z.array(z.string()).min(1).max(MAX_BATCH), decision: BatchDecision, viewHashes: z.array(ViewHash).max(MAX_BATCH).optional() }),
   z.object({ type: z.literal('stop'), conversationId: z.string() }),
   /** Retry after an error, or Continue after an interruption or the step limit. */
   z.object({ type: z.literal('retry'), conversationId: z.string() }),

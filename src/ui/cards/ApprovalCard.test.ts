@@ -4,12 +4,17 @@ import { flushSync } from 'svelte';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { PausePoint } from '../../engine/records/index.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
+import { loadCardView } from './decision-view-loader.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
+import { bound } from '../testing/bound-decision.ts';
 import ApprovalCard from './ApprovalCard.svelte';
 import { KEYS_ARM_MS } from './card-keys.svelte.ts';
+import { decisionView } from '../../engine/decision-view.ts';
+import { viewHash } from '../../engine/view-hash.ts';
 
 // The renderer loads on demand; here it is loaded once, before any card renders.
-beforeAll(() => loadMarkdown());
+// So is the decision view's code, as the first screen loads it before a card shows (first-screen.ts).
+beforeAll(() => Promise.all([loadMarkdown(), loadCardView()]));
 
 function renderCard(pause: PausePoint) {
   const fake = fakeContext();
@@ -30,14 +35,14 @@ describe('ApprovalCard — approval', () => {
     const { client } = renderCard(pausePoint());
     await fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'Go ahead' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve', reply: 'Go ahead' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'approve', reply: 'Go ahead' })));
   });
 
   test('Decline sends the reason', async () => {
     const { client } = renderCard(pausePoint());
     await fireEvent.input(screen.getByRole('textbox', { name: 'Reason' }), { target: { value: 'Too many recipients' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'decline', reason: 'Too many recipients' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'decline', reason: 'Too many recipients' })));
   });
 
   test('shows what the model will receive', async () => {
@@ -55,7 +60,7 @@ describe('ApprovalCard — payload', () => {
   test('approving unchanged sends no editedPayload', async () => {
     const { client } = renderCard(withPayload);
     await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'approve' })));
   });
 
   test('an edited payload shows its changes and is sent as editedPayload', async () => {
@@ -67,7 +72,35 @@ describe('ApprovalCard — payload', () => {
     expect(within(diff).getByText('url')).toBeTruthy();
     expect(diff.textContent).toContain('"https://x.test/b"');
     await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve', editedPayload: { method: 'POST', url: 'https://x.test/b' } });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'approve', editedPayload: { method: 'POST', url: 'https://x.test/b' } })));
+  });
+
+  test('point 1: the card shows its decision view — the arguments as they will run, the edit in place — and sends the hash of that view', async () => {
+    const { client } = renderCard(withPayload);
+    const args = screen.getByRole('region', { name: 'Send the newsletter' }).querySelector('dl.view-arguments')!;
+    expect(args.textContent).toContain('"https://x.test/a"');
+    const editor = await screen.findByRole('textbox', { name: 'Payload' });
+    const edit = { method: 'POST', url: 'https://x.test/b' };
+    await fireEvent.input(editor, { target: { value: JSON.stringify(edit) } });
+    expect(screen.getByText('Arguments as they will run (your edit)')).toBeTruthy();
+    expect(args.textContent).toContain('"https://x.test/b"');
+    expect(args.textContent).not.toContain('"https://x.test/a"');
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    const shown = viewHash(decisionView({ pause: withPayload, edit }));
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve', editedPayload: edit, viewHash: shown }));
+  });
+
+  test('point 1: a decision the engine refuses because the card changed says so: “This card changed — look again”', async () => {
+    const { client } = renderCard(withPayload);
+    client.decide.mockResolvedValueOnce({ outcome: 'changed' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This card changed — look again');
+  });
+
+  test('point 1: control characters, U+2028 and bidi overrides in the title and arguments are shown escaped', () => {
+    renderCard(pausePoint({ origin: 'gate', toolName: 'pay', title: 'Pay \u202eeve', payload: { to: 'a\u2028b' } }));
+    expect(screen.getByRole('region', { name: 'Pay \\u202eeve' })).toBeTruthy();
+    expect(screen.getByText('"a\\u2028b"')).toBeTruthy();
   });
 
   test('invalid JSON shows an error and disables Approve', async () => {
@@ -86,7 +119,7 @@ describe('ApprovalCard — choice', () => {
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Decline' })).toBeTruthy();
     await fireEvent.click(screen.getByRole('button', { name: 'Wednesday' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'choose', option: 'Wednesday' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'choose', option: 'Wednesday' })));
   });
 
   test('an unknown outcome card offers its options and no Decline', () => {
@@ -129,7 +162,7 @@ describe('ApprovalCard — data entry', () => {
     await fireEvent.change(screen.getByRole('combobox', { name: 'Tier' }), { target: { value: 'pro' } });
     await fireEvent.click(screen.getByRole('checkbox', { name: 'Send invoice' }));
     await fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'submit', data: { name: 'Ada', seats: 3, tier: 'pro', invoice: true } });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'submit', data: { name: 'Ada', seats: 3, tier: 'pro', invoice: true } })));
   });
 
   test('a Submit pressed before the form has loaded waits for it, and decides as the form would', async () => {
@@ -137,7 +170,7 @@ describe('ApprovalCard — data entry', () => {
     const { client } = renderCard(pausePoint({ kind: 'data_entry', payload: { city: 'Oslo', guests: 2 } }));
     expect(screen.queryByRole('textbox', { name: 'city' })).toBeNull();
     await fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', { type: 'submit', data: { city: 'Oslo', guests: 2 } }));
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'submit', data: { city: 'Oslo', guests: 2 } })));
   });
 
   test('a plain-object payload gives one prefilled field per key', async () => {
@@ -278,7 +311,7 @@ describe('ApprovalCard — approval rules', () => {
     const card = screen.getByRole('region', { name: 'Run save_note?' });
     expect(within(card).getByText('Asked because of your rule: Ask before save_note — everywhere')).toBeTruthy();
     await fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'approve' })));
   });
 
   test('rule text is shown as text, never as markup', () => {
@@ -298,7 +331,7 @@ describe('ApprovalCard — rules from a gate card', () => {
     // Said once the rule's describer has loaded (on demand); the buttons work before it.
     expect(await within(card).findByText(/^What this allows: Allow http_request when method is POST and url is on https:\/\/x\.test/)).toBeTruthy();
     await fireEvent.click(within(card).getByRole('button', { name: 'Always allow' }));
-    expect(client.approveWithRule).toHaveBeenCalledWith('p1', { type: 'approve' }, expect.objectContaining({ tool: 'http_request', scope: { kind: 'everywhere' }, source: 'card' }));
+    await vi.waitFor(() => expect(client.approveWithRule).toHaveBeenCalledWith('p1', bound({ type: 'approve' }), expect.objectContaining({ tool: 'http_request', scope: { kind: 'everywhere' }, source: 'card' })));
     expect(client.decide).not.toHaveBeenCalled();
   });
 
@@ -323,7 +356,7 @@ describe('ApprovalCard — rules from a gate card', () => {
   test('Allow in this conversation scopes the rule to the card’s conversation', async () => {
     const { client } = renderCard(post());
     await fireEvent.click(screen.getByRole('button', { name: 'Allow in this conversation' }));
-    expect(client.approveWithRule).toHaveBeenCalledWith('p1', { type: 'approve' }, expect.objectContaining({ scope: { kind: 'conversation', conversationId: 'c1' } }));
+    await vi.waitFor(() => expect(client.approveWithRule).toHaveBeenCalledWith('p1', bound({ type: 'approve' }), expect.objectContaining({ scope: { kind: 'conversation', conversationId: 'c1' } })));
   });
 
   test('an irreversible call offers no Always allow by default; the model’s own cards offer no rules', () => {
@@ -362,7 +395,7 @@ describe('ApprovalCard — risk label and keys', () => {
     const { client } = renderCard(pausePoint());
     const card = await armedCard('Send the newsletter');
     await fireEvent.keyDown(card, { key: 'a' });
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'approve' })));
   });
 
   test('keys typed into the Reason field are text, not shortcuts', async () => {
@@ -380,7 +413,7 @@ describe('ApprovalCard — risk label and keys', () => {
     expect(client.decide).not.toHaveBeenCalled();
     await fireEvent.input(within(dialog).getByRole('textbox', { name: 'Reason' }), { target: { value: 'Wrong list' } });
     await fireEvent.click(within(dialog).getByRole('button', { name: 'Decline' }));
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'decline', reason: 'Wrong list' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'decline', reason: 'Wrong list' })));
   });
 
   test('A does nothing on a card that is not a plain approval (a choice)', async () => {

@@ -7,12 +7,14 @@ import type { RemoteDecision } from '../../sync/records/sync-records.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
+import { loadCardView } from './decision-view-loader.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
 import ApprovalCard from './ApprovalCard.svelte';
 
 let db: PausepointDb;
 useTestDb((fresh) => (db = fresh));
-beforeAll(() => loadMarkdown());
+// So is the decision view's code, as the first screen loads it before a card shows (first-screen.ts).
+beforeAll(() => Promise.all([loadMarkdown(), loadCardView()]));
 
 const PHONE: DecidedBy = { tabId: 'tab-1', deviceId: 'dev-phone', label: 'Chrome on Android' };
 const LAPTOP: DecidedBy = { tabId: 'tab-laptop', deviceId: 'dev-laptop', label: 'Chromium on Linux' };

@@ -1,4 +1,5 @@
 import type { BatchResult } from '../../engine/batch-decision.ts';
+import { VIEW_CHANGED } from './card-view.ts';
 import type { PausePoint } from '../../engine/records/index.ts';
 
 /**
@@ -27,6 +28,9 @@ export function batchSummary(type: 'approve' | 'decline', cards: readonly Pick<P
         break;
       case 'not_found':
         lines.push(`Skipped ${named(pausePointId)}: it no longer exists.`);
+        break;
+      case 'changed':
+        lines.push(`Not decided: ${named(pausePointId)}: ${VIEW_CHANGED}.`);
         break;
       case 'invalid':
       case 'failed':

@@ -3,12 +3,15 @@ import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { PausePoint } from '../../engine/records/index.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
+import { loadCardView } from './decision-view-loader.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
+import { bound } from '../testing/bound-decision.ts';
 import ApprovalCard from './ApprovalCard.svelte';
 import { cardOutcome } from './card-outcome.ts';
 import { linkToOpen } from './link-to-open.ts';
 
-beforeAll(() => loadMarkdown());
+// So is the decision view's code, as the first screen loads it before a card shows (first-screen.ts).
+beforeAll(() => Promise.all([loadMarkdown(), loadCardView()]));
 afterEach(() => vi.restoreAllMocks());
 
 /** An MCP server's URL-elicitation card, as the hub stores it. */
@@ -38,7 +41,7 @@ describe('a server’s link to open', () => {
     expect(open).not.toHaveBeenCalled();
     await fireEvent.click(within(card).getByRole('button', { name: 'Open link' }));
     expect(open).toHaveBeenCalledWith('https://auth.example.com/start', '_blank', 'noopener,noreferrer');
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'approve' })));
   });
 
   test('Decline opens nothing', async () => {
@@ -46,7 +49,7 @@ describe('a server’s link to open', () => {
     const { client, card } = renderCard(linkCard('https://auth.example.com/start'));
     await fireEvent.click(within(card).getByRole('button', { name: 'Decline' }));
     expect(open).not.toHaveBeenCalled();
-    expect(client.decide).toHaveBeenCalledWith('p1', { type: 'decline' });
+    await vi.waitFor(() => expect(client.decide).toHaveBeenCalledWith('p1', bound({ type: 'decline' })));
   });
 
   test('only an http(s) link on a server’s card is a link to open; a user part stays visible before the host', () => {

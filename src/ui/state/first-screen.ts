@@ -5,6 +5,7 @@ import { pageSettings } from '../../storage/live-settings.ts';
 import { messageTail, type MessageTail } from '../../storage/messages-repo.ts';
 import { pausePointsOf, pendingApprovals, type PendingApprovals } from '../../storage/pause-points-repo.ts';
 import type { Settings } from '../../storage/settings-repo.ts';
+import { loadCardView } from '../cards/decision-view-loader.svelte.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
 import { TAIL_PAGE } from './conversation-tail.svelte.ts';
 import type { Route } from './route.ts';
@@ -59,6 +60,8 @@ export async function readFirstScreen(db: PausepointDb, route: Route, timeoutMs 
     id ? Promise.all([db.conversations.get(id), messageTail(db, id, TAIL_PAGE), pausePointsOf(db, id)]) : undefined,
     // A conversation's text is markdown: its renderer loads meanwhile, so the first render shows the text rendered, not its source.
     id ? loadMarkdown() : undefined,
+    // So does the decision view's code for the cards it or the Approvals inbox shows: the first render shows them whole.
+    id || route.view === 'approvals' ? loadCardView() : undefined,
   ]);
   reads.catch(() => undefined); // Reported below, unless it comes after the timeout: then the views report it.
   let timer: ReturnType<typeof setTimeout> | undefined;
