@@ -1,5 +1,5 @@
 import { CallerError } from './errors.ts';
-import type { Conversation, Message, UserMessage } from './records/index.ts';
+import type { AttachmentRef, Conversation, Message, UserMessage } from './records/index.ts';
 import { currentPath, onPath } from './versions/current-path.ts';
 import { fork } from './versions/fork.ts';
 import { versionsMayChange } from './versions/version-checks.ts';
@@ -16,6 +16,17 @@ export function editableMessage(history: readonly Message[], messageId: string):
   if (!target) throw new CallerError('not_found', 'That message no longer exists.');
   if (target.role !== 'user' || target.decision) throw new CallerError('invalid_version', 'Only a message you wrote can be edited.');
   return target;
+}
+
+/**
+ * The files an edit of `target` keeps: those whose ids `keep` names (ids are
+ * untrusted input: one the message does not have keeps nothing), or all of
+ * them without `keep`. A message needs words or a file.
+ */
+export function keptFiles(target: UserMessage, text: string, keep: readonly string[] | undefined): AttachmentRef[] | undefined {
+  const kept = keep === undefined ? target.attachments : target.attachments?.filter((ref) => keep.includes(ref.id));
+  if (text.trim() === '' && !kept?.length) throw new CallerError('invalid_version', 'A message needs words or a file.');
+  return kept;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { DecideResult, Decision } from './decision.ts';
 import { claimThenDecide, type DecideHere } from './claim-then-decide.ts';
 import { decisionSettlement } from './decision-settlement.ts';
 import { THIS_BROWSER_ONLY, type DevicesPort } from './devices-port.ts';
-import { editableMessage, editedConversation } from './edit-message.ts';
+import { editableMessage, editedConversation, keptFiles } from './edit-message.ts';
 import { DEFAULT_MAX_STEPS, lockName, type EngineOptions } from './engine-options.ts';
 import type { EngineContext } from './engine-context.ts';
 import { CallerError, isNotFound, ModelError, UnrecordedFailure } from './errors.ts';
@@ -118,16 +118,22 @@ export class Engine {
    * transaction under the conversation's lock — and the run goes on from
    * there. Refused while the conversation is active, and on a device that
    * does not run it.
+   *
+   * `keep`: the ids of the message's files the new version keeps (all of
+   * them when not given). Removing a file is an edit like any other — a new
+   * version without it, the earlier one kept as it was — because messages
+   * are append-only: how a person goes on past a file the endpoint refuses,
+   * which every later request of that version would carry again.
    */
-  async editMessage(conversationId: string, messageId: string, text: string): Promise<void> {
+  async editMessage(conversationId: string, messageId: string, text: string, keep?: readonly string[]): Promise<void> {
     // Read before the lock: whatever is appended meanwhile comes after the message, and does not move the fork (edit-message.ts).
     const { history } = await this.#history.load(conversationId);
     const target = editableMessage(history, messageId);
+    const attachments = keptFiles(target, text, keep);
     const branch = { id: this.#ctx.ids.uuid(), createdAt: this.#ctx.clock.now() };
     const update = (c: Conversation) => editedConversation(c, history, target, branch);
-    // The edited message keeps the files the person attached to it: only its text is edited.
     const version = { branch: branch.id, update };
-    await this.#writeAndRun(conversationId, () => this.#storeUserMessage(conversationId, text, { attachments: target.attachments, version }));
+    await this.#writeAndRun(conversationId, () => this.#storeUserMessage(conversationId, text, { attachments, version }));
   }
 
   /**
@@ -561,7 +567,7 @@ export class Engine {
         }
         attempt++;
         const delay = retryDelay(error, attempt);
-        if (delay === null) return this.#setState(conversationId, errorState(error));
+        if (delay === null) return this.#setState(conversationId, errorState(error, history));
         await this.#setState(conversationId, {
           kind: 'retrying',
           owner: this.#ctx.owner,

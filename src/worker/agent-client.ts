@@ -23,7 +23,7 @@ type CallArguments = EveryIntent<{
   syncRenameDevice: ['name'];
   syncRetry: [];
   send: ['conversationId', 'text', 'attachments'?];
-  editMessage: ['conversationId', 'messageId', 'text'];
+  editMessage: ['conversationId', 'messageId', 'text', 'keep'?];
   regenerate: ['conversationId'];
   switchVersion: ['conversationId', 'branchId'];
   decide: ['pausePointId', 'decision'];

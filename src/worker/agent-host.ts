@@ -132,7 +132,7 @@ export class AgentHost {
       ...this.#sync.handlers,
       ...this.#search.handlers,
       send: ({ conversationId, text, attachments }) => this.engine.send(conversationId, text, attachments),
-      editMessage: ({ conversationId, messageId, text }) => this.engine.editMessage(conversationId, messageId, text),
+      editMessage: ({ conversationId, messageId, text, keep }) => this.engine.editMessage(conversationId, messageId, text, keep),
       regenerate: ({ conversationId }) => this.engine.regenerate(conversationId),
       switchVersion: ({ conversationId, branchId }) => this.engine.switchVersion(conversationId, branchId),
       decide: async ({ pausePointId, decision }) => this.engine.decide(pausePointId, decision, await this.#by()),

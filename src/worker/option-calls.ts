@@ -43,7 +43,8 @@ export function optionCalls(send: SendIntent): OptionCalls {
     disableRule: (ruleId, signal) => nothing({ type: 'disableRule', ruleId }, signal),
     setAlwaysAllowIrreversible: (on, signal) => nothing({ type: 'setAlwaysAllowIrreversible', on }, signal),
     setAskForEverything: (on, signal) => nothing({ type: 'setAskForEverything', on }, signal),
-    editMessage: (conversationId, messageId, text, signal) => nothing({ type: 'editMessage', conversationId, messageId, text }, signal),
+    editMessage: (conversationId, messageId, text, keep, signal) =>
+      nothing({ type: 'editMessage', conversationId, messageId, text, ...(keep ? { keep } : {}) }, signal),
     regenerate: (conversationId, signal) => nothing({ type: 'regenerate', conversationId }, signal),
     switchVersion: (conversationId, branchId, signal) => nothing({ type: 'switchVersion', conversationId, branchId }, signal),
     listModels: async (endpoint, signal) => readModels(await send({ type: 'listModels', ...endpoint }, signal)),

@@ -41,6 +41,9 @@ describe('version intents', () => {
       messageId: 'm1',
       text: 'new words',
     });
+    // An edit that keeps some of the message's files (issue 32, point 4: a refused image removed), with or without words.
+    expect(Intent.parse({ type: 'editMessage', conversationId: 'c1', messageId: 'm1', text: '', keep: ['f2'] })).toMatchObject({ text: '', keep: ['f2'] });
+    expect(Intent.safeParse({ type: 'editMessage', conversationId: 'c1', messageId: 'm1', text: ' ', keep: [] }).success).toBe(false);
     expect(Intent.parse({ type: 'regenerate', conversationId: 'c1' })).toEqual({ type: 'regenerate', conversationId: 'c1' });
     expect(Intent.parse({ type: 'switchVersion', conversationId: 'c1', branchId: '' })).toEqual({ type: 'switchVersion', conversationId: 'c1', branchId: '' });
   });

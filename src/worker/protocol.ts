@@ -65,8 +65,19 @@ export const Intent = z.discriminatedUnion('type', [
       attachments: AttachmentRefs.optional(),
     })
     .refine((intent) => intent.text.length > 0 || (intent.attachments?.length ?? 0) > 0, 'A message needs text or a file.'),
-  /** `Edit` → `Send`: a new version of the conversation from the person's message `messageId`, starting with `text`. */
-  z.object({ type: z.literal('editMessage'), conversationId: z.string(), messageId: z.string(), text: z.string().trim().min(1).max(100_000) }),
+  /**
+   * `Edit` → `Send`: a new version of the conversation from the person's message `messageId`, starting with
+   * `text`, with the message's files whose ids `keep` names (all of them without it; words or a file are needed).
+   */
+  z
+    .object({
+      type: z.literal('editMessage'),
+      conversationId: z.string(),
+      messageId: z.string(),
+      text: z.string().trim().max(100_000),
+      keep: z.array(z.string().max(200)).max(100).optional(),
+    })
+    .refine((intent) => intent.text.length > 0 || (intent.keep?.length ?? 0) > 0, 'A message needs text or a file.'),
   /** `Regenerate`: the shown version's last answer asked again; the earlier one stays a version. */
   z.object({ type: z.literal('regenerate'), conversationId: z.string() }),
   /** `Previous version` / `Next version`: shows the version whose branch this is (`''`: the original). */

@@ -116,6 +116,45 @@ test('a file over the size limit is refused next to the composer, and nothing is
   expect(llm.chatRequests()).toHaveLength(0);
 });
 
+test('an image the endpoint refuses: the error shows on its message, Edit removes the file, and the next request carries no image and succeeds (issue 32, point 4)', async ({ page, llm }) => {
+  const carriesImage = (body: { messages: unknown[] }) => JSON.stringify(body.messages).includes('"image_url"');
+  // As a provider refuses an image over its size limit: every request that carries it.
+  llm.onRequest((req) =>
+    carriesImage(req.body) ? { fault: 'status', status: 400, message: 'Image exceeds the 5 MB maximum for this model.' } : { content: 'Answered without the picture.' },
+  );
+  await setUpEndpoint(page, llm);
+  await attach(page, png('holiday.png'), { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Trip\n') });
+  await expect(chips(page).getByRole('listitem')).toHaveCount(2);
+  await page.getByRole('textbox', { name: 'Message' }).fill('Where was this taken?');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+
+  const messages = page.getByRole('region', { name: 'Messages' });
+  const asked = messages.getByRole('listitem').filter({ hasText: 'Where was this taken?' });
+  await expect(asked).toContainText('The endpoint refused the request that carried this message’s files');
+  await expect(asked).toContainText('Image exceeds the 5 MB maximum for this model.');
+  expect(llm.chatRequests()).toHaveLength(1);
+
+  await asked.getByRole('button', { name: 'Edit', exact: true }).click();
+  const files = messages.getByRole('list', { name: 'Files to send' });
+  await expect(files.getByRole('listitem')).toHaveCount(2);
+  const remove = files.getByRole('listitem').filter({ hasText: 'holiday.png' }).getByRole('button', { name: 'Remove' });
+  await expect(remove).toHaveAccessibleDescription('holiday.png');
+  await remove.click();
+  await expect(files.getByRole('listitem')).toHaveCount(1);
+  await messages.getByRole('button', { name: 'Send', exact: true }).click();
+
+  await expect(messages.getByText('Answered without the picture.')).toBeVisible();
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(carriesImage(second!.body)).toBe(false);
+  expect(lastUserParts(llm)).toEqual([
+    { type: 'text', text: 'Where was this taken?' },
+    { type: 'text', text: '<attached_file>\nAttached file "notes.md" (text/markdown):\n```\n# Trip\n\n```\n</attached_file>' },
+  ]);
+  // The version shown has no refusal left on it; the earlier one, with the image, is kept.
+  await expect(messages.getByText('The endpoint refused the request that carried this message’s files')).toHaveCount(0);
+  await expect(messages.getByRole('img', { name: 'holiday.png', exact: true })).toHaveCount(0);
+});
+
 test('a model known to take no images says so before anything is sent', async ({ page, llm }) => {
   await setUpEndpoint(page, llm);
   await page.getByRole('link', { name: 'Settings' }).click();

@@ -27,6 +27,13 @@ export const ConversationState = z.discriminatedUnion('kind', [
     message: z.string(),
     /** Whether Retry (or Continue) can make progress without the user changing anything. */
     retryable: z.boolean(),
+    /**
+     * A request the endpoint refused (`bad_request`) that carried files: the person's messages
+     * on the version shown whose files went with it. Each shows the error, and Edit offers to
+     * make a version of it without a file (an image too large for that endpoint, say), since
+     * every later request would carry the file again.
+     */
+    withFiles: z.array(z.string()).max(1_000).optional(),
   }),
 ]);
 export type ConversationState = z.infer<typeof ConversationState>;

@@ -481,9 +481,9 @@ describe('A key press approves only what the person chose to focus (issue 32, po
     const card = screen.getByRole('region', { name: 'Send the newsletter' });
     card.focus();
     vi.advanceTimersByTime(KEYS_ARM_MS);
-    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
     document.dispatchEvent(new Event('visibilitychange'));
-    visibility.mockReturnValue('visible');
+    hidden.mockReturnValue(false);
     document.dispatchEvent(new Event('visibilitychange'));
     await fireEvent.keyDown(card, { key: 'a' });
     expect(client.decide).not.toHaveBeenCalled();

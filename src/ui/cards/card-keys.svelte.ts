@@ -31,7 +31,7 @@ export class CardKeys {
       const arm = () => {
         this.#armed = false;
         clearTimeout(timer);
-        if (document.visibilityState !== 'hidden') timer = setTimeout(() => (this.#armed = true), KEYS_ARM_MS);
+        if (!document.hidden) timer = setTimeout(() => (this.#armed = true), KEYS_ARM_MS);
       };
       arm();
       document.addEventListener('visibilitychange', arm);
