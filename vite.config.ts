@@ -55,6 +55,8 @@ function oauthClientDocument(): Plugin {
 }
 
 export default defineConfig({
+  // True only in the end-to-end tests' build: test-only hooks (engine-settings.ts) are dropped from every other one.
+  define: { 'import.meta.env.PAUSEPOINT_PROBES': JSON.stringify(probes) },
   resolve: {
     // Dexie's package entry is a wrapper over its UMD build (to catch two copies of Dexie in one app); its ESM build
     // minifies ≈ 0.5 kB gzip smaller in the page's start-up chunk (npm run size). Every import here goes through

@@ -1,2 +1,7 @@
 /// <reference types="svelte" />
 /// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  /** True in the end-to-end tests' build only (PAUSEPOINT_PROBES=1, vite.config.ts). */
+  readonly PAUSEPOINT_PROBES: boolean;
+}

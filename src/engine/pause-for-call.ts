@@ -1,4 +1,5 @@
 import type { EngineContext } from './engine-context.ts';
+import { cardDeadline } from './pause-expiry.ts';
 import { riskOfPause } from './risk-label.ts';
 import type { PauseRequest } from './tool-definition.ts';
 import type { AssistantMessage, PausePoint, ToolCall } from './records/index.ts';
@@ -18,12 +19,12 @@ export async function pausePointFor(
   request: PauseRequest,
   origin: PausePoint['origin'],
 ): Promise<PausePoint> {
-  const expiry = await ctx.settings.expiryMs();
   // What the audit log says the call was made to: the tool as the model was given it (and, for MCP, which server's tool).
   const definitionHash = await ctx.tools.definitionHash(call.name);
   const tool = ctx.tools.get(call.name);
   const mcp = tool?.mcp;
   const now = ctx.clock.now();
+  const deadline = await cardDeadline(ctx, now);
   return {
     v: 1,
     id: ctx.ids.uuid(),
@@ -41,7 +42,7 @@ export async function pausePointFor(
     origin,
     toolCallId: call.id,
     toolName: call.name,
-    expiresAt: expiry === null ? null : now + expiry,
+    ...deadline,
     ...(definitionHash === undefined ? {} : { definitionHash }),
     ...(mcp === undefined ? {} : { mcp: { ...mcp } }),
     // The label is the call's as the card is made: the record, not today's tool, is what the audit log shows.

@@ -9,6 +9,11 @@ export interface SettingsPort {
   /** How long a new pause point stays answerable, in ms; null for no expiry. */
   expiryMs(): Promise<number | null>;
   /**
+   * Settings' `If nobody decides`: after how many ms a new card is declined
+   * automatically; null (or absent) keeps waiting. See `cardDeadline`.
+   */
+  declineAfterMs?(): Promise<number | null>;
+  /**
    * The limits, prices and today's spending the check before each model call
    * reads (spending.ts). None: no limits. `alongside` is what the storage read
    * with the step (StepRecords.alongside), handed on as the model factory gets

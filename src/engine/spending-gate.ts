@@ -1,4 +1,5 @@
 import type { EngineContext } from './engine-context.ts';
+import { cardDeadline } from './pause-expiry.ts';
 import type { CallUsage, Message, PausePoint } from './records/index.ts';
 import { formatMoney } from './cost.ts';
 import { checkLimits, estimatePromptTokens, type LimitBreach } from './spending.ts';
@@ -46,8 +47,8 @@ export async function spendingGate(
   if (earlier?.status === 'expired') return { go: false, stop: `Stopped before the next model call: the card asking to pass the ${LIMIT_NAMES[breach.limit]} expired without a decision.` };
   if (earlier?.status === 'pending') return { go: false, stop: null };
 
-  const expiry = await ctx.settings.expiryMs();
   const now = ctx.clock.now();
+  const deadline = await cardDeadline(ctx, now);
   const atSeq = (history.at(-1)?.seq ?? -1) + 1;
   return {
     go: false,
@@ -68,7 +69,7 @@ export async function spendingGate(
       origin: 'limit',
       toolCallId: `limit_${ctx.ids.uuid()}`,
       toolName: 'model call',
-      expiresAt: expiry === null ? null : now + expiry,
+      ...deadline,
       // A model call past a limit spends money (risk-label.ts: riskOfPause).
       risk: 'changes',
       limit: { kind: breach.limit, used: breach.used, max: breach.max, estimate: breach.estimate, over: breach.over, atSeq },

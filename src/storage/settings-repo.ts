@@ -13,7 +13,7 @@ import {
 import type { PausepointDb, SettingRow } from './db.ts';
 import type { ReadAlongside } from './read-only.ts';
 import { endpointOrigin, PLAIN_HTTP_REFUSED, plainHttpAllowed } from './endpoint-origin.ts';
-import { MAX_CUSTOM_INSTRUCTIONS_CHARS, MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
+import { DECLINE_AFTER_HOURS, MAX_CUSTOM_INSTRUCTIONS_CHARS, MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 import { withStoredKey } from './with-stored-key.ts';
 
@@ -87,6 +87,11 @@ export const Settings = z.object({
    */
   reminderMinutes: z.number().int().positive().optional(),
   /**
+   * `If nobody decides`: hours after which a card is declined automatically
+   * (pause-expiry.ts: cardDeadline); absent keeps waiting. Optional for the same reason as maxTokens.
+   */
+  declineAfterHours: z.union(DECLINE_AFTER_HOURS.map((h) => z.literal(h))).optional(),
+  /**
    * Spending limits (spending.ts): a model call that would pass one asks
    * first. Absent means no limit; optional for the same reason as maxTokens.
    */
@@ -129,6 +134,7 @@ const DROPPABLE_FIELDS: ReadonlySet<PropertyKey> = new Set([
   'badge',
   'maxTokens',
   'reminderMinutes',
+  'declineAfterHours',
   'apiKey',
   'tokenLimit',
   'costLimit',

@@ -6,6 +6,7 @@ import { readSettings, SettingsRead, type Settings } from '../storage/settings-r
 import { startOfDay, usageSince } from '../storage/usage-repo.ts';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 /**
  * The engine's settings port over the stored settings row, read afresh each
@@ -17,6 +18,16 @@ export function engineSettings(db: PausepointDb, now: () => number = Date.now): 
     async expiryMs() {
       const minutes = (await readSettings(db))?.expiryMinutes ?? null;
       return minutes === null ? null : minutes * MINUTE;
+    },
+    async declineAfterMs() {
+      // End-to-end tests only: a build with PAUSEPOINT_PROBES=1 lets a test shorten the wait (tests/e2e/push.spec.ts);
+      // in any other build the condition is the constant false and the branch is not in the bundle.
+      if (import.meta.env.PAUSEPOINT_PROBES) {
+        const probe = (await db.settings.get('probeDeclineAfterMs'))?.value;
+        if (typeof probe === 'number' && probe > 0) return probe;
+      }
+      const hours = (await readSettings(db))?.declineAfterHours;
+      return hours === undefined ? null : hours * HOUR;
     },
     async spending(alongside) {
       // The step's read brings the settings along (settings-repo.ts: settingsAlongside); a carried step does not.

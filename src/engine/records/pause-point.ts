@@ -20,9 +20,10 @@ export type PauseStatus = z.infer<typeof PauseStatus>;
 /**
  * Who decided: the tab (a per-tab id) and the device (a per-browser id and a
  * readable label). `via: 'sync'` when the decision reached the conversation's
- * owner from another device through the sync server (src/sync).
+ * owner from another device through the sync server (src/sync); `via: 'timeout'` when nobody
+ * decided in time and Settings' `If nobody decides` declined it (the tab and device that ran it).
  */
-export const DecidedBy = z.object({ tabId: z.string(), deviceId: z.string(), label: z.string(), via: z.literal('sync').optional() });
+export const DecidedBy = z.object({ tabId: z.string(), deviceId: z.string(), label: z.string(), via: z.enum(['sync', 'timeout']).optional() });
 export type DecidedBy = z.infer<typeof DecidedBy>;
 
 /** The rule behind a pause point, as it was when it applied. */
@@ -85,6 +86,11 @@ export const PausePoint = z.object({
   /** The decline reason, or the free-text reply given with another decision. */
   reason: z.string().optional(),
   expiresAt: z.number().nullable(),
+  /**
+   * `decline`: at `expiresAt` the card is declined rather than expired (Settings' `If nobody decides`),
+   * decided by the timeout through the same compare-and-set as a person's decision. Absent: it expires.
+   */
+  onTimeout: z.literal('decline').optional(),
   /** `lost`: the running call that asked ended (Stop, its tab closed) before a decision. */
   expiredReason: z.enum(['timeout', 'abandoned', 'lost']).optional(),
   decidedBy: DecidedBy.optional(),
