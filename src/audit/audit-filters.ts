@@ -47,6 +47,16 @@ export function matchesEventFilters(filters: AuditFilters): (event: AuditEvent) 
   const needle = filters.text?.toLocaleLowerCase();
   return (event) => {
     if (filters.status !== undefined || filters.kind !== undefined) return false;
+    if (event.kind === 'push_sent') {
+      // A push names no tool; its conversation is its card's, its text the server's origin and what went wrong.
+      return (
+        filters.toolName === undefined &&
+        (filters.conversationId === undefined || event.conversationId === filters.conversationId) &&
+        (filters.from === undefined || event.at >= filters.from) &&
+        (filters.to === undefined || event.at <= filters.to) &&
+        (needle === undefined || `${event.serverOrigin}\n${event.error ?? ''}`.toLocaleLowerCase().includes(needle))
+      );
+    }
     const rule = event.kind === 'tool_definition_changed' ? undefined : event.rule;
     // A dry run is about one call: its tool and conversation are the call's.
     const tool = event.kind === 'rule_dry_run' ? event.toolName : rule ? rule.tool : event.kind === 'tool_definition_changed' ? event.mcp.toolName : '';

@@ -360,7 +360,7 @@ describe('restoreBackup: nothing comes back acting', () => {
     expect(await db.approvalRules.get('r2')).toMatchObject({ source: 'backup', enabled: true });
     expect(result).toMatchObject({ approvalRules: 1, allowRulesOff: 0 });
     // Only the rule the restore wrote is in the audit log as restored.
-    expect((await db.auditEvents.toArray()).map((event) => [event.kind, event.kind === 'tool_definition_changed' ? null : event.rule.id])).toEqual([['rule_restored', 'r2']]);
+    expect((await db.auditEvents.toArray()).map((event) => [event.kind, event.kind === 'tool_definition_changed' || event.kind === 'push_sent' ? null : event.rule.id])).toEqual([['rule_restored', 'r2']]);
   });
 
   it('puts each restored rule in the audit log as it came back, allow rules switched off', async () => {
@@ -368,7 +368,7 @@ describe('restoreBackup: nothing comes back acting', () => {
     const text = await backupText();
     await wipeData();
     await restoreBackup(db, text);
-    const events = (await db.auditEvents.toArray()).sort((a, b) => (a.kind === 'tool_definition_changed' || b.kind === 'tool_definition_changed' ? 0 : a.rule.id < b.rule.id ? -1 : 1));
+    const events = (await db.auditEvents.toArray()).sort((a, b) => (a.kind === 'tool_definition_changed' || b.kind === 'tool_definition_changed' || a.kind === 'push_sent' || b.kind === 'push_sent' ? 0 : a.rule.id < b.rule.id ? -1 : 1));
     expect(events).toEqual([
       { v: 1, id: expect.any(String), at: expect.any(Number), kind: 'rule_restored', rule: { ...SEED_ALLOW_RULE, source: 'backup', enabled: false }, ruleText: expect.stringMatching(/^Allow /) },
       { v: 1, id: expect.any(String), at: expect.any(Number), kind: 'rule_restored', rule: { ...SEED_DENY_RULE, source: 'backup' }, ruleText: expect.stringMatching(/^Deny /) },

@@ -218,7 +218,7 @@ describe('approval rules in the audit log', () => {
     await setRuleEnabled(db, 'rule-1', true, { by, stamp });
     await setRuleEnabled(db, 'rule-1', true, { by, stamp });
     await setRuleEnabled(db, 'rule-1', false, { stamp });
-    expect((await events()).map((event) => [event.kind, event.kind === 'tool_definition_changed' ? null : event.rule.enabled])).toEqual([
+    expect((await events()).map((event) => [event.kind, event.kind === 'tool_definition_changed' || event.kind === 'push_sent' ? null : event.rule.enabled])).toEqual([
       ['rule_created', false],
       ['rule_enabled', true],
       ['rule_disabled', false],
@@ -231,7 +231,7 @@ describe('approval rules in the audit log', () => {
     expect(active).toEqual(rule());
     expect((await readRules(db)).rules).toEqual([rule()]);
     await makeRuleActive(db, 'rule-1', { by, stamp });
-    expect((await events()).map((event) => [event.kind, event.kind === 'tool_definition_changed' ? null : event.rule.dryRun ?? false])).toEqual([
+    expect((await events()).map((event) => [event.kind, event.kind === 'tool_definition_changed' || event.kind === 'push_sent' ? null : event.rule.dryRun ?? false])).toEqual([
       ['rule_created', true],
       ['rule_enabled', false],
     ]);

@@ -16,6 +16,7 @@ import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
+import { PushHost } from './push-host.ts';
 import { SearchHost } from './search-host.ts';
 import { SyncHost } from './sync-host.ts';
 import { modelFor, modelFromSettings, preloadModel } from './model-from-settings.ts';
@@ -78,6 +79,8 @@ export class AgentHost {
       },
     });
     this.#sync.attach(this.engine);
+    // Pushes go to the person's ntfy server for the cards of conversations this device runs (push-host.ts).
+    new PushHost(db, (owner) => this.#sync.devices.runsHere(owner));
     this.#decidedBy = device.then((id) => ({ tabId, deviceId: id, label: deviceLabel(navigator.userAgent) }));
     this.#stops.onmessage = (event: MessageEvent<unknown>) => {
       if (typeof event.data === 'string') this.engine.stop(event.data);

@@ -56,7 +56,29 @@ export const AuditEvent = z.discriminatedUnion('kind', [
     /** What changed since the pinned definition, in plain text lines (definition-pin.ts). */
     changes: z.array(z.string()),
   }),
+  z.object({
+    v: z.literal(1),
+    id: z.string(),
+    at: z.number(),
+    /**
+     * A push notification was sent (or failed) for a card (src/push): when, to
+     * which server origin, and whether it went — never what it said, which is
+     * nothing about the card anyway. Not in the audit export: its version 3
+     * has no entry type for it (a new one means a new version).
+     */
+    kind: z.literal('push_sent'),
+    pausePointId: z.string(),
+    conversationId: z.string(),
+    /** `new`: after the grace period; `reminder`; `decline_warning`: before `If nobody decides` declines it. */
+    reason: z.enum(['new', 'reminder', 'decline_warning']),
+    serverOrigin: z.string(),
+    ok: z.boolean(),
+    error: z.string().optional(),
+  }),
 ]);
 export type AuditEvent = z.infer<typeof AuditEvent>;
+export type PushEvent = Extract<AuditEvent, { kind: 'push_sent' }>;
+/** The events the audit export carries (its version 3 knows no `push_sent`). */
+export type ExportedAuditEvent = Exclude<AuditEvent, PushEvent>;
 export type RuleEvent = Extract<AuditEvent, { kind: RuleEventKind }>;
 export type DryRunEvent = Extract<AuditEvent, { kind: 'rule_dry_run' }>;

@@ -10,6 +10,7 @@ export const ENTRY_KINDS = {
   rule_change: 'Rule changes',
   dry_run: 'Dry runs',
   tool_change: 'Tool changes',
+  push: 'Push notifications',
 } as const;
 export type EntryKind = keyof typeof ENTRY_KINDS;
 
@@ -17,6 +18,7 @@ export const DECIDERS = {
   person: 'A person',
   rule: 'A rule',
   expiry: 'Expiry',
+  timeout: 'The timeout (If nobody decides)',
   device: 'Another device',
 } as const;
 export type Decider = keyof typeof DECIDERS;
@@ -44,6 +46,7 @@ export function deciderOf(pause: PausePoint): Decider | null {
   if (pause.status === 'expired') return 'expiry';
   if (pause.status !== 'resolved') return null;
   if (pause.origin === 'rule') return 'rule';
+  if (pause.decidedBy?.via === 'timeout') return 'timeout';
   return pause.decidedBy?.via === 'sync' ? 'device' : 'person';
 }
 
@@ -57,10 +60,10 @@ export function showsDecisions(view: ViewFilters): boolean {
  * a dry run as a rule's; a tool's change was decided by nobody here.
  */
 export function showsEvent(event: AuditEvent, view: ViewFilters): boolean {
-  const entry: EntryKind = event.kind === 'tool_definition_changed' ? 'tool_change' : event.kind === 'rule_dry_run' ? 'dry_run' : 'rule_change';
+  const entry: EntryKind = event.kind === 'tool_definition_changed' ? 'tool_change' : event.kind === 'rule_dry_run' ? 'dry_run' : event.kind === 'push_sent' ? 'push' : 'rule_change';
   if (view.entry !== null && view.entry !== entry) return false;
   if (view.decidedBy === null) return true;
   if (event.kind === 'rule_dry_run') return view.decidedBy === 'rule';
-  if (event.kind === 'tool_definition_changed' || event.by === undefined) return false;
+  if (event.kind === 'tool_definition_changed' || event.kind === 'push_sent' || event.by === undefined) return false;
   return view.decidedBy === (event.by.via === 'sync' ? 'device' : 'person');
 }

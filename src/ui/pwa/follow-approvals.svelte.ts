@@ -27,6 +27,7 @@ export function followApprovals(
   alerts: ApprovalAlerts,
   { client, pending, badgeOn, reminderMinutes = () => undefined, reminderTimers }: FollowApprovalsOptions,
 ): void {
+
   $effect(() =>
     client.onEvent?.((event) => {
       if (event.type !== 'approval_requested') return;
@@ -72,5 +73,30 @@ export function followApprovals(
     if (count === undefined) return;
     // Read here so that switching the badge off in Settings clears it at once.
     void alerts.setBadge(badgeOn() ? count : 0);
+  });
+}
+
+/**
+ * Tells this device's workers what this tab shows while it is visible, so
+ * that no push goes out for a card someone is looking at: `viewing` is a
+ * conversation's id, `*` for every pending card (Approvals), or null. The
+ * channel and message are src/push/viewing-message.ts's, written out here so
+ * that the page loads nothing of src/push. Call while a component initialises.
+ */
+export function announceViewing(tabId: string, viewing: () => string | null): void {
+  $effect(() => {
+    if (typeof BroadcastChannel === 'undefined') return;
+    const shows = viewing();
+    const channel = new BroadcastChannel('pausepoint:viewing');
+    const say = () => channel.postMessage({ type: 'viewing', tabId, visible: document.visibilityState === 'visible', shows });
+    say();
+    document.addEventListener('visibilitychange', say);
+    const refresh = setInterval(say, 10_000);
+    return () => {
+      clearInterval(refresh);
+      document.removeEventListener('visibilitychange', say);
+      channel.postMessage({ type: 'viewing', tabId, visible: false, shows: null });
+      channel.close();
+    };
   });
 }

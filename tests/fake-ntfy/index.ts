@@ -1,0 +1,1 @@
+export { startFakeNtfy, type FakeNtfy, type FakeNtfyOptions, type NtfyPublish } from './start-fake-ntfy.ts';
