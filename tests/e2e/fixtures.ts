@@ -3,6 +3,7 @@ import { startFakeLlm, type FakeLlm } from '../fake-llm/index.ts';
 import { startEverything, type EverythingServer } from './mcp-everything.ts';
 import { startOAuthServer, type OAuthServer } from './mcp-oauth.ts';
 import { startPouchdbServer, type PouchdbServer } from '../couch/pouchdb-server.ts';
+import { startFakeNtfy, type FakeNtfy } from '../fake-ntfy/index.ts';
 
 /** A CouchDB-protocol sync server (pouchdb-server on loopback) with a user; each test makes its own databases. */
 export interface SyncServer {
@@ -35,7 +36,7 @@ export function mcpPort(workerIndex: number, slot: number): number {
 const SYNC_USER = { username: 'ada', password: 'sync-test-password' };
 
 export const test = base.extend<
-  { llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer; oauthServer: OAuthServer; couch: SyncServer },
+  { llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer; oauthServer: OAuthServer; couch: SyncServer; ntfy: FakeNtfy },
   { pouchdb: PouchdbServer }
 >({
   // One server per Playwright worker (it starts in about a second); each test gets databases of its own.
@@ -83,6 +84,13 @@ export const test = base.extend<
     const server = await startOAuthServer(mcpPort(testInfo.workerIndex, 2));
     await use(server);
     await server.close();
+  },
+  // A loopback stand-in for the person's ntfy server (tests/fake-ntfy), on a free port.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+  ntfy: async ({}, use) => {
+    const ntfy = await startFakeNtfy();
+    await use(ntfy);
+    await ntfy.close();
   },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
   llm: async ({}, use) => {
