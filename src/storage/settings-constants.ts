@@ -34,7 +34,3 @@ export const DEFAULT_MAX_TOKENS = 4096;
 export const MAX_CUSTOM_INSTRUCTIONS_CHARS = 8_000;
 /** Far above any model's output limit: a bound against typing errors, not a policy. */
 export const MAX_TOKENS_LIMIT = 1_000_000;
-
-/** What `If nobody decides` offers besides keep waiting: decline after this many hours. */
-export const DECLINE_AFTER_HOURS = [1, 8, 24] as const;
-export type DeclineAfterHours = (typeof DECLINE_AFTER_HOURS)[number];

@@ -13,7 +13,8 @@ import {
 import type { PausepointDb, SettingRow } from './db.ts';
 import type { ReadAlongside } from './read-only.ts';
 import { endpointOrigin, PLAIN_HTTP_REFUSED, plainHttpAllowed } from './endpoint-origin.ts';
-import { DECLINE_AFTER_HOURS, MAX_CUSTOM_INSTRUCTIONS_CHARS, MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
+import { DECLINE_AFTER_HOURS } from './decline-after-hours.ts';
+import { MAX_CUSTOM_INSTRUCTIONS_CHARS, MAX_TOKENS_LIMIT, PROVIDERS, SETTINGS_KEY } from './settings-constants.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 import { withStoredKey } from './with-stored-key.ts';
 
