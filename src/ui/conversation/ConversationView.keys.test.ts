@@ -103,7 +103,7 @@ describe('A key press approves only what the person chose to focus (issue 32, po
     first.focus();
     await armed(first);
     await fireEvent.keyDown(first, { key: 'a' });
-    expect(fake.client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+    await waitFor(() => expect(fake.client.decide).toHaveBeenCalledWith('p1', expect.objectContaining({ type: 'approve' })));
 
     // The loop goes on: the decision is stored, and the model's next call is gated.
     await db.pausePoints.put(pausePoint({ id: 'p1', toolCallId: 'call-1', title: 'Order the catering', status: 'resolved', resolution: 'approve', resolvedAt: 2 }));
@@ -136,6 +136,6 @@ describe('A key press approves only what the person chose to focus (issue 32, po
     await waitFor(() => expect(document.activeElement).toBe(card));
     await armed(card);
     await fireEvent.keyDown(card, { key: 'a' });
-    expect(fake.client.decide).toHaveBeenCalledWith('p1', { type: 'approve' });
+    await waitFor(() => expect(fake.client.decide).toHaveBeenCalledWith('p1', expect.objectContaining({ type: 'approve' })));
   });
 });
