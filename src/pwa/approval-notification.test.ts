@@ -66,6 +66,30 @@ describe('approval notifications', () => {
     expect(options.body).toContain('Tap to answer in the app.');
   });
 
+  it('point 1: a notification of a 5-line MCP call — the whole call as shown (risk label and title prefix counted) or only Open', () => {
+    const mcp = { ...MCP, serverUrl: 'https://pay.example.com/mcp', toolName: 'transfer_money' };
+    // Four lines as written; five once the body leads with "Changes: ": the last one, amount: 9000, would be cut.
+    const pause = makePausePoint({ mcp, risk: 'changes', payload: { to: 'eve', currency: 'EUR', amount: 9000 } });
+    expect(callText(pause).text).toBe('Tool: transfer_money on pay.example.com\nto: "eve"\ncurrency: "EUR"\namount: 9000');
+    expect(callText(pause).whole).toBe(false);
+    const { options } = approvalNotification(pause);
+    expect(options.actions).toEqual([]);
+    expect(options.body).toContain('Tap to answer in the app.');
+    // One line fewer: the whole call shows, and Approve is offered with it.
+    const fits = approvalNotification({ ...pause, payload: { to: 'eve', amount: 9000 } });
+    expect(fits.options.actions.map((a) => a.title)).toEqual(['Approve', 'Decline']);
+    expect(fits.options.body).toBe('Changes: Tool: transfer_money on pay.example.com\nto: "eve"\namount: 9000');
+    // A title that fits alone but not after its prefix: only Open.
+    expect(approvalNotification({ ...pause, payload: { amount: 9000 }, title: 'Transfer nine thousand euros to Eve now' }).options.actions).toEqual([]);
+  });
+
+  it('point 1: control characters, U+2028 and bidi overrides in a notification are shown escaped', () => {
+    const { title, options } = approvalNotification(makePausePoint({ title: 'Pay \u202eeve', payload: { to: 'a\u2028b' } }));
+    expect(title).toBe('Approval needed: Pay \\u202eeve');
+    expect(options.body).toContain('to: "a\\u2028b"');
+    expect(options.body).not.toContain('\u2028');
+  });
+
   it('a card that needs input has no actions: its tap opens the app', () => {
     for (const pause of [
       makePausePoint({ kind: 'choice', options: ['A', 'B'], origin: 'model' }),

@@ -2,6 +2,7 @@ import { TOOL_CHANGED } from '../engine/decide-by-rules.ts';
 import type { PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import { RISK_TEXT } from '../engine/risk-label.ts';
+import { showControls } from '../engine/show-controls.ts';
 
 /** The two actions a notification offers; `action` is what `notificationclick` reports. */
 export const NOTIFICATION_ACTIONS = [
@@ -14,6 +15,8 @@ export type NotificationAction = (typeof NOTIFICATION_ACTIONS)[number]['action']
 export interface ApprovalNotificationData {
   pausePointId: string;
   conversationId: string;
+  /** On a notification that offers Approve: the hash of the decision view it showed, which its action is bound to. */
+  viewHash?: string;
 }
 
 /** `showNotification`'s options as the service worker passes them (`actions` is missing from lib.dom's type). */
@@ -69,12 +72,26 @@ export function acceptsNotificationActions(pause: PausePoint, context: Notificat
  * `whole` when that fits `NOTIFICATION_LIMIT` (the title too, for the model's
  * question, whose title is part of it): only then may Approve be offered.
  */
-export function callText(pause: PausePoint): { text: string; whole: boolean } {
-  const lines = pause.origin === 'model' ? [...plainLines(pause.description), ...payloadLines(pause.payload, false)] : [toolLine(pause), ...payloadLines(pause.payload, true)];
+export function callText(pause: PausePoint, { reminder = false }: { reminder?: boolean } = {}): { text: string; whole: boolean } {
+  const lines = (
+    pause.origin === 'model' ? [...plainLines(pause.description), ...payloadLines(pause.payload, false)] : [toolLine(pause), ...payloadLines(pause.payload, true)]
+  ).map((line) => showControls(line, false));
   const text = lines.join('\n');
-  const wrapped = lines.reduce((sum, line) => sum + Math.max(1, Math.ceil([...line].length / NOTIFICATION_LIMIT.lineWidth)), 0);
-  const titleFits = pause.origin !== 'model' || [...pause.title].length <= NOTIFICATION_LIMIT.title;
+  // Counted as shown: the body's first line carries the risk label, the title its prefix (both were left out, so a
+  // call one line too long — its last argument cut — was offered Approve).
+  const shown = `${riskPrefix(pause)}${text}`.split('\n');
+  const wrapped = shown.reduce((sum, line) => sum + Math.max(1, Math.ceil([...line].length / NOTIFICATION_LIMIT.lineWidth)), 0);
+  const titleFits = [...notificationTitle(pause, reminder)].length <= NOTIFICATION_LIMIT.title;
   return { text, whole: wrapped <= NOTIFICATION_LIMIT.lines && titleFits };
+}
+
+/** The body's lead: the card's risk label, as a word, as on the card (a record from before labels: unknown). */
+function riskPrefix(pause: PausePoint): string {
+  return `${RISK_TEXT[pause.risk ?? 'unknown']}: `;
+}
+
+function notificationTitle(pause: PausePoint, reminder: boolean): string {
+  return `${reminder ? 'Still waiting' : 'Approval needed'}: ${showControls(pause.title, false)}`;
 }
 
 function toolLine(pause: PausePoint): string {
@@ -139,12 +156,11 @@ export function approvalNotification(
   pause: PausePoint,
   { reminder = false, definitionChanged = false }: { reminder?: boolean } & NotificationContext = {},
 ): { title: string; options: ApprovalNotificationOptions } {
-  const actionable = acceptsNotificationActions(pause, { definitionChanged });
-  const said = actionable ? callText(pause).text : `${shortDescription(pause.description)} Tap to answer in the app.`.trim();
-  // The risk label leads, as a word, as on the card (a record from before labels: unknown).
-  const body = `${RISK_TEXT[pause.risk ?? 'unknown']}: ${said}`;
+  const actionable = acceptsNotificationActions(pause, { definitionChanged }) && callText(pause, { reminder }).whole;
+  const said = actionable ? callText(pause, { reminder }).text : `${showControls(shortDescription(pause.description), false)} Tap to answer in the app.`.trim();
+  const body = `${riskPrefix(pause)}${said}`;
   return {
-    title: `${reminder ? 'Still waiting' : 'Approval needed'}: ${pause.title}`,
+    title: notificationTitle(pause, reminder),
     options: {
       body,
       tag: pause.id,
@@ -173,8 +189,7 @@ export function alreadyDecidedNotification(title: string, data: ApprovalNotifica
 /** Reads a notification's data back: it round-trips through the browser, so it is checked like any input. */
 export function readNotificationData(data: unknown): ApprovalNotificationData | null {
   if (typeof data !== 'object' || data === null) return null;
-  const { pausePointId, conversationId } = data as Record<string, unknown>;
-  return typeof pausePointId === 'string' && typeof conversationId === 'string' && pausePointId && conversationId
-    ? { pausePointId, conversationId }
-    : null;
+  const { pausePointId, conversationId, viewHash } = data as Record<string, unknown>;
+  if (typeof pausePointId !== 'string' || typeof conversationId !== 'string' || !pausePointId || !conversationId) return null;
+  return typeof viewHash === 'string' && /^[0-9a-f]{64}$/.test(viewHash) ? { pausePointId, conversationId, viewHash } : { pausePointId, conversationId };
 }

@@ -9,6 +9,8 @@ import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { decideFromNotification, SERVICE_WORKER_OWNER } from './decide-from-notification.ts';
+import { decisionView } from '../engine/decision-view.ts';
+import { viewHash } from '../engine/view-hash.ts';
 
 const BY_NOTIFICATION: DecidedBy = { tabId: SERVICE_WORKER_OWNER, deviceId: 'device-1', label: 'Chrome on Android (notification)' };
 const BY_TAB: DecidedBy = { tabId: 'tab-1', deviceId: 'device-1', label: 'Chrome on Android' };
@@ -30,6 +32,16 @@ describe('decideFromNotification', () => {
     const messages = await db.messages.where('conversationId').equals('c1').toArray();
     expect(messages.map((m) => m.content)).toEqual(['Approval approval: approve']);
     expect((await db.conversations.get('c1'))?.state).toEqual({ kind: 'running', owner: SERVICE_WORKER_OWNER, since: 5_000 });
+  });
+
+  it('point 1: an action is bound to the view its notification showed — one made on a view since changed is refused, and decides nothing', async () => {
+    const shown = (await db.pausePoints.get('p1'))!;
+    const stale = viewHash(decisionView({ pause: { ...shown, title: 'Send the old invoice?' } }));
+    expect(await decideFromNotification(db, 'p1', 'approve', BY_NOTIFICATION, { ...fixed, viewHash: stale })).toMatchObject({ outcome: 'refused' });
+    expect(await db.pausePoints.get('p1')).toMatchObject({ status: 'pending' });
+    const hash = viewHash(decisionView({ pause: shown }));
+    expect((await decideFromNotification(db, 'p1', 'approve', BY_NOTIFICATION, { ...fixed, viewHash: hash })).outcome).toBe('decided');
+    expect(await db.pausePoints.get('p1')).toMatchObject({ status: 'resolved', viewHash: hash });
   });
 
   it('the first decision wins: a second action, or one after a tab decided, changes nothing', async () => {

@@ -4,6 +4,7 @@ import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
 import { ToolRegistry } from '../engine/tool-registry.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
+import { listedToolChanged } from '../mcp/listed-tool-changed.ts';
 import { acceptsNotificationActions, definitionChanged, type NotificationAction } from './approval-notification.ts';
 
 /** Who decided: the conversation's next run is left to whichever tab takes it over (see decisionSettlement). */
@@ -37,17 +38,27 @@ export async function decideFromNotification(
   pausePointId: string,
   action: NotificationAction,
   decidedBy: DecidedBy,
-  { now = Date.now, uuid = () => crypto.randomUUID() }: { now?: () => number; uuid?: () => string } = {},
+  {
+    now = Date.now,
+    uuid = () => crypto.randomUUID(),
+    viewHash,
+  }: {
+    now?: () => number;
+    uuid?: () => string;
+    /** The hash of the decision view the notification showed (sw/approvals.ts): the decision is bound to it. */
+    viewHash?: string | undefined;
+  } = {},
 ): Promise<NotificationDecision> {
-  const decision: Decision = action === 'approve' ? { type: 'approve' } : { type: 'decline' };
+  const decision: Decision = { type: action === 'approve' ? 'approve' : 'decline', ...(viewHash ? { viewHash } : {}) };
   // A card of a conversation another device runs is decided through the sync server, by the app: not here.
   if (await runsElsewhere(db, pausePointId)) return { outcome: 'elsewhere' };
   const ctx = { clock: { now, sleep: () => Promise.resolve() }, ids: { uuid }, tools: NO_TOOLS, owner: SERVICE_WORKER_OWNER };
   const at = now();
   const changed = await toolChanged(db, pausePointId);
+  const listedChanged = await viewToolChanged(db, pausePointId);
   const settled = await new DexieStorage(db).settlePausePoint(pausePointId, (pending) =>
     acceptsNotificationActions(pending, { definitionChanged: changed })
-      ? decisionSettlement(ctx, pending, decision, decidedBy, at)
+      ? decisionSettlement(ctx, pending, decision, decidedBy, at, undefined, listedChanged)
       : { commit: false, reason: 'This card needs an answer in the app.' },
   );
   if (settled.ok) {
@@ -63,6 +74,17 @@ export async function decideFromNotification(
     case 'refused':
       return { outcome: 'refused', message: settled.message };
   }
+}
+
+/**
+ * Whether the card's MCP tool changed since, by the stored servers, as the
+ * decision view reads it (src/mcp/listed-tool-changed.ts): the same when the
+ * notification is shown and when its action arrives, so a change between the
+ * two changes the view's hash and the action is refused.
+ */
+export async function viewToolChanged(db: PausepointDb, pausePointId: string): Promise<boolean> {
+  const pause = await db.pausePoints.get(pausePointId);
+  return pause?.mcp ? listedToolChanged(pause, await db.mcpServers.toArray()) : false;
 }
 
 /** Whether the card's conversation runs on another of the person's devices (src/sync), which only the app can decide for. */

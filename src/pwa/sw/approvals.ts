@@ -4,7 +4,9 @@ import { deviceId, readSettings } from '../../storage/settings-repo.ts';
 import { routeHref } from '../../ui/state/route.ts';
 import { deviceLabel } from '../../worker/device-label.ts';
 import { alreadyDecidedNotification, approvalNotification, type ApprovalNotificationData } from '../approval-notification.ts';
-import { decideFromNotification, SERVICE_WORKER_OWNER, toolChanged } from '../decide-from-notification.ts';
+import { decideFromNotification, SERVICE_WORKER_OWNER, toolChanged, viewToolChanged } from '../decide-from-notification.ts';
+import { decisionView } from '../../engine/decision-view.ts';
+import { viewHash } from '../../engine/view-hash.ts';
 import type { ServiceWorkerToPage } from '../sw-message.ts';
 
 /**
@@ -34,6 +36,9 @@ export async function notifyPending(pausePointId: string, reminder: boolean): Pr
     reminded.add(pausePointId);
   }
   const { title, options } = approvalNotification(pause, { reminder, definitionChanged: await toolChanged(db, pausePointId) });
+  // An Approve is bound to the decision view of the card as the notification was made (issue 32): an action that
+  // arrives after the card changed (an edit elsewhere, its tool changed, a warning added) is refused.
+  if (options.actions.length > 0) options.data.viewHash = viewHash(decisionView({ pause, toolChanged: await viewToolChanged(db, pausePointId) }));
   try {
     await self.registration.showNotification(title, options);
   } catch (error) {
@@ -44,7 +49,7 @@ export async function notifyPending(pausePointId: string, reminder: boolean): Pr
 
 export async function onNotificationClick(data: ApprovalNotificationData, action: string): Promise<void> {
   if (action === 'approve' || action === 'decline') {
-    const result = await decideFromNotification(db, data.pausePointId, action, await decidedBy());
+    const result = await decideFromNotification(db, data.pausePointId, action, await decidedBy(), { viewHash: data.viewHash });
     switch (result.outcome) {
       case 'decided':
       case 'expired':
