@@ -23,7 +23,7 @@ const engineForbidden = {
     },
     {
       // The rooms built on the engine: each reaches the engine through its ports and records, never the reverse.
-      group: ['**/sync/**', '**/mcp/**', '**/search/**', '**/attachments/**', '**/backup/**', '**/conversation-file/**', '**/pwa/**'],
+      group: ['**/sync/**', '**/mcp/**', '**/search/**', '**/attachments/**', '**/backup/**', '**/conversation-file/**', '**/pwa/**', '**/push/**', '**/inert/**'],
       message: 'src/engine must not depend on the rooms built on it: give it what it needs through a port.',
     },
   ],

@@ -143,6 +143,6 @@ export const AuditLogFile = z
   .meta({
     title: 'Pausepoint audit log',
     description:
-      'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, every call a dry-run rule would have decided, and every changed MCP tool definition, joined with what explains them. The metadata, the entries and the skipped records are hash-chained: see the README section "Audit log export".',
+      'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, every call a dry-run rule would have decided, and every changed MCP tool definition, joined with what explains them. The metadata, the entries and the skipped records are hash-chained: see docs/formats.md, "Audit log".',
   });
 export type AuditLogFile = z.infer<typeof AuditLogFile>;

@@ -58,7 +58,7 @@ export interface InertConversation {
 /**
  * A conversation from a file, made inert: the one path every record a file
  * brings passes through, for a restore and an import alike (src/inert/README
- * in the README's *Security model*). Pure: the caller reads the file, picks
+ * in docs/security.md). Pure: the caller reads the file, picks
  * the conversation's id (a restore keeps the file's, so restoring twice writes
  * nothing; an import mints one when the file's is taken here) and writes what
  * this returns. One conversation at a time, so an importer can stream a large

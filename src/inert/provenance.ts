@@ -1,6 +1,6 @@
 /**
  * Where a foreign record comes from, which decides which of the inert path's
- * rules apply (see the README's *Security model*, "One inert path").
+ * rules apply (see docs/security.md, "One inert path for foreign records").
  */
 
 /** A file the person chose: a backup being restored, or a conversation file or ChatGPT export being imported. */

@@ -52,8 +52,8 @@ describe('the Content-Security-Policy', () => {
     expect(directives(CONTENT_SECURITY_POLICY_HEADER).get('connect-src')).toEqual(['*']);
   });
 
-  it('point 15: the README gives the same headers, and a table of how to send them, for hosts that read no _headers file', () => {
-    const readme = read('README.md');
+  it('point 15: the user guide gives the same headers, and a table of how to send them, for hosts that read no _headers file', () => {
+    const readme = read('docs/user-guide.md');
     const section = readme.slice(readme.indexOf('**Content-Security-Policy.**'));
     const block = /```\n([\s\S]*?)```/.exec(section)?.[1];
     expect(block).toBe(Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\n`).join(''));

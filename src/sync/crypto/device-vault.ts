@@ -14,7 +14,7 @@ import { utf8 } from './utf8.ts';
  * as data — a backup, an export, a bug that leaks a record — which holds the
  * sealed bytes but no key bytes. It does not keep it from script running in
  * this origin, nor from someone with this browser profile's files (the
- * browser keeps the key's bytes in its own storage): see the README's security model.
+ * browser keeps the key's bytes in its own storage): see docs/security.md.
  *
  * Checked 2026-12-02: on Node 20 (20.20.2) `structuredClone` and a
  * fake-indexeddb 6.2.8 put/get (device-vault.test.ts), and Dexie 4 over it,
