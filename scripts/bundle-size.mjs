@@ -28,6 +28,11 @@
 //     MCP servers' read, the Approve all dialog's use) loads on demand, with
 //     the first screen's records when they show a card (first-screen.ts); the
 //     card's loader, its unsent-edit registry and the binding stay.
+//     75.0 kB with issue 32's key rule (a key decides only a card the person
+//     focused, on screen 500 ms: card-keys.svelte.ts), the Send that keeps
+//     the message box focused into a new chat, and search's stored index
+//     (Dexie version 13's tables): 74.99 kB. No room is left below the hard
+//     limit: the next feature on the start path must move something on demand.
 //     Kept just above the current size, so that it cannot creep back; 75 kB
 //     is the product's hard limit.
 //   - page JS every visit loads by itself, without waiting on it: the service
@@ -47,7 +52,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const PAGE_BUDGET_KB = 74.9;
+const PAGE_BUDGET_KB = 75.0;
 // Dynamic imports every page load makes by itself, which the first screen does not wait for (see above).
 const EVERY_VISIT = [/^UpdateBanner\b/, /^workbox-window\b/, /^FollowApprovals\b/, /^approval-alerts\b/];
 const dist = process.argv[2] ?? 'dist';
