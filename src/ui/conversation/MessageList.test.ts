@@ -4,11 +4,13 @@ import { flushSync } from 'svelte';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Conversation, Message } from '../../engine/records/index.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';
+import { loadCardView } from '../cards/decision-view-loader.svelte.ts';
 import { fakeContext, pausePoint } from '../testing/fake-app.svelte.ts';
 import MessageList from './MessageList.svelte';
 
 // The renderer loads on demand; here it is loaded once, before any row renders.
-beforeAll(() => loadMarkdown());
+// The decision view's code too, as the first screen loads it before a card shows (first-screen.ts).
+beforeAll(() => Promise.all([loadMarkdown(), loadCardView()]));
 
 const base = { v: 1 as const, conversationId: 'c1', createdAt: 0 };
 const user = (seq: number, content: string): Message => ({ ...base, id: `m${seq}`, seq, role: 'user', content });
