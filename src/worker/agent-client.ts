@@ -101,3 +101,6 @@ export type AgentClient = Calls<Exclude<IntentKind, McpKind | SyncKind | 'listMo
   /** Sync across devices (Settings › Devices, the Join dialog). Optional: a client without it shows no Devices section. */
   readonly sync?: SyncControl;
 };
+
+/** Sends one intent and resolves with the worker's answer as it came (WorkerClient's own call, its timeout and abort included). */
+export type SendIntent = (intent: IntentInput, signal?: AbortSignal) => Promise<unknown>;

@@ -1,8 +1,8 @@
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
-import type { McpControl } from './agent-client.ts';
+import type { McpControl, SendIntent } from './agent-client.ts';
 import type { IntentInput } from './protocol.ts';
-import type { SendIntent } from './sync-calls.ts';
-import { AgentError, isObject, isString } from './worker-client.ts';
+import { AgentError } from './agent-error.ts';
+import { isObject, isString } from './worker-guards.ts';
 
 /**
  * The page's MCP calls (client.mcp), each answer read by a hand-written guard

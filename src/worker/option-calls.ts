@@ -1,8 +1,8 @@
-import type { AgentClient, IntentCall } from './agent-client.ts';
+import type { AgentClient, IntentCall, SendIntent } from './agent-client.ts';
 import type { BatchResult, IntentInput } from './protocol.ts';
-import type { SendIntent } from './sync-calls.ts';
 import type { RulePreview } from '../engine/preview-rule.ts';
-import { AgentError, isObject, isString, readDecideResult } from './worker-client.ts';
+import { AgentError } from './agent-error.ts';
+import { isObject, isString, readDecideResult } from './worker-guards.ts';
 
 /** The calls only Settings, a rule's form and preview, the batch dialog, a conversation's options and its versions make. */
 export type OptionCalls = Pick<

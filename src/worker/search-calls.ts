@@ -1,7 +1,6 @@
 import { SearchResults } from '../search/search-result.ts';
-import type { IntentCall } from './agent-client.ts';
-import type { SendIntent } from './sync-calls.ts';
-import { AgentError } from './worker-client.ts';
+import type { IntentCall, SendIntent } from './agent-client.ts';
+import { AgentError } from './agent-error.ts';
 
 /**
  * The page's `searchConversations`, its answer read with its zod schema.

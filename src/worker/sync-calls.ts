@@ -1,11 +1,9 @@
 import type { z } from 'zod';
 import { PairingInvite, SyncResult } from '../sync/sync-control.ts';
-import type { SyncControl } from './agent-client.ts';
+import type { SendIntent, SyncControl } from './agent-client.ts';
 import type { IntentInput } from './protocol.ts';
-import { AgentError } from './worker-client.ts';
+import { AgentError } from './agent-error.ts';
 
-/** Sends one intent and resolves with the worker's answer as it came (WorkerClient's own call, its timeout and abort included). */
-export type SendIntent = (intent: IntentInput, signal?: AbortSignal) => Promise<unknown>;
 
 /**
  * The page's sync calls (client.sync), each answer read with its zod schema.

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { BatchResult, DecideResult, Response, WorkerEvent, type IntentInput } from './protocol.ts';
 import type { ApprovalRuleDraft } from '../engine/records/index.ts';
 import { readBatchResult } from './option-calls.ts';
-import { AgentAbortError, AgentError, readDecideResult, readResponse, readWorkerEvent, WorkerClient, type AgentWorker } from './worker-client.ts';
+import { AgentAbortError, AgentError } from './agent-error.ts';
+import { readDecideResult, readResponse, readWorkerEvent } from './worker-guards.ts';
+import { WorkerClient, type AgentWorker } from './worker-client.ts';
 
 /** The page reads worker messages with hand-written guards; they must agree with the protocol's schemas. */
 const samples: unknown[] = [
@@ -35,6 +37,7 @@ const samples: unknown[] = [
   { outcome: 'sent', owner: 'Laptop' },
   { outcome: 'sent' },
   { outcome: 'queued' },
+  { outcome: 'changed' },
   { outcome: 'already_decided', status: 'gone' },
   { outcome: '__proto__' },
   { batchId: 'b', cards: [] },
@@ -42,6 +45,7 @@ const samples: unknown[] = [
   { batchId: 'b', cards: [{ pausePointId: 'p', result: { outcome: 'failed', message: 'The browser ran out of storage space.' } }] },
   { batchId: 'b', cards: [{ pausePointId: 'p', result: { outcome: 'failed' } }] },
   { batchId: 'b', cards: [{ pausePointId: 'p', result: { outcome: 'maybe' } }] },
+  { batchId: 'b', cards: [{ pausePointId: 'p', result: { outcome: 'changed' } }] },
   { batchId: 'b', cards: [{ result: { outcome: 'decided' } }] },
   { batchId: 'b', cards: {} },
   { cards: [] },
