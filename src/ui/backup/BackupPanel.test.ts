@@ -103,11 +103,19 @@ describe('BackupPanel backup and restore', () => {
           '1 allow rule came back switched off, as a backup never grants anything by itself: turn it on in Settings if you still want it.',
       ),
     );
-    const { pausePoints, approvalRules, ...rest } = await databaseSnapshot(db);
-    const { pausePoints: pausePointsBefore, approvalRules: _rules, ...restBefore } = before;
+    const { pausePoints, approvalRules, conversations, ledger, ...rest } = await databaseSnapshot(db);
+    const { pausePoints: _cards, approvalRules: _rules, conversations: _conversations, ledger: ledgerBefore, ...restBefore } = before;
     expect(rest).toEqual(restBefore);
-    // The card decided before the backup comes back marked as decided elsewhere; the allow rule switched off.
-    expect(pausePoints).toEqual((pausePointsBefore as { status: string }[]).map((p) => (p.status === 'pending' ? p : { ...p, restored: true })));
+    // Through the one inert path: the paused conversation comes back interrupted, its pending card expired,
+    // the decided card marked as decided elsewhere; a ledger entry no message of the file links to its call
+    // keeps its outcome under a call id that names nothing here.
+    expect(conversations).toMatchObject([{ id: 'c1', state: { kind: 'error', code: 'interrupted' } }, { id: 'c2' }]);
+    expect(pausePoints).toMatchObject([
+      { id: 'p1', status: 'expired', restored: true },
+      { id: 'p2', status: 'resolved', restored: true },
+    ]);
+    expect(ledger).toHaveLength(ledgerBefore!.length);
+    expect(ledger).toMatchObject([{ conversationId: 'c2', status: 'succeeded', result: 'Sent.' }]);
     expect(approvalRules).toMatchObject([
       { id: 'r1', effect: 'allow', enabled: false, source: 'backup' },
       { id: 'r2', effect: 'deny', enabled: true, source: 'backup' },
