@@ -79,7 +79,7 @@ export async function searchInChromium(messages: number, queries: { label: strin
     const fresh = await context.newPage();
     await openProbe(fresh);
     // Once the worker answers an intent (a decision on no card: its database open, nothing of search loaded), its heap is the baseline.
-    await fresh.evaluate(() => (window as unknown as ProbeWindow).probe.client.decide('no-such-card', { type: 'approve' }));
+    await fresh.evaluate(() => (window as unknown as ProbeWindow).probe.client.decide('no-such-card', { type: 'approve', viewHash: '0'.repeat(64) }));
     const freshHeap = await workerHeapProbe(browser, 'agent.worker');
     await freshHeap.collectGarbage();
     const before = await freshHeap.used();

@@ -133,9 +133,9 @@ describe('through the service worker', () => {
     createApprovalAlerts({ getSettings: () => settings, onOpen, onDecide, environment }).followServiceWorker();
     serviceWorker.handlers[0]!({ type: 'pausepoint:decide-card', conversationId: 'c1', pausePointId: 'p1', action: 'delete everything' });
     expect(onDecide).not.toHaveBeenCalled();
-    serviceWorker.handlers[0]!({ type: 'pausepoint:decide-card', conversationId: 'c1', pausePointId: 'p1', action: 'decline' });
+    serviceWorker.handlers[0]!({ type: 'pausepoint:decide-card', conversationId: 'c1', pausePointId: 'p1', action: 'decline', viewHash: 'e'.repeat(64) });
     expect(onOpen).toHaveBeenCalledExactlyOnceWith('c1', 'p1');
-    expect(onDecide).toHaveBeenCalledExactlyOnceWith('p1', 'decline');
+    expect(onDecide).toHaveBeenCalledExactlyOnceWith('p1', 'decline', 'e'.repeat(64));
   });
 });
 

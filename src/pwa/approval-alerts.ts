@@ -47,7 +47,7 @@ export interface ApprovalAlertsOptions {
    * on a card of a conversation another device runs, which only a tab's
    * worker can claim on the sync server. None: the card is only opened.
    */
-  onDecide?: (pausePointId: string, action: 'approve' | 'decline') => void;
+  onDecide?: (pausePointId: string, action: 'approve' | 'decline', viewHash: string) => void;
   /** Defaults to this window; tests pass stubs. */
   environment?: () => AlertEnvironment;
 }
@@ -172,7 +172,7 @@ export function createApprovalAlerts({ getSettings, onOpen, onDecide, environmen
           if (!message) return;
           env.focus();
           onOpen(message.conversationId, message.pausePointId);
-          if (message.type === 'pausepoint:decide-card') onDecide?.(message.pausePointId, message.action);
+          if (message.type === 'pausepoint:decide-card') onDecide?.(message.pausePointId, message.action, message.viewHash);
         }) ?? (() => {})
       );
     },

@@ -29,10 +29,12 @@ describe('readServiceWorkerMessage', () => {
     expect(readServiceWorkerMessage({ type: 'pausepoint:open-card', conversationId: 'c' })).toBeNull();
   });
 
-  it('reads a decide-card message with Approve or Decline only', () => {
-    const message = { type: 'pausepoint:decide-card', conversationId: 'c', pausePointId: 'p', action: 'approve' };
+  it('reads a decide-card message with Approve or Decline only, bound to the view the notification showed', () => {
+    const message = { type: 'pausepoint:decide-card', conversationId: 'c', pausePointId: 'p', action: 'approve', viewHash: 'f'.repeat(64) };
     expect(readServiceWorkerMessage({ ...message, extra: 1 })).toEqual(message);
     expect(readServiceWorkerMessage({ ...message, action: 'choose' })).toBeNull();
     expect(readServiceWorkerMessage({ ...message, pausePointId: undefined })).toBeNull();
+    expect(readServiceWorkerMessage({ ...message, viewHash: undefined })).toBeNull();
+    expect(readServiceWorkerMessage({ ...message, viewHash: 'not a hash' })).toBeNull();
   });
 });

@@ -22,16 +22,20 @@ export type ServiceWorkerToPage =
    * device runs: the page decides it as its card's button would, through its
    * worker, which claims the decision on the sync server (the service worker
    * cannot). The page opens the card too, which says what the claim came to.
+   * `viewHash` is the hash of the card's decision view when the notification
+   * was shown: the decision binds to it, as a card's button's does.
    */
-  | { type: 'pausepoint:decide-card'; conversationId: string; pausePointId: string; action: 'approve' | 'decline' };
+  | { type: 'pausepoint:decide-card'; conversationId: string; pausePointId: string; action: 'approve' | 'decline'; viewHash: string };
 
 /** Checks a message from the service worker by hand (see above). */
 export function readServiceWorkerMessage(data: unknown): ServiceWorkerToPage | null {
   if (typeof data !== 'object' || data === null) return null;
-  const { type, conversationId, pausePointId, action } = data as Record<string, unknown>;
+  const { type, conversationId, pausePointId, action, viewHash } = data as Record<string, unknown>;
   if (typeof conversationId !== 'string' || typeof pausePointId !== 'string') return null;
   if (type === 'pausepoint:open-card') return { type, conversationId, pausePointId };
-  if (type === 'pausepoint:decide-card' && (action === 'approve' || action === 'decline')) return { type, conversationId, pausePointId, action };
+  if (type === 'pausepoint:decide-card' && (action === 'approve' || action === 'decline') && typeof viewHash === 'string' && /^[0-9a-f]{64}$/.test(viewHash)) {
+    return { type, conversationId, pausePointId, action, viewHash };
+  }
   return null;
 }
 

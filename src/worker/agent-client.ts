@@ -27,7 +27,7 @@ type CallArguments = EveryIntent<{
   regenerate: ['conversationId'];
   switchVersion: ['conversationId', 'branchId'];
   decide: ['pausePointId', 'decision'];
-  decideBatch: ['pausePointIds', 'decision', 'viewHashes'?];
+  decideBatch: ['pausePointIds', 'decision', 'viewHashes'];
   stop: ['conversationId'];
   retry: ['conversationId'];
   createConversation: ['title'?];

@@ -32,7 +32,7 @@ export function optionCalls(send: SendIntent): OptionCalls {
   const nothing = async (intent: IntentInput, signal?: AbortSignal) => void (await send(intent, signal));
   return {
     decideBatch: async (pausePointIds, decision, viewHashes, signal) =>
-      readBatch(await send({ type: 'decideBatch', pausePointIds, decision, ...(viewHashes ? { viewHashes } : {}) }, signal)),
+      readBatch(await send({ type: 'decideBatch', pausePointIds, decision, viewHashes }, signal)),
     setConversationInstructions: (conversationId, instructions, signal) =>
       nothing({ type: 'setConversationInstructions', conversationId, instructions }, signal),
     addRule: async (draft, signal) => readRuleId(await send({ type: 'addRule', draft }, signal)),

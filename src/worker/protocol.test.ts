@@ -80,3 +80,31 @@ describe('send with attachments', () => {
     expect(send({ attachments: [{ ...ref, kind: 'video' }] })).toBe(false);
   });
 });
+
+describe('decision intents: bound to the view the person was shown (issue 32)', () => {
+  const hash = 'a'.repeat(64);
+  const draft = { effect: 'allow', tool: 'http_request', match: [], scope: { kind: 'everywhere' }, source: 'card' };
+
+  it('reads a decision, a batch and an approval with a rule that carry their view hashes', () => {
+    expect(Intent.parse({ type: 'decide', pausePointId: 'p1', decision: { type: 'approve', viewHash: hash } })).toEqual({
+      type: 'decide',
+      pausePointId: 'p1',
+      decision: { type: 'approve', viewHash: hash },
+    });
+    expect(Intent.safeParse({ type: 'decideBatch', pausePointIds: ['p1', 'p2'], decision: { type: 'approve' }, viewHashes: [hash, hash] }).success).toBe(true);
+    expect(Intent.safeParse({ type: 'approveWithRule', pausePointId: 'p1', decision: { type: 'approve', viewHash: hash }, draft }).success).toBe(true);
+  });
+
+  it('refuses a decision without the hash of its view, or with one that is not a SHA-256', () => {
+    for (const decision of [{ type: 'approve' }, { type: 'decline', reason: 'no' }, { type: 'choose', option: 'A' }, { type: 'approve', viewHash: 'abc' }]) {
+      expect(Intent.safeParse({ type: 'decide', pausePointId: 'p1', decision }).success).toBe(false);
+      expect(Intent.safeParse({ type: 'approveWithRule', pausePointId: 'p1', decision, draft }).success).toBe(false);
+    }
+  });
+
+  it('refuses a batch without a view hash for each of its cards', () => {
+    for (const viewHashes of [undefined, [], [hash]]) {
+      expect(Intent.safeParse({ type: 'decideBatch', pausePointIds: ['p1', 'p2'], decision: { type: 'approve' }, viewHashes }).success).toBe(false);
+    }
+  });
+});

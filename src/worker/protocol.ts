@@ -9,6 +9,15 @@ import type { SearchResults } from '../search/search-result.ts';
 import { JoinWithPairing, TurnOnSync, type PairingInvite, type SyncResult } from '../sync/sync-control.ts';
 
 /**
+ * A person's decision as a surface sends it: bound to the decision view it showed
+ * (the card, Approve all, the inbox; decision.ts). The engine still takes an
+ * unbound decision from its own callers (a rule, an expiry, a timeout), but
+ * nothing that comes over this protocol is one: a surface that forgot the hash
+ * is refused here rather than deciding on a view nobody checked.
+ */
+const ShownDecision = z.intersection(Decision, z.object({ viewHash: ViewHash }));
+
+/**
  * The page ↔ worker protocol. The page sends intents; everything the user sees
  * comes from IndexedDB through live queries, so responses carry only what an
  * intent needs to report (an id, a refusal). Both sides parse with these schemas.
@@ -82,10 +91,12 @@ export const Intent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('regenerate'), conversationId: z.string() }),
   /** `Previous version` / `Next version`: shows the version whose branch this is (`''`: the original). */
   z.object({ type: z.literal('switchVersion'), conversationId: z.string(), branchId: z.string().max(200) }),
-  z.object({ type: z.literal('decide'), pausePointId: z.string(), decision: Decision }),
+  z.object({ type: z.literal('decide'), pausePointId: z.string(), decision: ShownDecision }),
   /** `Approve all` / `Decline all`: each card decided on its own (engine.decideBatch), under one batch id. */
   // `viewHashes[i]` binds the decision on `pausePointIds[i]` to the view the dialog showed of it (decision-view.ts).
-  z.object({ type: z.literal('decideBatch'), pausePointIds: z.array(z.string()).min(1).max(MAX_BATCH), decision: BatchDecision, viewHashes: z.array(ViewHash).max(MAX_BATCH).optional() }),
+  z.object({ type: z.literal('decideBatch'), pausePointIds: z.array(z.string()).min(1).max(MAX_BATCH), decision: BatchDecision, viewHashes: z.array(ViewHash).min(1).max(MAX_BATCH) }).refine((intent) => intent.viewHashes.length === intent.pausePointIds.length, {
+    message: 'Each card of a batch is decided on the view the dialog showed of it: one view hash per card.',
+  }),
   z.object({ type: z.literal('stop'), conversationId: z.string() }),
   /** Retry after an error, or Continue after an interruption or the step limit. */
   z.object({ type: z.literal('retry'), conversationId: z.string() }),
@@ -102,7 +113,7 @@ export const Intent = z.discriminatedUnion('type', [
    * first, then the call approved, so the loop the approval resumes already
    * sees the rule for the calls that follow.
    */
-  z.object({ type: z.literal('approveWithRule'), pausePointId: z.string(), decision: Decision, draft: ApprovalRuleDraft }),
+  z.object({ type: z.literal('approveWithRule'), pausePointId: z.string(), decision: ShownDecision, draft: ApprovalRuleDraft }),
   /** What a draft rule would have decided among the stored calls, before it is saved (nothing is stored). */
   z.object({ type: z.literal('previewRule'), draft: ApprovalRuleDraft }),
   /** Turns a dry-run rule on: it decides from the next call. */

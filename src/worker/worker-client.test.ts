@@ -118,7 +118,7 @@ describe('WorkerClient calls', () => {
     vi.useFakeTimers();
     const { worker, client } = connect();
     const controller = new AbortController();
-    const decided = client.decide('p1', { type: 'approve' }, controller.signal);
+    const decided = client.decide('p1', { type: 'approve', viewHash: 'a'.repeat(64) }, controller.signal);
     expect(worker.posted).toHaveLength(1);
     controller.abort();
     await expect(decided).rejects.toBeInstanceOf(AgentAbortError);
@@ -274,7 +274,7 @@ describe('WorkerClient occasional calls (rules, options, a batch, listing models
     const { worker, client } = connect();
     const endpoint = { provider: 'openai', baseUrl: 'https://api.example/v1', apiKey: 'k' };
     const calls = [
-      client.decideBatch(['p1', 'p2'], { type: 'approve' }),
+      client.decideBatch(['p1', 'p2'], { type: 'approve' }, ['a'.repeat(64), 'b'.repeat(64)]),
       client.setConversationInstructions('c1', 'Be brief.'),
       client.addRule(draft),
       client.previewRule(draft),
@@ -292,7 +292,7 @@ describe('WorkerClient occasional calls (rules, options, a batch, listing models
     // Sent once the module is loaded (on the first of them), in the order they were made.
     await vi.waitFor(() => expect(worker.posted).toHaveLength(14));
     expect(worker.posted.map((p) => p.intent)).toEqual([
-      { type: 'decideBatch', pausePointIds: ['p1', 'p2'], decision: { type: 'approve' } },
+      { type: 'decideBatch', pausePointIds: ['p1', 'p2'], decision: { type: 'approve' }, viewHashes: ['a'.repeat(64), 'b'.repeat(64)] },
       { type: 'setConversationInstructions', conversationId: 'c1', instructions: 'Be brief.' },
       { type: 'addRule', draft },
       { type: 'previewRule', draft },
@@ -317,7 +317,7 @@ describe('WorkerClient occasional calls (rules, options, a batch, listing models
 
   test('an unreadable batch, rule id or preview rejects with a ProtocolError', async () => {
     const { worker, client } = connect();
-    const batched = client.decideBatch(['p1'], { type: 'approve' });
+    const batched = client.decideBatch(['p1'], { type: 'approve' }, ['a'.repeat(64)]);
     const added = client.addRule(draft);
     const previewed = client.previewRule(draft);
     await vi.waitFor(() => expect(worker.posted).toHaveLength(3));

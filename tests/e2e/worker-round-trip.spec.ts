@@ -1,3 +1,6 @@
+import { decisionView } from '../../src/engine/decision-view.ts';
+import type { PausePoint } from '../../src/engine/records/index.ts';
+import { viewHash } from '../../src/engine/view-hash.ts';
 import { API_KEY, expect, test } from './fixtures.ts';
 
 interface ProbeWindow {
@@ -7,7 +10,7 @@ interface ProbeWindow {
       decide(pausePointId: string, decision: unknown): Promise<{ outcome: string }>;
     };
     db: {
-      pausePoints: { toArray(): Promise<{ id: string; status: string; title: string }[]> };
+      pausePoints: { toArray(): Promise<PausePoint[]> };
       conversations: { get(id: string): Promise<{ state: { kind: string } } | undefined> };
     };
     saveSettings(input: unknown): Promise<unknown>;
@@ -33,7 +36,11 @@ test('the worker runs one approval round trip through the real openai SDK', asyn
     .toEqual([expect.objectContaining({ status: 'pending', title: 'Send the invoice' })])
     .then(() => page.evaluate(async () => (await (window as unknown as ProbeWindow).probe.db.pausePoints.toArray())[0]!));
 
-  const outcome = await page.evaluate((id) => (window as unknown as ProbeWindow).probe.client.decide(id, { type: 'approve' }), pause.id);
+  // A decision crosses the protocol only bound to the view it was made on (protocol.ts: ShownDecision).
+  const unbound = page.evaluate((id) => (window as unknown as ProbeWindow).probe.client.decide(id, { type: 'approve' }), pause.id);
+  await expect(unbound).rejects.toThrow();
+  const shown = viewHash(decisionView({ pause }));
+  const outcome = await page.evaluate(([id, hash]) => (window as unknown as ProbeWindow).probe.client.decide(id, { type: 'approve', viewHash: hash }), [pause.id, shown] as const);
   expect(outcome).toEqual({ outcome: 'decided' });
 
   const [first, second] = await llm.waitForChatRequests(2);

@@ -48,7 +48,8 @@ export async function notifyPending(pausePointId: string, reminder: boolean): Pr
 }
 
 export async function onNotificationClick(data: ApprovalNotificationData, action: string): Promise<void> {
-  if (action === 'approve' || action === 'decline') {
+  // A notification shown without a view (one from before decisions were bound to it) only opens the card.
+  if ((action === 'approve' || action === 'decline') && data.viewHash !== undefined) {
     const result = await decideFromNotification(db, data.pausePointId, action, await decidedBy(), { viewHash: data.viewHash });
     switch (result.outcome) {
       case 'decided':
@@ -65,7 +66,7 @@ export async function onNotificationClick(data: ApprovalNotificationData, action
         return;
       case 'elsewhere':
         // Only a tab's worker can claim it on the sync server: an open tab decides it; with none, the app opens on the card.
-        if (await decideInATab(data, action)) return closeNotifications(data.pausePointId);
+        if (await decideInATab({ ...data, viewHash: data.viewHash }, action)) return closeNotifications(data.pausePointId);
         break;
       case 'refused':
         break;
@@ -74,7 +75,7 @@ export async function onNotificationClick(data: ApprovalNotificationData, action
   await openCard(data);
 }
 
-async function decideInATab(data: ApprovalNotificationData, action: 'approve' | 'decline'): Promise<boolean> {
+async function decideInATab(data: ApprovalNotificationData & { viewHash: string }, action: 'approve' | 'decline'): Promise<boolean> {
   const [client] = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   if (!client) return false;
   const message: ServiceWorkerToPage = { type: 'pausepoint:decide-card', ...data, action };
