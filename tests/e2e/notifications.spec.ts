@@ -1,4 +1,7 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { decisionView } from '../../src/engine/decision-view.ts';
+import type { PausePoint } from '../../src/engine/records/index.ts';
+import { viewHash } from '../../src/engine/view-hash.ts';
 import { card, send, setUpEndpoint, waitCall } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
@@ -69,7 +72,10 @@ function notifications(worker: Worker): Promise<ShownNotification[]> {
 }
 
 /** A card's notification as the service worker shows it (tests show it directly, or again, as another device's might be). */
-async function showCardNotification(worker: Worker, title: string, data: { pausePointId: string; conversationId: string }) {
+/** As the service worker shows a card's notification: its Approve bound to the hash of the card's decision view (decision-view.ts). */
+async function showCardNotification(worker: Worker, title: string, card: { pausePointId: string; conversationId: string }) {
+  const pause = (await storedPausePoint(worker, card.pausePointId)) as unknown as PausePoint;
+  const data = { ...card, viewHash: viewHash(decisionView({ pause })) };
   await worker.evaluate(
     async ({ title, data }) => {
       await (self as unknown as SwScope).registration.showNotification(`Approval needed: ${title}`, { tag: data.pausePointId, data });
