@@ -159,7 +159,7 @@ test('a model known to take no images says so before anything is sent', async ({
   await setUpEndpoint(page, llm);
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('combobox', { name: 'Model' }).fill('gpt-3.5-turbo');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
   await page.getByRole('button', { name: 'New chat' }).click();
   await attach(page, png());
   await page.getByRole('textbox', { name: 'Message' }).fill('What is this?');

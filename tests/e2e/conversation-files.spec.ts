@@ -24,7 +24,7 @@ test('custom instructions reach the model after the safety text: Settings’ fir
   await setUpEndpoint(page, llm);
   await openSettings(page);
   await page.getByLabel('Custom instructions').fill('Answer in French.');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
   await expect(page.getByText('Saved. New requests use these settings.')).toBeVisible();
 
   await page.getByRole('button', { name: 'New chat' }).click();

@@ -18,7 +18,7 @@ test('a custom header set in Settings goes with every request to its origin, and
     await page.getByLabel('Header value').fill(VALUE);
     await page.getByRole('button', { name: 'Test connection' }).click();
     await expect(page.getByText(/Connected\./)).toBeVisible();
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
     await page.getByRole('button', { name: 'New chat' }).click();
     await send(page, 'hi');
     await expect(page.getByText('Through the gateway.')).toBeVisible();
@@ -31,7 +31,7 @@ test('a custom header set in Settings goes with every request to its origin, and
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('Base URL').fill(other.baseUrl);
     await expect(page.getByLabel('Header name')).toHaveCount(0);
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
     await page.getByRole('button', { name: 'New chat' }).click();
     await send(page, 'hello');
     await expect(page.getByText('Somewhere else.')).toBeVisible();

@@ -9,7 +9,7 @@ test('a newcomer without a key: the Demo model is the default and walks through 
   });
   await page.goto('/');
   await expect(page.getByLabel('Provider')).toHaveValue('demo');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
 
   await send(page, 'please send the newsletter');
   const approval = card(page, 'Send the April newsletter to 1,284 subscribers');
@@ -28,7 +28,7 @@ test('the demo’s POST, once approved, lands in the demo sink inside the browse
     if (!request.url().startsWith(app)) outbound.push(`${request.method()} ${request.url()}`);
   });
   await page.goto('/');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
 
   await send(page, 'post the order');
   const gate = page.getByRole('region', { name: /^POST to / });

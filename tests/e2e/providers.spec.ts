@@ -22,7 +22,7 @@ test('the Anthropic preset sends its direct-browser-access header, checked at a 
   await page.getByLabel('Base URL').fill(`${llm.origin}${presetPath}`);
   await page.getByLabel('API key').fill(API_KEY);
   await page.getByLabel('Model', { exact: true }).fill('fake-model');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
   await send(page, 'hi');
   await expect(page.getByText('Hello from Claude.')).toBeVisible();
   const [chat] = llm.chatRequests();
