@@ -55,6 +55,12 @@ async function renderSidebar(conversations: Conversation[], pendingCount = 0) {
 
 const listedTitles = () => within(screen.getByRole('list', { name: 'Conversations' })).getAllByRole('link').map((a) => a.textContent?.trim());
 
+/**
+ * A first search loads the search modules and builds the stored index (IndexedDB, here fake-indexeddb):
+ * well under a second alone, past testing-library's 1 s default while the whole suite loads both cores.
+ */
+const FIRST_SEARCH = { timeout: 10_000 };
+
 describe('Sidebar', () => {
   test('lists conversations newest first and shows the pending count on Approvals', async () => {
     await renderSidebar([conversation('a', 'Invoices', 1), conversation('b', 'Trip to Oslo', 2)], 3);
@@ -69,8 +75,8 @@ describe('Sidebar', () => {
     await renderSidebar([conversation('b', 'Trip to Oslo', 2), conversation('a', 'Invoices', 1)]);
     const field = screen.getByRole('searchbox', { name: 'Search conversations' });
     await fireEvent.input(field, { target: { value: 'SLO' } });
-    const results = await screen.findByRole('list', { name: 'Search results' });
-    await waitFor(() => expect(within(results).getAllByRole('link').map((a) => a.textContent?.trim())).toEqual(['Trip to Oslo']));
+    const results = await screen.findByRole('list', { name: 'Search results' }, FIRST_SEARCH);
+    await waitFor(() => expect(within(results).getAllByRole('link').map((a) => a.textContent?.trim())).toEqual(['Trip to Oslo']), FIRST_SEARCH);
     expect(within(results).getByText('slo', { selector: 'mark' })).toBeTruthy();
     // Found conversations can be renamed and deleted as listed ones can.
     expect(within(results).getByRole('button', { name: 'Rename Trip to Oslo' })).toBeTruthy();
@@ -89,7 +95,7 @@ describe('Sidebar', () => {
     const { app } = await renderSidebar([conversation('a', 'Groceries', 1), conversation('b', 'Snacks', 3), conversation('c', 'Other', 2)]);
     const field = screen.getByRole('searchbox', { name: 'Search conversations' });
     await fireEvent.input(field, { target: { value: 'oat' } });
-    const results = await screen.findByRole('list', { name: 'Search results' });
+    const results = await screen.findByRole('list', { name: 'Search results' }, FIRST_SEARCH);
     await waitFor(() => expect(within(results).getAllByRole('link')).toHaveLength(2));
     const [first, second] = within(results).getAllByRole('link');
     expect(first!.textContent).toMatch(/^Snacks/);
