@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { launchChromium } from '../bench/ui/browser.ts';
+import { setUpEndpoint } from '../bench/latency/set-up-endpoint.ts';
 import { buildApp, startPreview } from '../bench/ui/preview-server.ts';
 import { startFakeLlm, type FakeLlm } from '../tests/fake-llm/index.ts';
 import { PICTURES, SCHEMES, type Picture, type Scheme } from './screenshot-list.mjs';
@@ -97,12 +98,7 @@ async function askForPayment(page: Page, llm: FakeLlm): Promise<void> {
     },
     { content: 'Paid: Northwind Supplies received €1,240.00 (reference INV-2041).' },
   );
-  await page.goto('/');
-  await page.getByLabel('Provider').selectOption({ label: 'Custom (OpenAI-compatible)' });
-  await page.getByLabel('Base URL').fill(llm.baseUrl);
-  await page.getByLabel('API key').fill(API_KEY);
-  await page.getByLabel('Model', { exact: true }).fill('gpt-5-mini');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await setUpEndpoint(page, llm, API_KEY, 'gpt-5-mini');
   const message = page.getByRole('textbox', { name: 'Message' });
   await message.fill('Pay the Northwind invoice that came in this morning');
   await page.getByRole('button', { name: 'Send', exact: true }).click();
