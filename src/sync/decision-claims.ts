@@ -12,12 +12,14 @@ type Sent = { outcome: 'won' } | { outcome: 'lost'; decision: Decision; decidedB
 
 /**
  * Claims a decision on the server: a document created once per card,
- * without a `_rev`, so the server takes exactly one. 201: this decision is
- * the one; 409: another device was first, and its claim is read back. A 202
- * (accepted, not yet on a quorum) or a stored conflict (a multi-node cluster)
- * is not a win by itself: the document is read back with its conflicts, and
- * the revision the server returns, the same on every node once they agree, is
- * the winner. A server that cannot be reached keeps the claim queued here.
+ * without a `_rev`, so the server takes exactly one. Whatever the answer
+ * (201, 202 or 409), the document is then read back with `conflicts=true`,
+ * and the revision the server returns, the same on every node once they
+ * agree, is the winner: a multi-node cluster can answer 201 on one node while
+ * another node took another device's create, and keeps both as a conflict.
+ * This claim is won only when the revision read back is its own and no
+ * conflict is stored beside it. A server that cannot be reached keeps the
+ * claim queued here.
  * Every claim is recorded (`remoteDecisions`), for the card to say what it came to.
  */
 export async function claimDecision(ctx: SyncContext, pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome> {
@@ -59,11 +61,8 @@ async function sendClaim(ctx: SyncContext, claim: DecisionClaim): Promise<Sent> 
   try {
     const sealed = await ctx.sealed.seal(doc);
     const created = await ctx.client.createDocument(sealed._id, { e: sealed.e });
-    if (created.outcome === 'created') {
-      await ctx.db.syncDocs.put({ key: syncKey('decision', pausePointId), docId: sealed._id, rev: created.rev, n: 1, hash: recordHash(doc.record) });
-      if (!created.accepted) return { outcome: 'won' };
-    }
-    // 409, or a create not yet on a quorum: whatever the server now returns for the id is the winner.
+    if (created.outcome === 'created') await ctx.db.syncDocs.put({ key: syncKey('decision', pausePointId), docId: sealed._id, rev: created.rev, n: 1, hash: recordHash(doc.record) });
+    // Every answer, a 201 too: a 201 says one node took this create, not that no other node took another's.
     const current = await ctx.client.getDocument(sealed._id, { conflicts: true });
     if (!current) throw new CouchError('bad_response', { message: 'The sync server lost a decision it had just taken.' });
     const winner = await ctx.sealed.open(current);

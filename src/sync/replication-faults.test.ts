@@ -99,31 +99,43 @@ describe('what the server sends back', () => {
 });
 
 describe('a claim on a server that is not one node', () => {
-  it('a create answered 202 whose read-back shows another device’s claim winning is lost, not won', async () => {
+  /** A phone whose server, between the create's answer and the read-back, holds the tablet's claim too as a conflict (`wins`: the server picks it). */
+  function phoneWithTabletConflict(wins: boolean): { ctx: SyncContext; name: string } {
     const made: { setup?: { ctx: SyncContext; name: string } } = {};
     const fetcher: typeof fetch = async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
-      // Between the 202 and the read-back, the cluster's other node held the phone's claim too, and it wins.
       const setup = made.setup;
       if (setup && init?.method === 'GET' && url.includes('conflicts=true')) {
         const id = decodeURIComponent(new URL(url).pathname.split('/').at(-1)!);
-        const theirs = await setup.ctx.sealed.seal({
-          v: 1,
-          kind: 'decision',
-          id: 'p1',
-          n: 1,
-          from: 'tablet',
-          record: { pausePointId: 'p1', conversationId: 'c1', decision: { type: 'decline' }, decidedBy: { tabId: 't2', deviceId: 'tablet', label: 'Tablet' } },
-        });
-        couch.storeConflict(setup.name, id, { e: theirs.e }, { wins: true });
+        const theirs = await setup.ctx.sealed.seal({ v: 1, kind: 'decision', id: 'p1', n: 1, from: 'tablet', record: { pausePointId: 'p1', conversationId: 'c1', decision: { type: 'decline' }, decidedBy: TABLET } });
+        couch.storeConflict(setup.name, id, { e: theirs.e }, { wins });
       }
       return fetch(input, init);
     };
-    const setup = (made.setup = phone(fetcher));
+    return (made.setup = phone(fetcher));
+  }
+  const PHONE = { tabId: 't1', deviceId: 'phone', label: 'Phone' };
+  const TABLET = { tabId: 't2', deviceId: 'tablet', label: 'Tablet' };
+
+  it('a create answered 202 whose read-back shows another device’s claim winning is lost, not won', async () => {
+    const { ctx } = phoneWithTabletConflict(true);
     couch.answerCreatesWith202();
-    const outcome = await claimDecision(setup.ctx, pending, { type: 'approve' }, { tabId: 't1', deviceId: 'phone', label: 'Phone' });
-    expect(outcome).toEqual({ outcome: 'lost', decision: { type: 'decline' }, decidedBy: { tabId: 't2', deviceId: 'tablet', label: 'Tablet' } });
+    const outcome = await claimDecision(ctx, pending, { type: 'approve' }, PHONE);
+    expect(outcome).toEqual({ outcome: 'lost', decision: { type: 'decline' }, decidedBy: TABLET });
     expect((await db.remoteDecisions.get('p1'))?.state).toBe('lost');
+  });
+
+  it('a create answered 201 whose read-back shows another device’s claim winning is lost, not won', async () => {
+    const { ctx } = phoneWithTabletConflict(true);
+    const outcome = await claimDecision(ctx, pending, { type: 'approve' }, PHONE);
+    expect(outcome).toEqual({ outcome: 'lost', decision: { type: 'decline' }, decidedBy: TABLET });
+    expect((await db.remoteDecisions.get('p1'))?.state).toBe('lost');
+  });
+
+  it('a create answered 201 whose own revision reads back with a conflict beside it is not won', async () => {
+    const { ctx } = phoneWithTabletConflict(false);
+    const outcome = await claimDecision(ctx, pending, { type: 'approve' }, PHONE);
+    expect(outcome.outcome).toBe('lost');
   });
 
   it('a create answered 202 that reads back alone is won', async () => {
