@@ -1,6 +1,7 @@
 import type { Decision } from '../engine/decision.ts';
 import type { ClaimOutcome } from '../engine/devices-port.ts';
 import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
+import type { PausepointDb } from '../storage/db.ts';
 import { CouchError } from './couch/couch-error.ts';
 import { decisionOf } from './decision-of.ts';
 import type { RemoteDecision } from './records/sync-records.ts';
@@ -47,6 +48,28 @@ export async function flushClaims(ctx: SyncContext): Promise<{ sent: number; err
     sent++;
   }
   return { sent };
+}
+
+/**
+ * After a rotation of the data key: this device's claims that the owner has
+ * not applied yet go again, under the new key. The owner, already on the new
+ * key, takes a claim sealed under the old one as superseded and never counts
+ * it, so a claim made here before this device saw the rotation would say
+ * `won` while the card waits for ever. "Not applied" is the card as this
+ * device holds it: still pending (the owner writes it resolved once it
+ * applies a decision). Sent again, the claim is queued (`Waiting for the sync
+ * server`) until the server answers under the new key's id: 201 and this
+ * decision is the one, 409 and another device's claim under the new key was
+ * first. The owner's compare-and-set applies a claim to a pending card only,
+ * so a claim it did apply before rotating, sent again, changes nothing.
+ * Runs inside the rotation's transaction (sync-store.ts `storeRotatedVault`).
+ */
+export async function requeueUnapplied(db: PausepointDb): Promise<void> {
+  const won = await db.remoteDecisions.where('state').equals('won').toArray();
+  if (won.length === 0) return;
+  const cards = await db.pausePoints.bulkGet(won.map((claim) => claim.pausePointId));
+  const waiting = won.filter((_, i) => cards[i]?.status === 'pending');
+  await db.remoteDecisions.bulkPut(waiting.map((claim) => ({ ...claim, state: 'queued' as const })));
 }
 
 function recorded(record: RemoteDecision, sent: Sent): RemoteDecision {

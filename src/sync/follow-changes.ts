@@ -31,10 +31,17 @@ export async function readPage(ctx: SyncContext, since: string, feed: 'normal' |
   const page = await ctx.client.changes({ since, limit: PAGE, feed, timeoutMs: LONGPOLL_MS, includeDocs: true, ...(signal ? { signal } : {}) });
   const incoming: Incoming[] = [];
   let unreadable = 0;
-  for (const change of page.results) {
+  for (const [i, change] of page.results.entries()) {
     if (change.deleted || !change.doc || change.id.startsWith('_') || !('e' in change.doc)) continue;
     try {
-      incoming.push({ doc: await ctx.sealed.open(change.doc), docId: change.id, rev: change.doc._rev });
+      const doc = await ctx.sealed.open(change.doc);
+      incoming.push({ doc, docId: change.id, rev: change.doc._rev });
+      // The page ends at a rotation past this device's key: what follows may be sealed under the new key, so this device
+      // takes it first and reads on from here, or a claim made under the new key would be skipped as unreadable, and lost.
+      if (doc.kind === 'rotation' && doc.record.epoch > ctx.epoch) {
+        const rest = page.results.length - (i + 1) + (page.pending ?? 0);
+        return { applied: await applyDocuments(ctx, incoming), unreadable, lastSeq: change.seq, count: i + 1, pending: rest };
+      }
     } catch (error) {
       if (!(error instanceof UnreadableDocument)) throw error;
       if (error.reason === 'superseded') continue;

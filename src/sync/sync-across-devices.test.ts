@@ -265,4 +265,60 @@ describe('rotating the data key', SLOW, () => {
     expect(await late.sync.join({ blob: pairingBlobFrom(new URL(newInvite.link).hash)!, code: newInvite.code, deviceName: 'Late tablet' })).toEqual({ ok: true });
     await eventually('the late tablet gets the decided card', async () => (await late.db.pausePoints.get(card.id))?.status === 'resolved');
   });
+
+  it('a claim the phone makes under the old key, before it sees the rotation, is sent again under the new one: the card is decided once', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    const tablet = await device('Tablet');
+    const invite = await laptop.sync.addDevice();
+    expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
+    await eventually('the laptop has the phone’s public key', async () => Boolean((await laptop.db.syncDevices.get(phone.id))?.publicKey));
+
+    // The phone hears nothing of the rotation, and approves under the key it holds.
+    phone.deaf.on = true;
+    await laptop.sync.removeDevice(tablet.id);
+    expect((await readVault(laptop.db))?.epoch).toBe(2);
+    expect(await phone.engine.decide(card.id, { type: 'approve' }, phone.by())).toEqual({ outcome: 'sent', owner: 'Laptop' });
+    expect((await readVault(phone.db))?.epoch).toBe(1);
+    expect((await phone.db.remoteDecisions.get(card.id))?.state).toBe('won');
+    // The laptop, on the new key, takes that claim as superseded: the card waits.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(laptop.model.requests).toHaveLength(1);
+    expect((await laptop.db.pausePoints.get(card.id))?.status).toBe('pending');
+
+    phone.deaf.on = false;
+    await phone.sync.retryNow();
+    await eventually('the phone takes the new key', async () => (await readVault(phone.db))?.epoch === 2);
+    await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
+    await laptop.engine.whenIdle();
+    expect(laptop.executions).toEqual([{ amount: 48_173, to: 'Ada Lovelace' }]);
+    expect(await laptop.db.pausePoints.get(card.id)).toMatchObject({ status: 'resolved', resolution: 'approve', decidedBy: { ...phone.by(), via: 'sync' } });
+    await eventually('the phone shows the decision', async () => (await phone.db.pausePoints.get(card.id))?.status === 'resolved');
+    expect((await phone.db.remoteDecisions.get(card.id))?.state).toBe('won');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(laptop.model.requests).toHaveLength(2);
+    expect(laptop.executions).toHaveLength(1);
+  });
+
+  it('a claim under the new key, read by an owner that has not taken the rotation yet, is applied once it has: the card is decided once', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    const tablet = await device('Tablet');
+    const invite = await laptop.sync.addDevice();
+    expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
+    await eventually('the phone has the laptop’s public key', async () => Boolean((await phone.db.syncDevices.get(laptop.id))?.publicKey));
+
+    // The laptop is closed while the phone removes the tablet and approves under the new key.
+    laptop.sync.stop();
+    await phone.sync.removeDevice(tablet.id);
+    expect((await readVault(phone.db))?.epoch).toBe(2);
+    expect(await phone.engine.decide(card.id, { type: 'approve' }, phone.by())).toEqual({ outcome: 'sent', owner: 'Laptop' });
+
+    // It opens and reads the rotation and the claim in one page of the feed.
+    await laptop.sync.start();
+    await eventually('the laptop takes the new key', async () => (await readVault(laptop.db))?.epoch === 2);
+    await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
+    await laptop.engine.whenIdle();
+    expect(laptop.executions).toEqual([{ amount: 48_173, to: 'Ada Lovelace' }]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(laptop.model.requests).toHaveLength(2);
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PausepointDb } from '../storage/db.ts';
 import { SealedDataKey } from './crypto/device-vault.ts';
+import { requeueUnapplied } from './decision-claims.ts';
 import { PublicKeyJwk } from './crypto/key-grant.ts';
 import { SyncConfig, SyncStatus, type SyncStatusKind } from './records/sync-records.ts';
 
@@ -45,11 +46,15 @@ export async function writeVault(db: PausepointDb, vault: Vault): Promise<void> 
   await db.settings.put({ key: VAULT_KEY, value: vault });
 }
 
-/** A rotation's new key: the sealed key and the epoch change; what was pushed and seen under the old key says nothing now. */
+/**
+ * A rotation's new key: the sealed key and the epoch change; what was pushed and seen under the old key says nothing now,
+ * and this device's claims the owner has not applied go again under the new key (decision-claims.ts `requeueUnapplied`).
+ */
 export async function storeRotatedVault(db: PausepointDb, vault: Vault): Promise<void> {
-  await db.transaction('rw', db.settings, db.syncDocs, async () => {
+  await db.transaction('rw', [db.settings, db.syncDocs, db.remoteDecisions, db.pausePoints], async () => {
     await db.settings.put({ key: VAULT_KEY, value: vault });
     await db.syncDocs.clear();
+    await requeueUnapplied(db);
   });
 }
 

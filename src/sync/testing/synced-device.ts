@@ -22,6 +22,12 @@ export interface SyncedDevice {
   executions: { amount: number; to: string }[];
   /** While true, every request to the sync server fails as a closed network would. */
   offline: { on: boolean };
+  /**
+   * While true, the server's changes feed never reaches this device (its
+   * follow loop fails, a longpoll already open too), yet what it sends goes
+   * through: a device that has not yet seen what others wrote.
+   */
+  deaf: { on: boolean };
   by(tabId?: string): DecidedBy;
   close(): Promise<void>;
 }
@@ -41,7 +47,13 @@ export async function syncedDevice(name: string, turns: ScriptedTurn[] = []): Pr
   const model = new ScriptedModel(...turns);
   const executions: { amount: number; to: string }[] = [];
   const offline = { on: false };
-  const fetchUnlessOffline: typeof fetch = (input, init) => (offline.on ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init));
+  const deaf = { on: false };
+  const fetchUnlessOffline: typeof fetch = async (input, init) => {
+    if (offline.on) throw new TypeError('fetch failed');
+    const response = await fetch(input, init);
+    if (deaf.on && String(input instanceof Request ? input.url : input).includes('/_changes')) throw new TypeError('fetch failed');
+    return response;
+  };
   const stop = new AbortController();
   const engine: Engine = new Engine({
     storage: new DexieStorage(db),
@@ -75,6 +87,7 @@ export async function syncedDevice(name: string, turns: ScriptedTurn[] = []): Pr
     model,
     executions,
     offline,
+    deaf,
     by: (tabId = `${id}-tab`) => ({ tabId, deviceId: id, label: name }),
     async close() {
       stop.abort();
