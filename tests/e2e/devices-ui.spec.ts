@@ -78,3 +78,23 @@ for (const { width, height, narrow } of [
     });
   });
 }
+
+test('a pairing link opened in a tab that already shows the app opens Join, with no reload', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await page.getByRole('link', { name: 'Settings' }).first().click();
+  await expect(page.getByRole('region', { name: 'Devices' })).toBeVisible();
+  // Only the fragment differs, so the browser does not load the page again: the marker survives.
+  await page.evaluate(() => ((window as unknown as { sameTab: boolean }).sameTab = true));
+  await page.goto('/#pair=not-a-real-blob');
+  const join = page.getByRole('dialog', { name: 'Join' });
+  await expect(join.getByLabel('Pairing code')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { sameTab?: boolean }).sameTab)).toBe(true);
+  expect(new URL(page.url()).hash).toBe('');
+
+  // A second link, after Cancel, in the same tab: Join again.
+  await join.getByRole('button', { name: 'Cancel' }).click();
+  await expect(join).toBeHidden();
+  await page.evaluate(() => (window.location.hash = '#pair=another-blob'));
+  await expect(join.getByLabel('Pairing code')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { sameTab?: boolean }).sameTab)).toBe(true);
+});
