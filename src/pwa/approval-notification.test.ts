@@ -1,16 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { makePausePoint } from '../engine/testing/make-records.ts';
 import { TOOL_CHANGED } from '../engine/decide-by-rules.ts';
+import { ASKED_AGAIN } from '../engine/card-warnings.ts';
 import type { McpServerRecord, McpToolRecord } from '../mcp/mcp-server-record.ts';
 import {
   acceptsNotificationActions,
   alreadyDecidedNotification,
   approvalNotification,
-  callText,
   definitionChanged,
   readNotificationData,
   shortDescription,
+  viewText,
 } from './approval-notification.ts';
+import { decisionView } from '../engine/decision-view.ts';
+import { viewHash } from '../engine/view-hash.ts';
+import type { PausePoint } from '../engine/records/index.ts';
+
+const textOf = (pause: PausePoint) => viewText(decisionView({ pause }));
 
 const MCP = { serverId: 's1', serverUrl: 'https://tools.example.com/mcp', serverName: 'Tools', toolName: 'delete_file', definitionHash: 'h-now' };
 function server(tool: Partial<McpToolRecord> = {}): McpServerRecord {
@@ -19,39 +25,60 @@ function server(tool: Partial<McpToolRecord> = {}): McpServerRecord {
 }
 
 describe('approval notifications', () => {
-  it('a plain approval offers Approve and Decline, tagged with its card, and shows the whole call', () => {
-    const { title, options } = approvalNotification(makePausePoint({ id: 'p1', conversationId: 'c1', title: 'Send the invoice?' }));
+  it('a plain approval offers Approve and Decline, tagged with its card, renders its whole decision view and carries the view’s hash', () => {
+    const pause = makePausePoint({ id: 'p1', conversationId: 'c1', title: 'Send the invoice?', description: 'Sends **1** invoice.' });
+    const { title, options } = approvalNotification(pause);
     expect(title).toBe('Approval needed: Send the invoice?');
-    expect(options).toMatchObject({ body: 'Unknown effect: Tool: send_invoice\nto: "ada@example.com"\namount: 120', tag: 'p1', data: { pausePointId: 'p1', conversationId: 'c1' } });
+    expect(options).toMatchObject({
+      body: 'Risk: Unknown effect · send_invoice\nSends 1 invoice.\nto: "ada@example.com"\namount: 120',
+      tag: 'p1',
+      data: { pausePointId: 'p1', conversationId: 'c1', viewHash: viewHash(decisionView({ pause })) },
+    });
     expect(options.actions.map((a) => a.title)).toEqual(['Approve', 'Decline']);
   });
 
-  it('point 9: Approve only where the text shows the whole call within the platform limit; otherwise the notification opens the card', () => {
-    // The tool, its target and every argument, uncut: Approve.
-    const short = makePausePoint({ toolName: 'http_request', payload: { method: 'POST', url: 'https://api.example.com/pay' } });
-    expect(callText(short)).toEqual({ text: 'Tool: http_request\nmethod: "POST"\nurl: "https://api.example.com/pay"', whole: true });
+  it('issue 32: the body is the decision view’s lines — every warning, the description and every argument — or no Approve at all', () => {
+    // A card the view warns about (asked again after a restore): the warning is a line of the notification, counted.
+    const warned = makePausePoint({ description: `${ASKED_AGAIN}\n\nSend it?`, payload: { to: 'eve' } });
+    expect(textOf(warned).text.split('\n')).toEqual(['Risk: Unknown effect · send_invoice', ASKED_AGAIN.replaceAll('**', ''), 'Send it?', 'to: "eve"']);
+    // The description of a gate card, which the notification once left out, now counts: too long here, so no Approve.
+    const described = makePausePoint({ description: 'Sends the quarterly invoice bundle, with every attachment, to the finance team and the auditors.' });
+    expect(textOf(described).whole).toBe(false);
+    const { options } = approvalNotification(described);
+    expect(options.actions).toEqual([]);
+    expect(options.data.viewHash).toBeUndefined();
+    // A tool that changed since the card was made is a warning of the view: never Approve.
+    const mcpCall = makePausePoint({ mcp: MCP, description: 'Delete it?', payload: { path: '/tmp/x' } });
+    expect(acceptsNotificationActions(mcpCall)).toBe(true);
+    expect(acceptsNotificationActions(mcpCall, { toolChanged: true })).toBe(false);
+    expect(approvalNotification(mcpCall, { toolChanged: true }).options.actions).toEqual([]);
+  });
+
+  it('point 9: Approve only where the text shows the whole view within the platform limit; otherwise the notification opens the card', () => {
+    const short = makePausePoint({ toolName: 'http_request', description: 'Posts it.', payload: { method: 'POST', url: 'https://api.example.com/pay' } });
+    expect(textOf(short)).toMatchObject({ text: 'Risk: Unknown effect · http_request\nPosts it.\nmethod: "POST"\nurl: "https://api.example.com/pay"', whole: true });
     expect(acceptsNotificationActions(short)).toBe(true);
     // An argument the platform would cut (a body past the fourth line): no actions, the description and the tap hint instead.
-    const long = makePausePoint({ toolName: 'http_request', payload: { method: 'POST', url: 'https://api.example.com/pay', body: 'amount=120&to=ada&note='.repeat(4) } });
-    expect(callText(long).whole).toBe(false);
+    const long = makePausePoint({ toolName: 'http_request', description: 'Posts it.', payload: { method: 'POST', url: 'https://api.example.com/pay', body: 'amount=120&to=ada&note='.repeat(4) } });
+    expect(textOf(long).whole).toBe(false);
     expect(acceptsNotificationActions(long)).toBe(false);
     const { options } = approvalNotification(long);
     expect(options.actions).toEqual([]);
     expect(options.body).toContain('Tap to answer in the app.');
     // Too many arguments to show, each short.
-    expect(acceptsNotificationActions(makePausePoint({ payload: { a: 1, b: 2, c: 3, d: 4 } }))).toBe(false);
-    // An MCP call names the server's host as its target.
-    expect(callText(makePausePoint({ mcp: MCP, payload: { path: '/tmp/x' } })).text).toBe('Tool: delete_file on tools.example.com\npath: "/tmp/x"');
+    expect(acceptsNotificationActions(makePausePoint({ description: 'Ok?', payload: { a: 1, b: 2, c: 3, d: 4 } }))).toBe(false);
+    // An MCP call names its server and host, as the view does.
+    expect(textOf(makePausePoint({ mcp: MCP, description: '', payload: { path: '/tmp/x' } })).text).toBe('Risk: Unknown effect · delete_file on Tools (tools.example.com)\npath: "/tmp/x"');
     // The model's own question: its whole description and payload, and a title the platform shows whole.
     expect(acceptsNotificationActions(makePausePoint({ origin: 'model', description: 'Publish the post?', payload: null }))).toBe(true);
     expect(acceptsNotificationActions(makePausePoint({ origin: 'model', description: 'Publish the post?\n\n```\nrm -rf /srv/www\n```', payload: null }))).toBe(true);
-    expect(callText(makePausePoint({ origin: 'model', description: 'See [the draft](https://evil.example/x).', payload: null })).text).toBe('See the draft (https://evil.example/x).');
+    expect(textOf(makePausePoint({ origin: 'model', description: 'See [the draft](https://evil.example/x).', payload: null })).text).toBe('Risk: Unknown effect · See the draft (https://evil.example/x).');
     expect(acceptsNotificationActions(makePausePoint({ origin: 'model', description: 'word '.repeat(40), payload: null }))).toBe(false);
     expect(acceptsNotificationActions(makePausePoint({ origin: 'model', title: 'A title far too long for one line of a notification', description: 'Ok?', payload: null }))).toBe(false);
   });
 
   it('point 9: never Approve for a tool whose definition changed', () => {
-    const mcpCall = makePausePoint({ mcp: MCP, payload: { path: '/tmp/x' } });
+    const mcpCall = makePausePoint({ mcp: MCP, description: 'Delete it?', payload: { path: '/tmp/x' } });
     expect(definitionChanged(mcpCall, [server()])).toBe(false);
     expect(acceptsNotificationActions(mcpCall, { definitionChanged: false })).toBe(true);
     // Listed with another definition than the pinned one, or than the one the card was made for, or gone.
@@ -66,25 +93,25 @@ describe('approval notifications', () => {
     expect(options.body).toContain('Tap to answer in the app.');
   });
 
-  it('point 1: a notification of a 5-line MCP call — the whole call as shown (risk label and title prefix counted) or only Open', () => {
-    const mcp = { ...MCP, serverUrl: 'https://pay.example.com/mcp', toolName: 'transfer_money' };
-    // Four lines as written; five once the body leads with "Changes: ": the last one, amount: 9000, would be cut.
-    const pause = makePausePoint({ mcp, risk: 'changes', payload: { to: 'eve', currency: 'EUR', amount: 9000 } });
-    expect(callText(pause).text).toBe('Tool: transfer_money on pay.example.com\nto: "eve"\ncurrency: "EUR"\namount: 9000');
-    expect(callText(pause).whole).toBe(false);
+  it('point 1: a notification of a 5-line MCP call — the whole view as shown (risk label and title prefix counted) or only Open', () => {
+    const mcp = { ...MCP, serverUrl: 'https://pay.example.com/mcp', toolName: 'transfer_money', serverName: 'Pay' };
+    // Four lines as written; five once the tool's line, led by the risk label, wraps: the last one, amount: 9000, would be cut.
+    const pause = makePausePoint({ mcp, risk: 'changes', description: '', payload: { to: 'eve', currency: 'EUR', amount: 9000 } });
+    expect(textOf(pause).text).toBe('Risk: Changes · transfer_money on Pay (pay.example.com)\nto: "eve"\ncurrency: "EUR"\namount: 9000');
+    expect(textOf(pause).whole).toBe(false);
     const { options } = approvalNotification(pause);
     expect(options.actions).toEqual([]);
     expect(options.body).toContain('Tap to answer in the app.');
-    // One line fewer: the whole call shows, and Approve is offered with it.
+    // One line fewer: the whole view shows, and Approve is offered with it.
     const fits = approvalNotification({ ...pause, payload: { to: 'eve', amount: 9000 } });
     expect(fits.options.actions.map((a) => a.title)).toEqual(['Approve', 'Decline']);
-    expect(fits.options.body).toBe('Changes: Tool: transfer_money on pay.example.com\nto: "eve"\namount: 9000');
+    expect(fits.options.body).toBe('Risk: Changes · transfer_money on Pay (pay.example.com)\nto: "eve"\namount: 9000');
     // A title that fits alone but not after its prefix: only Open.
     expect(approvalNotification({ ...pause, payload: { amount: 9000 }, title: 'Transfer nine thousand euros to Eve now' }).options.actions).toEqual([]);
   });
 
   it('point 1: control characters, U+2028 and bidi overrides in a notification are shown escaped', () => {
-    const { title, options } = approvalNotification(makePausePoint({ title: 'Pay \u202eeve', payload: { to: 'a\u2028b' } }));
+    const { title, options } = approvalNotification(makePausePoint({ title: 'Pay \u202eeve', description: 'Pay?', payload: { to: 'a\u2028b' } }));
     expect(title).toBe('Approval needed: Pay \\u202eeve');
     expect(options.body).toContain('to: "a\\u2028b"');
     expect(options.body).not.toContain('\u2028');
@@ -106,8 +133,8 @@ describe('approval notifications', () => {
   });
 
   it('starts with the card\'s risk label, as a word', () => {
-    expect(approvalNotification(makePausePoint({ risk: 'destructive', description: 'Deletes note n1.' })).options.body).toMatch(/^Destructive: Tool: /);
-    expect(approvalNotification(makePausePoint({ risk: 'reads', description: 'GET /x' })).options.body).toMatch(/^Reads: /);
+    expect(approvalNotification(makePausePoint({ risk: 'destructive', description: 'Deletes note n1.' })).options.body).toMatch(/^Risk: Destructive · send_invoice\n/);
+    expect(approvalNotification(makePausePoint({ risk: 'reads', description: 'GET /x' })).options.body).toMatch(/^Risk: Reads · /);
     expect(approvalNotification(makePausePoint({ risk: 'changes', kind: 'choice', options: ['a'], origin: 'model', description: 'Pick' })).options.body).toBe(
       'Changes: Pick Tap to answer in the app.',
     );

@@ -3,6 +3,8 @@ import type { PausePoint } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import { RISK_TEXT } from '../engine/risk-label.ts';
 import { showControls } from '../engine/show-controls.ts';
+import { decisionView, viewTitle, type DecisionView } from '../engine/decision-view.ts';
+import { viewHash } from '../engine/view-hash.ts';
 
 /** The two actions a notification offers; `action` is what `notificationclick` reports. */
 export const NOTIFICATION_ACTIONS = [
@@ -42,16 +44,18 @@ export const NOTIFICATION_LIMIT = { lineWidth: 40, lines: 4, title: 48 } as cons
 export interface NotificationContext {
   /** The tool changed since it was pinned or allowed, or since the card was made: see `definitionChanged`. */
   definitionChanged?: boolean;
+  /** The card's MCP tool, as listed now, is not the one the card was made for (the decision view's `toolChanged`). */
+  toolChanged?: boolean;
 }
 
 /**
  * Whether a card can be decided from its notification: only a plain approval,
- * which needs no input, whose notification shows the whole call — the tool,
- * its target and every argument, uncut (`callText`) — and whose tool is the one
- * the user saw before. A choice, a form, an unknown outcome or a server's
- * question need the card (and an edited payload needs the editor); a call too
- * long to show, or of a changed tool, needs the card's full account. Their
- * notification only opens the app on them: an Approve there would be blind.
+ * which needs no input, whose notification shows its whole decision view
+ * (`viewText`) uncut, and whose tool is the one the person saw before. A
+ * choice, a form, an unknown outcome or a server's question need the card
+ * (and an edited payload needs the editor); a view too long to show, or of a
+ * changed tool, needs the card's full account. Their notification only opens
+ * the app on them: an Approve there would be blind.
  */
 export function acceptsNotificationActions(pause: PausePoint, context: NotificationContext = {}): boolean {
   return (
@@ -59,54 +63,65 @@ export function acceptsNotificationActions(pause: PausePoint, context: Notificat
     pause.kind === 'approval' &&
     (pause.origin === 'model' || pause.origin === 'gate') &&
     context.definitionChanged !== true &&
-    callText(pause).whole
+    context.toolChanged !== true &&
+    viewText(viewOf(pause, context)).whole
   );
 }
 
-/**
- * The call as a notification's body says it. A tool's card (`gate`): the
- * tool — for an MCP tool, its name on the server and the server's host, the
- * call's target — then each argument as `name: JSON`, so a string cannot pass
- * for another line. The model's own question (`model`): its description as
- * plain text (code and link targets kept), then its payload the same way.
- * `whole` when that fits `NOTIFICATION_LIMIT` (the title too, for the model's
- * question, whose title is part of it): only then may Approve be offered.
- */
-export function callText(pause: PausePoint, { reminder = false }: { reminder?: boolean } = {}): { text: string; whole: boolean } {
-  const lines = (
-    pause.origin === 'model' ? [...plainLines(pause.description), ...payloadLines(pause.payload, false)] : [toolLine(pause), ...payloadLines(pause.payload, true)]
-  ).map((line) => showControls(line, false));
-  const text = lines.join('\n');
-  // Counted as shown: the body's first line carries the risk label, the title its prefix (both were left out, so a
-  // call one line too long — its last argument cut — was offered Approve).
-  const shown = `${riskPrefix(pause)}${text}`.split('\n');
-  const wrapped = shown.reduce((sum, line) => sum + Math.max(1, Math.ceil([...line].length / NOTIFICATION_LIMIT.lineWidth)), 0);
-  const titleFits = [...notificationTitle(pause, reminder)].length <= NOTIFICATION_LIMIT.title;
-  return { text, whole: wrapped <= NOTIFICATION_LIMIT.lines && titleFits };
+function viewOf(pause: PausePoint, { toolChanged = false }: NotificationContext): DecisionView {
+  return decisionView({ pause, toolChanged });
 }
 
-/** The body's lead: the card's risk label, as a word, as on the card (a record from before labels: unknown). */
+/**
+ * The decision view (src/engine/decision-view.ts) as a notification says
+ * it: every line of the view, in order, as plain text — the title as the
+ * notification's title; the risk label leading the line after it (the tool,
+ * or the question's first words); each other warning; the description's
+ * lines (code and link targets kept); each argument as `name: JSON`, so a
+ * string cannot pass for another line. Only the heading of the arguments is
+ * left out: `name: value` says what the lines are. `whole` when that fits
+ * `NOTIFICATION_LIMIT` counted as the platform wraps it, title prefix
+ * included: only then may Approve be offered, bound to the view's hash.
+ */
+export function viewText(view: DecisionView, { reminder = false }: { reminder?: boolean } = {}): { title: string; text: string; whole: boolean } {
+  const lines: string[] = [];
+  let lead = '';
+  for (const line of view.lines) {
+    switch (line.kind) {
+      case 'title':
+      case 'arguments':
+        break;
+      case 'warning':
+        if (line.warning === 'risk') lead = line.text;
+        else lines.push(line.text);
+        break;
+      case 'tool':
+        lines.push(line.text);
+        break;
+      case 'description':
+        lines.push(...plainLines(line.text));
+        break;
+      case 'argument':
+        lines.push(`${line.name}: ${line.value}`);
+        break;
+    }
+  }
+  // The risk label leads the first line (every view has one; a record from before labels says unknown).
+  lines[0] = lines.length === 0 ? lead : `${lead} · ${lines[0]}`;
+  const text = lines.join('\n');
+  const wrapped = lines.reduce((sum, line) => sum + Math.max(1, Math.ceil([...line].length / NOTIFICATION_LIMIT.lineWidth)), 0);
+  const title = notificationTitle(viewTitle(view), reminder);
+  return { title, text, whole: wrapped <= NOTIFICATION_LIMIT.lines && [...title].length <= NOTIFICATION_LIMIT.title };
+}
+
+/** The body's lead on a notification that only opens the card: the card's risk label, as a word, as on the card (a record from before labels: unknown). */
 function riskPrefix(pause: PausePoint): string {
   return `${RISK_TEXT[pause.risk ?? 'unknown']}: `;
 }
 
-function notificationTitle(pause: PausePoint, reminder: boolean): string {
-  return `${reminder ? 'Still waiting' : 'Approval needed'}: ${showControls(pause.title, false)}`;
-}
-
-function toolLine(pause: PausePoint): string {
-  if (!pause.mcp) return `Tool: ${pause.toolName}`;
-  // A stored URL that does not parse is shown as it is.
-  const host = URL.canParse(pause.mcp.serverUrl) ? new URL(pause.mcp.serverUrl).host : pause.mcp.serverUrl;
-  return `Tool: ${pause.mcp.toolName} on ${host}`;
-}
-
-function payloadLines(payload: unknown, forTool: boolean): string[] {
-  if (payload === null || payload === undefined) return forTool ? ['(no arguments)'] : [];
-  if (typeof payload !== 'object' || Array.isArray(payload)) return [JSON.stringify(payload)];
-  const entries = Object.entries(payload);
-  if (entries.length === 0) return forTool ? ['(no arguments)'] : [];
-  return entries.map(([name, value]) => `${name}: ${JSON.stringify(value) ?? 'null'}`);
+/** `text` as the view holds it: control, line-separator and bidi characters already escaped. */
+function notificationTitle(text: string, reminder: boolean): string {
+  return `${reminder ? 'Still waiting' : 'Approval needed'}: ${text}`;
 }
 
 /** Markdown as plain lines that keep everything it says: code as written, a link's target beside its text. */
@@ -148,24 +163,27 @@ export function shortDescription(markdown: string, max = BODY_MAX): string {
 
 /**
  * The title and options of a pending card's notification (tagged with its id:
- * one per card, replaced, never stacked). One that offers Approve shows the
- * whole call; any other shows the description's first words and opens the card.
- * Its body starts with the card's risk label.
+ * one per card, replaced, never stacked). One that offers Approve renders the
+ * card's whole decision view (`viewText`) and carries the view's hash, which
+ * its action is bound to: an action that arrives after the card changed (an
+ * edit elsewhere, its tool changed, a warning added) is refused. Any other
+ * shows the description's first words and opens the card.
  */
 export function approvalNotification(
   pause: PausePoint,
-  { reminder = false, definitionChanged = false }: { reminder?: boolean } & NotificationContext = {},
+  { reminder = false, ...context }: { reminder?: boolean } & NotificationContext = {},
 ): { title: string; options: ApprovalNotificationOptions } {
-  const actionable = acceptsNotificationActions(pause, { definitionChanged }) && callText(pause, { reminder }).whole;
-  const said = actionable ? callText(pause, { reminder }).text : `${showControls(shortDescription(pause.description), false)} Tap to answer in the app.`.trim();
-  const body = `${riskPrefix(pause)}${said}`;
+  const view = viewOf(pause, context);
+  const rendered = viewText(view, { reminder });
+  const actionable = acceptsNotificationActions(pause, context);
+  const body = actionable ? rendered.text : `${riskPrefix(pause)}${showControls(shortDescription(pause.description), false)} Tap to answer in the app.`.trim();
   return {
-    title: notificationTitle(pause, reminder),
+    title: rendered.title,
     options: {
       body,
       tag: pause.id,
       icon: '/icon-192.png',
-      data: { pausePointId: pause.id, conversationId: pause.conversationId },
+      data: { pausePointId: pause.id, conversationId: pause.conversationId, ...(actionable ? { viewHash: viewHash(view) } : {}) },
       actions: actionable ? NOTIFICATION_ACTIONS.map((a) => ({ ...a })) : [],
       ...(reminder ? { renotify: true } : {}),
     },

@@ -97,12 +97,12 @@ describe('decideFromNotification', () => {
       id: 's1',
       tools: [{ definition, hash: 'h2', pinned: { hash: 'h1', definition, at: 0 }, enabled: true }],
     } as unknown as McpServerRecord);
-    await db.pausePoints.put(makePausePoint({ id: 'p6', conversationId: 'c1', origin: 'gate', mcp, payload: { message: 'hi' } }));
+    await db.pausePoints.put(makePausePoint({ id: 'p6', conversationId: 'c1', origin: 'gate', mcp, description: 'Echo it?', payload: { message: 'hi' } }));
     expect(await decideFromNotification(db, 'p6', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'refused' });
     expect(await db.pausePoints.get('p6')).toMatchObject({ status: 'pending' });
 
-    // The same call of the tool as pinned is decided.
-    await db.mcpServers.put({ id: 's1', tools: [{ definition, hash: 'h1', pinned: { hash: 'h1', definition, at: 0 }, enabled: true }] } as unknown as McpServerRecord);
+    // The same call of the tool as pinned, on its server switched on, is decided.
+    await db.mcpServers.put({ id: 's1', enabled: true, tools: [{ definition, hash: 'h1', pinned: { hash: 'h1', definition, at: 0 }, enabled: true }] } as unknown as McpServerRecord);
     expect(await decideFromNotification(db, 'p6', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'decided' });
   });
 });

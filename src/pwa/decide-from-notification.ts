@@ -57,7 +57,7 @@ export async function decideFromNotification(
   const changed = await toolChanged(db, pausePointId);
   const listedChanged = await viewToolChanged(db, pausePointId);
   const settled = await new DexieStorage(db).settlePausePoint(pausePointId, (pending) =>
-    acceptsNotificationActions(pending, { definitionChanged: changed })
+    acceptsNotificationActions(pending, { definitionChanged: changed, toolChanged: listedChanged })
       ? decisionSettlement(ctx, pending, decision, decidedBy, at, undefined, listedChanged)
       : { commit: false, reason: 'This card needs an answer in the app.' },
   );

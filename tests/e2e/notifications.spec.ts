@@ -150,7 +150,7 @@ test('with every tab closed: Approve on the notification decides the card in sto
   await page.close();
   await reportPending(worker, pausePointId);
   await expect.poll(() => notifications(worker)).toEqual([
-    { title: 'Approval needed: Send the report', body: 'Unknown effect: Email the Q3 report to 4 board members.', tag: pausePointId, actions: ['Approve', 'Decline'] },
+    { title: 'Approval needed: Send the report', body: 'Risk: Unknown effect · Email the Q3 report to 4 board members.', tag: pausePointId, actions: ['Approve', 'Decline'] },
   ]);
 
   await clickAction(worker, pausePointId, 'approve');
@@ -244,13 +244,19 @@ test('a card decided in a tab closes its notification; a card that needs input h
   expect(await storedPausePoint(worker, slot.pausePointId)).toMatchObject({ status: 'pending' });
 });
 
-test('point 9: Approve only on a notification that shows the whole call; a longer one opens the card, and an Approve sent to it anyway decides nothing', async ({ context, page, llm }) => {
-  const post = (id: string, url: string, body: string) => ({ id, name: 'http_request', arguments: { method: 'POST', url, body } });
-  llm.enqueue({ toolCalls: [post('call_short', 'https://shop.example.com/orders', 'qty=1'), post('call_long', 'https://mail.example.com/send', `to=all&text=${'leave it at the door, '.repeat(6)}`)] });
+test('point 9: Approve only on a notification that renders the card’s whole decision view; a longer one opens the card, and an Approve sent to it anyway decides nothing', async ({ context, page, llm }) => {
+  // The short card: the model's own question, its description and payload whole in four lines. The long one: a POST,
+  // whose card describes the request at length (method, URL, headers, body, what it does), more than a notification shows.
+  const ask = { id: 'call_short', name: 'wait_for_approval', arguments: { title: 'Order one', description: 'Order **one** box.', payload: { qty: 1 } } };
+  const post = { id: 'call_long', name: 'http_request', arguments: { method: 'POST', url: 'https://mail.example.com/send', body: 'to=all' } };
+  // Two conversations: a model's question pauses its turn before any later call of it is asked about.
+  llm.enqueue({ toolCalls: [ask] }, { toolCalls: [post] });
   await setUpEndpoint(page, llm);
   const worker = await serviceWorkerInControl(page, context);
-  await send(page, 'order one and tell everyone');
-  const short = await pendingCard(page, 'POST to shop.example.com');
+  await send(page, 'order one');
+  const short = await pendingCard(page, 'Order one');
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'tell everyone');
   const long = await pendingCard(page, 'POST to mail.example.com');
   await page.getByRole('link', { name: 'Settings' }).click();
   const other = await context.newPage();
@@ -261,8 +267,8 @@ test('point 9: Approve only on a notification that shows the whole call; a longe
   await expect.poll(async () => (await notifications(worker)).length).toBe(2);
   const [shown, longShown] = [short, long].map(({ pausePointId }) => notifications(worker).then((all) => all.find((n) => n.tag === pausePointId)));
   expect(await shown).toEqual({
-    title: 'Approval needed: POST to shop.example.com',
-    body: 'Changes: Tool: http_request\nmethod: "POST"\nurl: "https://shop.example.com/orders"\nbody: "qty=1"',
+    title: 'Approval needed: Order one',
+    body: 'Risk: Unknown effect · Order one box.\nqty: 1',
     tag: short.pausePointId,
     actions: ['Approve', 'Decline'],
   });

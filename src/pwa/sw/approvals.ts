@@ -5,8 +5,6 @@ import { routeHref } from '../../ui/state/route.ts';
 import { deviceLabel } from '../../worker/device-label.ts';
 import { alreadyDecidedNotification, approvalNotification, type ApprovalNotificationData } from '../approval-notification.ts';
 import { decideFromNotification, SERVICE_WORKER_OWNER, toolChanged, viewToolChanged } from '../decide-from-notification.ts';
-import { decisionView } from '../../engine/decision-view.ts';
-import { viewHash } from '../../engine/view-hash.ts';
 import type { ServiceWorkerToPage } from '../sw-message.ts';
 
 /**
@@ -35,10 +33,9 @@ export async function notifyPending(pausePointId: string, reminder: boolean): Pr
     if (reminded.has(pausePointId)) return;
     reminded.add(pausePointId);
   }
-  const { title, options } = approvalNotification(pause, { reminder, definitionChanged: await toolChanged(db, pausePointId) });
-  // An Approve is bound to the decision view of the card as the notification was made (issue 32): an action that
-  // arrives after the card changed (an edit elsewhere, its tool changed, a warning added) is refused.
-  if (options.actions.length > 0) options.data.viewHash = viewHash(decisionView({ pause, toolChanged: await viewToolChanged(db, pausePointId) }));
+  // The notification renders the card's decision view, and an Approve on it is bound to that view's hash (issue 32).
+  const context = { definitionChanged: await toolChanged(db, pausePointId), toolChanged: await viewToolChanged(db, pausePointId) };
+  const { title, options } = approvalNotification(pause, { reminder, ...context });
   try {
     await self.registration.showNotification(title, options);
   } catch (error) {
