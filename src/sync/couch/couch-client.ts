@@ -211,6 +211,8 @@ export class CouchClient {
   async allDocs(options: {
     keys?: string[];
     startKey?: string;
+    /** Inclusive, like CouchDB's `endkey`. */
+    endKey?: string;
     limit?: number;
     includeDocs?: boolean;
     signal?: AbortSignal;
@@ -218,6 +220,7 @@ export class CouchClient {
     const query = {
       include_docs: options.includeDocs === true ? true : undefined,
       startkey: options.startKey === undefined ? undefined : JSON.stringify(options.startKey),
+      endkey: options.endKey === undefined ? undefined : JSON.stringify(options.endKey),
       limit: options.limit,
     };
     const path = [this.#database, '_all_docs'];
