@@ -30,14 +30,6 @@ export const ConversationFile = z.strictObject({
 });
 export type ConversationFile = z.infer<typeof ConversationFile>;
 
-/**
- * The largest file Import conversations reads, in bytes (50 MB), the same cap as
- * a backup's and for the same reason: the text, its parsed JSON and the records
- * made from it are held at once in the tab the person is using. A bigger file
- * is refused before any of it is read.
- */
-export const MAX_IMPORT_FILE_BYTES = 50_000_000;
-
 /** `pausepoint-<title>-<date>.<ext>`: the title cut to what a file name can safely hold. */
 export function conversationFileName(title: string, at: Date, extension: 'json' | 'md'): string {
   const slug =

@@ -7,8 +7,7 @@ import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { conversationJson, readConversationExport } from './export-conversation.ts';
 import { INTERRUPTED_FROM_FILE, NOT_RUN_FROM_FILE } from '../inert/index.ts';
 import { ImportError } from './import-error.ts';
-import { importConversations, importConversationsFile } from './import-conversations.ts';
-import { MAX_IMPORT_FILE_BYTES } from './conversation-file-format.ts';
+import { importConversations, type ImportProgress } from './import-conversations.ts';
 import { seedConversation } from './testing/seed-conversation.ts';
 
 let db: PausepointDb;
@@ -35,10 +34,12 @@ async function messagesOf(conversationId: string): Promise<Message[]> {
 
 describe('Import conversations: a ChatGPT export', () => {
   it('brings in each conversation’s current branch, idle, with system and tool messages as notices and images as placeholders', async () => {
-    const progress: { done: number; total: number }[] = [];
-    const result = await importConversations(db, fixture('chatgpt/conversations.json'), { uuid: sequentialIds(), onProgress: (p) => progress.push(p) });
-    expect(result).toEqual({ source: 'chatgpt', conversations: 2, messages: 12, renamed: 0 });
-    expect(progress.at(-1)).toEqual({ done: 2, total: 2 });
+    const progress: ImportProgress[] = [];
+    const text = fixture('chatgpt/conversations.json');
+    const result = await importConversations(db, text, { uuid: sequentialIds(), onProgress: (p) => progress.push(p) });
+    const bytes = Buffer.byteLength(text);
+    expect(result).toEqual({ source: 'chatgpt', conversations: 2, messages: 12, renamed: 0, skipped: [], skippedCount: 0, stopped: null, bytes });
+    expect(progress.at(-1)).toEqual({ conversations: 2, bytes, totalBytes: bytes });
 
     const conversations = await db.conversations.orderBy('updatedAt').toArray();
     expect(conversations.map((c) => ({ title: c.title, state: c.state, turns: c.turns, nextSeq: c.nextSeq }))).toEqual([
@@ -82,56 +83,68 @@ describe('Import conversations: a ChatGPT export', () => {
     expect(second.conversations).toEqual(expect.arrayContaining(first.conversations));
   });
 
-  it('shows progress on a large export, and yields between batches', async () => {
+  it('shows progress in conversations written and bytes read, batch by batch', async () => {
     const one = (JSON.parse(fixture('chatgpt/conversations.json')) as unknown[])[0];
-    const many = JSON.stringify(Array.from({ length: 120 }, () => one));
-    const progress: number[] = [];
-    const result = await importConversations(db, many, { onProgress: (p) => progress.push(p.done) });
-    expect(result.conversations).toBe(120);
-    expect(progress).toEqual([25, 50, 75, 100, 120]);
+    const many = JSON.stringify(Array.from({ length: 450 }, () => one));
+    const progress: ImportProgress[] = [];
+    const result = await importConversations(db, many, { onProgress: (p) => progress.push(p) });
+    expect(result.conversations).toBe(450);
+    expect([...new Set(progress.map((p) => p.conversations))]).toEqual([0, 200, 400, 450]);
+    const bytes = Buffer.byteLength(many);
+    expect(progress.at(-1)).toEqual({ conversations: 450, bytes, totalBytes: bytes });
+    expect(await db.conversations.count()).toBe(450);
   });
 });
 
 describe('Import conversations: refused files change nothing', () => {
-  const invalid = [
-    ...readdirSync(new URL('../../tests/fixtures/chatgpt/invalid', import.meta.url)).map((name) => `chatgpt/invalid/${name}`),
-    ...readdirSync(new URL('../../tests/fixtures/conversation/invalid', import.meta.url)).map((name) => `conversation/invalid/${name}`),
-  ];
+  const invalid = readdirSync(new URL('../../tests/fixtures/conversation/invalid', import.meta.url)).map((name) => `conversation/invalid/${name}`);
   const expected: Record<string, { code: string; message: RegExp }> = {
-    'chatgpt/invalid/author-not-an-object.json': { code: 'invalid_file', message: /^Conversation 2 of this ChatGPT export is not one: mapping\.u\.message\.author/ },
-    'chatgpt/invalid/cut-off.json': { code: 'not_json', message: /not JSON, or it is cut off/ },
-    'chatgpt/invalid/cycle.json': { code: 'invalid_file', message: /“Numbers and schedules”\) has a broken message tree/ },
-    'chatgpt/invalid/missing-current-node.json': { code: 'invalid_file', message: /“Weekend in Porto”\) has a broken message tree/ },
     'conversation/invalid/audit-log.json': { code: 'foreign_format', message: /neither a ChatGPT export’s conversations\.json nor a conversation exported from Pausepoint/ },
     'conversation/invalid/backup.json': { code: 'foreign_format', message: /a Pausepoint backup: restore it under Backup and storage/ },
     'conversation/invalid/future-version.json': { code: 'future_version', message: /newer Pausepoint \(format version 2\)/ },
     'conversation/invalid/foreign-link.json': { code: 'invalid_file', message: /message c1-m3 belongs to another conversation/ },
     'conversation/invalid/broken-record.json': { code: 'invalid_file', message: /^This conversation file is broken: messages\.1\.role/ },
+    'chatgpt/invalid/cut-off.json': { code: 'malformed', message: /^This file is cut off at byte 500, in conversation 1\./ },
+    'not-json': { code: 'not_json', message: /not JSON/ },
+    'empty-list': { code: 'foreign_format', message: /neither a ChatGPT export/ },
+    'list-of-other-things': { code: 'foreign_format', message: /neither a ChatGPT export/ },
   };
+  const text = (path: string) =>
+    ({ 'not-json': 'Hello, world', 'empty-list': ' [ ] ', 'list-of-other-things': '[{"id": 1}, {"id": 2}]' })[path] ?? fixture(path);
 
-  it('has an expectation for every negative fixture', () => {
-    expect(invalid.sort()).toEqual(Object.keys(expected).sort());
+  it('has an expectation for every negative conversation fixture', () => {
+    expect(invalid.sort()).toEqual(Object.keys(expected).filter((path) => path.startsWith('conversation/')).sort());
   });
 
-  it.each(invalid)('%s', async (path) => {
+  it.each(Object.keys(expected))('%s', async (path) => {
     await seedConversation(db, 'here');
     const before = await everything();
-    const error = await importConversations(db, fixture(path)).catch((e: unknown) => e);
+    const error = await importConversations(db, text(path)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportError);
     expect(error).toMatchObject(expected[path]!);
     expect(await everything()).toEqual(before);
   });
+});
 
-  it('refuses a file over the cap before reading it', async () => {
-    const big = { size: MAX_IMPORT_FILE_BYTES + 1, text: () => Promise.reject(new Error('read')) } as unknown as Blob;
-    await expect(importConversationsFile(db, big)).rejects.toMatchObject({ code: 'too_large', message: expect.stringContaining('up to 50 MB') });
+describe('Import conversations: a ChatGPT conversation that is not one is skipped, with its reason', () => {
+  const skips: Record<string, { number: number; reason: RegExp }> = {
+    'chatgpt/invalid/author-not-an-object.json': { number: 2, reason: /^Conversation 2 \(“Numbers and schedules”\) is not one: mapping\.u\.message\.author/ },
+    'chatgpt/invalid/cycle.json': { number: 1, reason: /^Conversation 1 \(“Numbers and schedules”\) has a broken message tree$/ },
+    'chatgpt/invalid/missing-current-node.json': { number: 1, reason: /^Conversation 1 \(“Weekend in Porto”\) has a broken message tree$/ },
+  };
+
+  it('has an expectation for every negative ChatGPT fixture but the cut-off one', () => {
+    const files = readdirSync(new URL('../../tests/fixtures/chatgpt/invalid', import.meta.url)).map((name) => `chatgpt/invalid/${name}`);
+    expect(files.filter((f) => !f.endsWith('cut-off.json')).sort()).toEqual(Object.keys(skips).sort());
   });
 
-  it('writes nothing when one conversation of a ChatGPT export is broken, even after good ones', async () => {
+  it.each(Object.entries(skips))('%s', async (path, skip) => {
     const good = JSON.parse(fixture('chatgpt/conversations.json')) as unknown[];
-    const broken = JSON.parse(fixture('chatgpt/invalid/cycle.json')) as unknown[];
-    await expect(importConversations(db, JSON.stringify([...good, ...broken]))).rejects.toMatchObject({ code: 'invalid_file', index: 2 });
-    expect(await db.conversations.count()).toBe(0);
+    const broken = JSON.parse(fixture(path)) as unknown[];
+    const result = await importConversations(db, JSON.stringify([good[0], ...broken.slice(skip.number - 1, skip.number), good[1]]));
+    expect(result).toMatchObject({ conversations: 2, skippedCount: 1, stopped: null });
+    expect(result.skipped).toEqual([{ number: 2, reason: expect.stringMatching(skip.reason.source.replace(/Conversation \d/, 'Conversation 2')) }]);
+    expect(await db.conversations.count()).toBe(2);
   });
 });
 
@@ -145,7 +158,7 @@ describe('Export as JSON, then import: a round trip', () => {
     await db.open();
 
     const result = await importConversations(db, text);
-    expect(result).toEqual({ source: 'pausepoint', conversations: 1, messages: 6, renamed: 0 });
+    expect(result).toMatchObject({ source: 'pausepoint', conversations: 1, messages: 6, renamed: 0, skippedCount: 0, stopped: null });
     const after = await everything();
     expect(after.ledger).toEqual([]);
     const { ownerDevice: _device, ...conversation } = original.conversations[0]!;

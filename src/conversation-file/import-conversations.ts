@@ -1,26 +1,42 @@
 import { z } from 'zod';
-import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
-import { inertConversation, type InertConversation } from '../inert/index.ts';
+import { inertConversation } from '../inert/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import { toStorageError } from '../storage/storage-error.ts';
-import { ChatGptConversation, looksLikeChatGptExport } from './chatgpt-export.ts';
-import { CONVERSATION_FORMAT, CONVERSATION_VERSION, ConversationFile, MAX_IMPORT_FILE_BYTES } from './conversation-file-format.ts';
+import { ChatGptConversation } from './chatgpt-export.ts';
+import { CONVERSATION_FORMAT, CONVERSATION_VERSION, ConversationFile } from './conversation-file-format.ts';
+import { DexieImportSink, type ImportSink } from './dexie-import-sink.ts';
 import { fromChatGpt } from './from-chatgpt.ts';
 import { ImportError } from './import-error.ts';
 import type { ImportedConversation } from './imported-conversation.ts';
+import { readConversationStream } from './read-conversation-stream.ts';
 
 export interface ImportProgress {
-  /** Conversations read from the file so far. */
-  done: number;
-  total: number;
+  /** Conversations written so far. */
+  conversations: number;
+  /** Bytes of the file read so far, and its size when known. */
+  bytes: number;
+  totalBytes: number | null;
 }
 
 export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
+  /** Cancel: the import stops after the conversations already read are written, whole. */
+  signal?: AbortSignal;
+  /** The file's size, for progress. */
+  totalBytes?: number;
   uuid?: () => string;
   /** The import's time: no time of the file may lie after it. */
   now?: () => number;
 }
+
+/** A conversation of the file that was not imported, and why. */
+export interface SkippedConversation {
+  /** Its place in the file, from 1. */
+  number: number;
+  reason: string;
+}
+
+/** Why an import ended before the file's end; what came before it was imported. */
+export type ImportStop = { reason: 'cancelled' } | { reason: 'malformed'; message: string; offset: number; number: number | null };
 
 export interface ImportResult {
   source: 'chatgpt' | 'pausepoint';
@@ -28,68 +44,143 @@ export interface ImportResult {
   messages: number;
   /** Conversations given new ids because theirs were already used here. */
   renamed: number;
+  /** The first `MAX_SKIPPED_LISTED` conversations skipped, with their reasons; `skippedCount` counts them all. */
+  skipped: SkippedConversation[];
+  skippedCount: number;
+  stopped: ImportStop | null;
+  bytes: number;
 }
 
-const MEGABYTE = 1_000_000;
+/** Skipped conversations named in a result: enough to find the trouble, bounded whatever the file. */
+export const MAX_SKIPPED_LISTED = 20;
+
+/**
+ * What a batch holds before it is written: one transaction each, so a
+ * cancelled or broken import keeps whole conversations only, and about this
+ * much text in memory besides the conversation being read.
+ */
+const BATCH_CONVERSATIONS = 200;
+const BATCH_CHARACTERS = 4_000_000;
+
 /** What a file says it is, read before the whole of it is checked: a file of another format or version is named as such. */
 const FileHeader = z.looseObject({ format: z.unknown().optional(), version: z.unknown().optional() });
-/** Conversations converted between yields: a large export never holds the page for long. */
-const BATCH = 25;
+const Titled = z.looseObject({ title: z.string() });
 
-/** Imports a file the person chose: refused unread when larger than `MAX_IMPORT_FILE_BYTES`. */
-export async function importConversationsFile(db: PausepointDb, file: Blob, options: ImportOptions = {}): Promise<ImportResult> {
-  if (file.size > MAX_IMPORT_FILE_BYTES) {
-    throw new ImportError(
-      'too_large',
-      `This file is ${(file.size / MEGABYTE).toFixed(1)} MB; Pausepoint imports files of up to ${MAX_IMPORT_FILE_BYTES / MEGABYTE} MB, so it was not read. Nothing was imported.`,
-    );
-  }
-  return importConversations(db, await file.text(), options);
+/** Imports a file the person chose, of any size: read as a stream (see `importConversationStream`). */
+export function importConversationsFile(db: PausepointDb, file: Blob, options: ImportOptions = {}): Promise<ImportResult> {
+  return importConversationStream(file.stream(), new DexieImportSink(db), { totalBytes: file.size, ...options });
+}
+
+/** The same from text in memory (tests, small files). */
+export function importConversations(db: PausepointDb, text: string, options: ImportOptions = {}): Promise<ImportResult> {
+  return importConversationsFile(db, new Blob([text]), options);
 }
 
 /**
  * Imports a ChatGPT data export's `conversations.json` or a Pausepoint
- * conversation file (Export as JSON). All or nothing: the file is read and
- * checked whole first, then every conversation is written in one transaction.
- * What comes in is history: each conversation passes the inert path
- * (src/inert/inert-conversation.ts), so nothing in it runs or asks, no card
- * or decision of it is honoured, its instructions are off, its usage is not
- * counted, and every record in it has an id of its own here.
+ * conversation file (Export as JSON), read as a stream one conversation at a
+ * time (read-conversation-stream.ts) and written in batches, each batch in one
+ * transaction: the memory it takes is bounded by the largest conversation, not
+ * the file. What comes in is history: each conversation passes the inert path
+ * (src/inert/inert-conversation.ts), one at a time, so nothing in it runs or
+ * asks, no card or decision of it is honoured, its instructions are off, its
+ * usage is not counted, and every record in it has an id of its own here.
+ *
+ * A ChatGPT conversation that is not one, or whose message tree is broken, is
+ * skipped and named in the result. A file that is not what it should be is
+ * refused before anything is written (`ImportError`); one that breaks off or
+ * goes wrong part way keeps the conversations before it, and the result says
+ * where it stopped (or, when none came before, it is refused). Cancelling
+ * (`signal`) writes what was read, whole, and stops.
  */
-export async function importConversations(db: PausepointDb, text: string, options: ImportOptions = {}): Promise<ImportResult> {
+export async function importConversationStream(stream: ReadableStream<Uint8Array>, sink: ImportSink, options: ImportOptions = {}): Promise<ImportResult> {
   const uuid = options.uuid ?? (() => crypto.randomUUID());
-  const json = parseJson(text);
-  const { source, conversations } = looksLikeChatGptExport(json)
-    ? { source: 'chatgpt' as const, conversations: await fromChatGptExport(json, uuid, options.onProgress) }
-    : { source: 'pausepoint' as const, conversations: [pausepointFile(json)] };
-  const renamed = await write(db, conversations, uuid, (options.now ?? Date.now)());
-  return { source, conversations: conversations.length, messages: conversations.reduce((n, c) => n + c.messages.length, 0), renamed };
-}
+  const at = (options.now ?? Date.now)();
+  const result: ImportResult = { source: 'chatgpt', conversations: 0, messages: 0, renamed: 0, skipped: [], skippedCount: 0, stopped: null, bytes: 0 };
+  const progress = () => options.onProgress?.({ conversations: result.conversations, bytes: result.bytes, totalBytes: options.totalBytes ?? null });
 
-function parseJson(text: string): unknown {
+  // Ids this import wrote: a conversation file's id may be used twice in one file, or be here already.
+  const used = new Set<string>();
+  const admit = (imported: ImportedConversation, taken: boolean) => {
+    const id = imported.conversation.id;
+    const rename = taken || used.has(id);
+    if (rename) result.renamed++;
+    const conversationId = rename ? uuid() : id;
+    used.add(conversationId);
+    return inertConversation(imported, { source: 'import', at, conversationId, uuid });
+  };
+
+  let pending: ImportedConversation[] = [];
+  let pendingCharacters = 0;
+  // One batch is written while the next is read; each waits for the one before, so they land in the file's order.
+  let writing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    const batch = pending;
+    pending = [];
+    pendingCharacters = 0;
+    await writing;
+    if (batch.length === 0) return;
+    writing = sink.write(batch, admit).then(() => {
+      result.conversations += batch.length;
+      result.messages += batch.reduce((n, c) => n + c.messages.length, 0);
+      progress();
+    });
+    // Marked as handled here: its failure is thrown where it is awaited, before the next batch or at the end.
+    writing.catch(() => undefined);
+  };
+  const add = async (conversation: ImportedConversation) => {
+    pending.push(conversation);
+    pendingCharacters += conversation.messages.reduce((n, m) => n + m.content.length, 0);
+    if (pending.length >= BATCH_CONVERSATIONS || pendingCharacters >= BATCH_CHARACTERS) await flush();
+  };
+
   try {
-    return JSON.parse(text);
+    for await (const item of readConversationStream(stream, { onBytes: (bytes) => ((result.bytes = bytes), progress()) })) {
+      if (item.kind === 'pausepoint') {
+        result.source = 'pausepoint';
+        await add(pausepointFile(item.value));
+        break;
+      }
+      const converted = fromChatGptItem(item.index, item.value, uuid);
+      if ('reason' in converted) {
+        result.skippedCount++;
+        if (result.skipped.length < MAX_SKIPPED_LISTED) result.skipped.push(converted);
+      } else {
+        await add(converted);
+      }
+      if (options.signal?.aborted) {
+        result.stopped = { reason: 'cancelled' };
+        break;
+      }
+    }
   } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error;
-    throw new ImportError('not_json', 'This file is not JSON, or it is cut off. Nothing was imported.', { cause: error });
+    if (!(error instanceof ImportError && error.code === 'malformed')) {
+      await writing.catch(() => undefined);
+      throw error;
+    }
+    await flush();
+    await writing;
+    if (result.conversations === 0) throw error;
+    result.stopped = { reason: 'malformed', message: error.message, offset: error.offset ?? result.bytes, number: error.index === undefined ? null : error.index + 1 };
+    return result;
   }
+  await flush();
+  await writing;
+  return result;
 }
 
-async function fromChatGptExport(items: unknown[], uuid: () => string, onProgress?: (progress: ImportProgress) => void): Promise<ImportedConversation[]> {
-  const out: ImportedConversation[] = [];
-  for (const [index, item] of items.entries()) {
-    const parsed = ChatGptConversation.safeParse(item);
-    if (!parsed.success) throw invalid(`Conversation ${index + 1} of this ChatGPT export is not one: ${issueText(parsed.error)}.`, index);
-    const conversation = fromChatGpt(parsed.data, uuid);
-    if (!conversation) throw invalid(`Conversation ${index + 1} of this ChatGPT export (“${parsed.data.title ?? 'untitled'}”) has a broken message tree.`, index);
-    out.push(conversation);
-    if ((index + 1) % BATCH === 0) {
-      onProgress?.({ done: index + 1, total: items.length });
-      await yieldToEventLoop();
-    }
+/** One element of a ChatGPT export as a conversation, or why it is skipped. The first must look like one, or the file is not an export. */
+function fromChatGptItem(index: number, value: unknown, uuid: () => string): ImportedConversation | SkippedConversation {
+  const number = index + 1;
+  if (index === 0 && !(typeof value === 'object' && value !== null && 'mapping' in value)) {
+    throw new ImportError('foreign_format', 'This file is neither a ChatGPT export’s conversations.json nor a conversation exported from Pausepoint. Nothing was imported.');
   }
-  onProgress?.({ done: items.length, total: items.length });
-  return out;
+  const parsed = ChatGptConversation.safeParse(value);
+  if (!parsed.success) {
+    const title = Titled.safeParse(value);
+    return { number, reason: `Conversation ${number}${title.success ? ` (“${title.data.title}”)` : ''} is not one: ${issueText(parsed.error)}` };
+  }
+  return fromChatGpt(parsed.data, uuid) ?? { number, reason: `Conversation ${number} (“${parsed.data.title ?? 'untitled'}”) has a broken message tree` };
 }
 
 function pausepointFile(json: unknown): ImportedConversation {
@@ -131,39 +222,8 @@ function linkProblem({ conversation, messages, pausePoints }: ConversationFile):
   return null;
 }
 
-/**
- * Writes every conversation in one transaction, each through the inert path.
- * A conversation keeps the file's id unless that id is used here (or by an
- * earlier conversation of the same file): writing it as it is would replace a
- * conversation of this browser. Every record it owns gets a fresh id anyway.
- * Returns how many were given a new conversation id.
- */
-async function write(db: PausepointDb, conversations: ImportedConversation[], uuid: () => string, at: number): Promise<number> {
-  return db
-    .transaction('rw', db.conversations, db.messages, db.pausePoints, async () => {
-      let renamed = 0;
-      const written: InertConversation[] = [];
-      const used = new Set<string>();
-      for (const imported of conversations) {
-        const id = imported.conversation.id;
-        const taken = used.has(id) || (await db.conversations.get(id)) !== undefined;
-        if (taken) renamed++;
-        const conversationId = taken ? uuid() : id;
-        used.add(conversationId);
-        written.push(inertConversation(imported, { source: 'import', at, conversationId, uuid }));
-      }
-      await db.conversations.bulkAdd(written.map((c) => c.conversation));
-      await db.messages.bulkAdd(written.flatMap((c) => c.messages));
-      await db.pausePoints.bulkAdd(written.flatMap((c) => c.pausePoints));
-      return renamed;
-    })
-    .catch((error: unknown) => {
-      throw toStorageError(error);
-    });
-}
-
-function invalid(message: string, index?: number): ImportError {
-  return new ImportError('invalid_file', message, index === undefined ? {} : { index });
+function invalid(message: string): ImportError {
+  return new ImportError('invalid_file', message);
 }
 
 /** The first issue, where it is: enough to find it in the file. */

@@ -97,18 +97,24 @@ test('import a ChatGPT export: its conversations are listed and open as history,
   expect(llm.chatRequests()).toHaveLength(0);
 });
 
-test('a foreign or broken file is refused with an alert, and nothing is imported', async ({ page, llm }) => {
+test('a foreign file is refused with an alert and nothing is imported; a broken conversation is skipped with its reason', async ({ page, llm }) => {
   await setUpEndpoint(page, llm);
   await openSettings(page);
   const panel = page.getByRole('region', { name: 'Import conversations' });
+  await panel.getByLabel('Import conversations').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":1}') });
+  await expect(panel.getByRole('alert')).toContainText('neither a ChatGPT export’s conversations.json nor a conversation exported from Pausepoint');
+  const sidebar = page.getByRole('navigation').first();
+  await expect(sidebar.getByRole('link', { name: 'Weekend in Porto' })).toHaveCount(0);
+
   const text = await readFile(CHATGPT_EXPORT, 'utf8');
   const broken = JSON.parse(text) as { current_node: string }[];
   broken[1]!.current_node = 'nowhere';
   await panel.getByLabel('Import conversations').setInputFiles({ name: 'conversations.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(broken)) });
-  await expect(panel.getByRole('alert')).toContainText('(“Numbers and schedules”) has a broken message tree');
-  await panel.getByLabel('Import conversations').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":1}') });
-  await expect(panel.getByRole('alert')).toContainText('neither a ChatGPT export’s conversations.json nor a conversation exported from Pausepoint');
-  await expect(page.getByRole('navigation').first().getByRole('link', { name: 'Weekend in Porto' })).toHaveCount(0);
+  await expect(panel.getByRole('status')).toContainText('Imported 1 conversation from the ChatGPT export, with 5 messages.');
+  await expect(panel.getByRole('status')).toContainText('Skipped 1 conversation:');
+  await expect(panel.getByRole('list', { name: 'Skipped conversations' }).getByRole('listitem')).toHaveText(['Conversation 2 (“Numbers and schedules”) has a broken message tree']);
+  await expect(sidebar.getByRole('link', { name: 'Weekend in Porto' })).toBeVisible();
+  await expect(sidebar.getByRole('link', { name: 'Numbers and schedules' })).toHaveCount(0);
 });
 
 for (const width of [390, 1280]) {
