@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test';
 import { startFakeLlm, type FakeLlm } from '../../tests/fake-llm/index.ts';
 import type { PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
-import { newProfile } from '../ui/browser.ts';
-import { setUpEndpoint } from '../latency/set-up-endpoint.ts';
-import { fillJoin, type ChromiumApp } from './chromium-app.ts';
+import type { ChromiumApp } from './chromium-app.ts';
+import { pairInChromium, type PairedProfiles } from './pair-in-chromium.ts';
 
 /**
  * bench:sync's round-trip rows in Chromium: two profiles of real Chromium
@@ -16,7 +15,6 @@ import { fillJoin, type ChromiumApp } from './chromium-app.ts';
  *   - press Approve on B → first frame of A's card saying B decided.
  */
 const API_KEY = 'sk-bench-sync';
-const PASSPHRASE = 'bench sync passphrase';
 
 export interface BrowserRows {
   cardToOtherDevice: number[];
@@ -50,29 +48,10 @@ const pressAt = (page: Page) => page.evaluate(() => (window as unknown as { __pr
 
 export async function browserRows(app: ChromiumApp, server: PouchdbServer, rounds: number, user: { username: string; password: string }): Promise<BrowserRows> {
   const llm: FakeLlm = await startFakeLlm({ requireKey: API_KEY });
-  const [laptopContext, phoneContext] = await Promise.all([newProfile(app.browser, app.origin), newProfile(app.browser, app.origin)]);
+  let paired: PairedProfiles | undefined;
   try {
-    await server.createDatabase('bench-browser', user);
-    for (const context of [laptopContext, phoneContext]) await context.addInitScript(installWatch);
-    const laptop = await laptopContext.newPage();
-    await setUpEndpoint(laptop, llm, API_KEY);
-    await laptop.getByRole('link', { name: 'Settings' }).click();
-    const devices = laptop.getByRole('region', { name: 'Devices' });
-    await devices.getByLabel("This device's name").fill('Laptop');
-    await devices.getByLabel('Sync server URL').fill(server.url);
-    await devices.getByLabel('Database').fill('bench-browser');
-    await devices.getByLabel('User name').fill(user.username);
-    await devices.getByLabel('Password', { exact: true }).fill(user.password);
-    await devices.getByLabel('Encryption passphrase').fill(PASSPHRASE);
-    await devices.getByLabel('Repeat passphrase').fill(PASSPHRASE);
-    await devices.getByRole('button', { name: 'Turn on sync' }).click();
-    await devices.getByRole('button', { name: 'Add a device' }).click();
-    const link = await devices.getByLabel('Pairing link').inputValue();
-    const code = await devices.getByLabel('Pairing code').inputValue();
-    const phone = await phoneContext.newPage();
-    const join = await fillJoin(phone, link, code, 'Phone');
-    await join.getByRole('button', { name: 'Join' }).click();
-    await join.waitFor({ state: 'hidden', timeout: 30_000 });
+    paired = await pairInChromium(app, server, llm, { database: 'bench-browser', user, apiKey: API_KEY, initScript: installWatch });
+    const { laptop, phone } = paired;
 
     const rows: BrowserRows = { cardToOtherDevice: [], pressToContinuation: [], pressToDecidedOnOwner: [] };
     await laptop.getByRole('button', { name: 'New chat' }).click();
@@ -107,7 +86,7 @@ export async function browserRows(app: ChromiumApp, server: PouchdbServer, round
     }
     return rows;
   } finally {
-    await Promise.all([laptopContext.close(), phoneContext.close()]);
+    if (paired) await Promise.all([paired.laptopContext.close(), paired.phoneContext.close()]);
     await llm.close();
   }
 }
