@@ -1,3 +1,4 @@
+import { browserTimers, type Timers } from '../common/timers.ts';
 import type { Risk } from '../engine/records/pause-point.ts';
 
 /** What the schedule knows of a pending card: times and a risk label, nothing it could leak. */
@@ -20,17 +21,8 @@ export type PushReason = 'new' | 'reminder' | 'decline_warning';
 /** What a send came to: sent, failed in a way worth retrying (offline, 429, 5xx), or failed for good. */
 export type SendOutcome = 'sent' | 'retry' | 'failed';
 
-export interface PushTimers {
-  now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const browserTimers: PushTimers = {
-  now: () => Date.now(),
-  setTimeout: (run, ms) => setTimeout(run, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+/** The timers a schedule runs on (src/common/timers.ts). */
+export type PushTimers = Timers;
 
 /** Waits between tries of one push: a short outage passes unnoticed, a long one costs five requests. */
 export const RETRY_DELAYS_MS = [5_000, 15_000, 60_000, 300_000] as const;

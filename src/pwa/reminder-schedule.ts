@@ -1,21 +1,13 @@
+import { browserTimers, type Timers } from '../common/timers.ts';
+
 /** What a reminder needs to know of a pending card. */
 export interface RemindableCard {
   id: string;
   createdAt: number;
 }
 
-/** Timers, injectable so tests drive them with a fake clock. */
-export interface ReminderTimers {
-  now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const browserTimers: ReminderTimers = {
-  now: () => Date.now(),
-  setTimeout: (run, ms) => setTimeout(run, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+/** The timers a schedule runs on (src/common/timers.ts). */
+export type ReminderTimers = Timers;
 
 /**
  * One reminder per pending card, `delay` after the card appeared, while this
