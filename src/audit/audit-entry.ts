@@ -1,109 +1,88 @@
 import { z } from 'zod';
-import { RuleEffect } from '../engine/records/approval-rule.ts';
-import { PausePoint } from '../engine/records/pause-point.ts';
-import { AUDIT_FORMAT, AuditMetadata, HeadHash, IsoTime, JsonValue, Sha256Hex, SkippedRecord } from './audit-parts.ts';
-import { AuditRuleSnapshot as AuditRuleSnapshotV2, chainShape, commonShape, decisionShapeV2, ruleEventShape as ruleEventShapeV2, ToolChangeEntry } from './audit-log-v2.ts';
+import { AUDIT_FORMAT, AuditMetadata, HeadHash, SkippedRecord } from './audit-parts.ts';
+import { chainShape, ToolChangeEntry } from './audit-log-v2.ts';
+import { AuditAttachmentV3, AuditRuleSnapshotV3, decisionShapeV3, dryRunShapeV3, ruleEventShapeV3 } from './audit-log-v3.ts';
 
 export { AUDIT_FORMAT, AuditDecidedBy, AuditDecisionMessage, AuditMetadata, AuditToolCall, AuditToolResult, IsoTime, Sha256Hex } from './audit-parts.ts';
 export { AuditMcpTool, AuditRuleRef, AuditToolCallV2, AuditUsage, RULE_EVENT_TYPES, ToolChangeEntry, ToolChangeEntryBody } from './audit-log-v2.ts';
 import type { ToolChangeEntryBody } from './audit-log-v2.ts';
 
 /**
- * The audit log export format, version 3: what Pausepoint writes.
+ * The audit log export format, version 4: what Pausepoint writes.
  * `docs/audit-log.schema.json` is this schema as JSON Schema (generated from
- * it, and a test keeps the two equal); versions 1 and 2 still verify
- * (audit-log-v1.ts, audit-log-v2.ts).
+ * it, and a test keeps the two equal); versions 1 to 3 still verify
+ * (audit-log-v1.ts, audit-log-v2.ts, audit-log-v3.ts).
  *
- * Version 3 is version 2 with these changes. The file's metadata and its
- * `skipped_records` are in the chain (hash-chain.ts: `chainStart`,
- * `chainSeal`): the first entry's `prev_hash` is the hash of the format,
- * version and metadata, and `head_hash` seals the last entry's hash with
- * `entry_count` and `skipped_records`, so none of them can be edited without
- * the file failing. Each `decision` says how its decision reached this
- * browser (`decided_via`) and which device made it (`decided_by_device`).
- * One more `entry_type`, `rule_dry_run`: a call a dry-run rule would have
- * decided (it decided nothing). And every rule snapshot says whether the rule
- * is a dry run (`dry_run`).
+ * Version 4 is version 3 with decisions a third party can attribute. Each
+ * decision carries the deciding device's `device_signature` — `{alg: "ES256",
+ * key_id, signed, value}`: `signed` is the exact object the device signed
+ * when the decision was made (src/engine/signed-decision.ts), `value` the
+ * base64url raw r‖s ECDSA P-256 / SHA-256 signature over the RFC 8785
+ * canonical JSON of `signed` — and the file's top level lists the devices
+ * whose keys verify them (`devices`: `key_id`, `name`, `public_key` as a JWK,
+ * `key_id` being its RFC 7638 thumbprint). The chain's first link covers the
+ * devices too: the first `prev_hash` is the hash of every top-level member
+ * but `entries`, `entry_count`, `head_hash` and `skipped_records`.
  *
- * **Adding to it.** As in version 2: a member added later to an entry is
+ * **Adding to it.** As in version 3: a member added later to an entry is
  * optional (left out when there is nothing to say), entries are open objects
  * (every member, known or not, is covered by the entry's hash), and a change a
- * version 3 reader would refuse — a member removed, renamed or retyped, a new
+ * version 4 reader would refuse — a member removed, renamed or retyped, a new
  * `entry_type` — means a new `version`.
  */
-export const AUDIT_VERSION = 3;
+export const AUDIT_VERSION = 4;
 
-/** A file named in the log: by what identifies it, never its bytes or text (the file would carry every attachment otherwise). */
-export const AuditAttachment = z
-  .strictObject({
-    name: z.string(),
-    type: z.string().meta({ description: 'Its MIME type.' }),
-    size: z.number().int().nonnegative().meta({ description: 'Its size in bytes.' }),
-    sha256: Sha256Hex.meta({ description: 'SHA-256 of its bytes.' }),
-    message_id: z.string().meta({ description: 'The person\'s message it was attached to.' }),
-  })
-  .meta({ description: 'A file the person attached to a message.' });
+export const AuditAttachment = AuditAttachmentV3;
 export type AuditAttachment = z.infer<typeof AuditAttachment>;
+
+/** The names are the format's contract (issue 38): keep them. */
+export const AuditDeviceSignature = z
+  .strictObject({
+    alg: z.literal('ES256'),
+    key_id: z.string().min(1).max(100).meta({ description: 'The signing key\'s RFC 7638 JWK thumbprint: the `key_id` of one of the file\'s `devices`.' }),
+    signed: z
+      .looseObject({})
+      .meta({
+        description:
+          'The exact object the device signed when the decision was made: card_id, view_hash (null when the decision carried none), status, resolution (the chosen option or the form\'s values; null for an expiry), by (person, rule, timeout or expiry), decided_at (ISO 8601), and when there is something to say edited_payload, reason, batch_id, rule_id, expired_reason.',
+      }),
+    value: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{86}$/)
+      .meta({ description: 'The ECDSA P-256 / SHA-256 signature over the RFC 8785 canonical JSON of `signed`: raw r‖s (IEEE P1363, 64 bytes), base64url without padding.' }),
+  })
+  .meta({ description: 'The deciding device\'s signature of the decision, made when it was made.' });
+export type AuditDeviceSignature = z.infer<typeof AuditDeviceSignature>;
+
+/** A P-256 coordinate, base64url without padding: 32 bytes, 43 characters (as src/identity/signing-key-jwk.ts has it; not imported, to keep its hashing out of the audit view). */
+const coordinate = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
+
+export const AuditDevice = z
+  .strictObject({
+    key_id: z.string().meta({ description: 'The RFC 7638 thumbprint (SHA-256, base64url) of `public_key`.' }),
+    name: z.string().meta({ description: 'The device\'s readable name.' }),
+    public_key: z.strictObject({ kty: z.literal('EC'), crv: z.literal('P-256'), x: coordinate, y: coordinate }).meta({ description: 'The device\'s ECDSA P-256 public signing key as a JWK (RFC 7517).' }),
+  })
+  .meta({ description: 'A device whose signatures the file\'s decisions carry.' });
+export type AuditDevice = z.infer<typeof AuditDevice>;
+
 const decisionShape = {
-  ...decisionShapeV2,
-  decided_via: z
-    .enum(['local', 'sync'])
-    .nullable()
-    .meta({ description: 'How the decision reached this browser: made here ("local": a card, a notification, a rule, an expiry) or on another device, through the sync server ("sync"); null while pending.' }),
-  decided_by_device: z
-    .strictObject({
-      id: z.string().meta({ description: 'The deciding device\'s id.' }),
-      name: z.string().meta({ description: 'A readable name of the device (and how it decided: a tab, a notification).' }),
-    })
-    .nullable()
-    .meta({ description: 'The device that decided; null while pending, and when no device is on record (a rule, an expiry).' }),
-  // Added after version 3 was first written: optional, left out when the record has none.
-  risk: PausePoint.shape.risk.meta({
-    description: 'The call\'s risk label when its card was made: reads, changes, destructive or unknown (src/engine/risk-label.ts). Absent on records from before cards carried one.',
+  ...decisionShapeV3,
+  device_signature: AuditDeviceSignature.optional().meta({
+    description:
+      'The deciding device\'s signature of the decision (see AuditDeviceSignature). Absent while pending, and on decisions stored before decisions were signed.',
   }),
-  batch_id: z
-    .string()
-    .optional()
-    .meta({ description: 'Present when this card was decided with others in one press (Approve all, Decline all): the same id on each card of the batch.' }),
-  view_hash: Sha256Hex.optional()
-    .meta({
-      description:
-        'SHA-256 (hex) of the decision view the person decided on: the card\'s title, tool, warnings, description and every argument as it would run, as src/engine/view-hash.ts encodes them. The decision was refused had the card, as it would run then, shown anything else. Absent for decisions no person made (a rule, an expiry) and for those made before decisions carried it.',
-    }),
-  attachments: z
-    .array(AuditAttachment)
-    .optional()
-    .meta({
-      description:
-        'The files the person had attached to the conversation before the model proposed this call, in the version of the conversation it was proposed in: what the model had been given. Absent when there were none.',
-    }),
 };
 
-export const AuditRuleSnapshot = AuditRuleSnapshotV2.extend({
-  dry_run: z.boolean().meta({ description: 'True for a dry-run rule: it decides nothing, and records each call it would have decided.' }),
-}).meta({ description: 'The rule as it was right after the change (for a removal: as it was when removed).' });
+export const AuditRuleSnapshot = AuditRuleSnapshotV3;
 export type AuditRuleSnapshot = z.infer<typeof AuditRuleSnapshot>;
-
-const ruleEventShape = { ...ruleEventShapeV2, rule: AuditRuleSnapshot };
-
-const dryRunShape = {
-  entry_type: z.literal('rule_dry_run'),
-  ...commonShape,
-  at: IsoTime,
-  rule: AuditRuleSnapshot.meta({ description: 'The dry-run rule as it was when the call was made.' }),
-  would: RuleEffect.meta({ description: 'What the rule would have done had it been active: allow the call without a card, ask, or refuse it.' }),
-  conversation_id: z.string(),
-  tool_call_id: z.string(),
-  tool_name: z.string(),
-  arguments: JsonValue('The arguments the call would have run with.'),
-};
 
 /** Entries before they are chained (what `buildAuditEntry` and `buildEventEntry` make). */
 export const DecisionEntryBody = z.object(decisionShape);
 export type DecisionEntryBody = z.infer<typeof DecisionEntryBody>;
-export const RuleEventEntryBody = z.object(ruleEventShape);
+export const RuleEventEntryBody = z.object(ruleEventShapeV3);
 export type RuleEventEntryBody = z.infer<typeof RuleEventEntryBody>;
-export const DryRunEntryBody = z.object(dryRunShape);
+export const DryRunEntryBody = z.object(dryRunShapeV3);
 export type DryRunEntryBody = z.infer<typeof DryRunEntryBody>;
 export type AuditEntryBody = DecisionEntryBody | RuleEventEntryBody | ToolChangeEntryBody | DryRunEntryBody;
 
@@ -112,11 +91,11 @@ export const DecisionEntry = z
   .meta({ description: 'A decision on a pause point: a person\'s, an approval rule\'s, or its expiry.' });
 export type DecisionEntry = z.infer<typeof DecisionEntry>;
 export const RuleEventEntry = z
-  .looseObject({ ...ruleEventShape, ...chainShape })
+  .looseObject({ ...ruleEventShapeV3, ...chainShape })
   .meta({ description: 'An approval rule was made, restored from a backup, switched on or off, or removed.' });
 export type RuleEventEntry = z.infer<typeof RuleEventEntry>;
 export const DryRunEntry = z
-  .looseObject({ ...dryRunShape, ...chainShape })
+  .looseObject({ ...dryRunShapeV3, ...chainShape })
   .meta({ description: 'A dry-run approval rule would have decided a call; it decided nothing.' });
 export type DryRunEntry = z.infer<typeof DryRunEntry>;
 
@@ -132,7 +111,11 @@ export const AuditLogFile = z
   .strictObject({
     format: z.literal(AUDIT_FORMAT),
     version: z.literal(AUDIT_VERSION),
-    metadata: AuditMetadata.meta({ description: 'How the file was made; in the chain: the first entry\'s prev_hash is the SHA-256 of the canonical JSON of {format, version, metadata}.' }),
+    metadata: AuditMetadata.meta({ description: 'How the file was made; in the chain (see devices).' }),
+    devices: z.array(AuditDevice).meta({
+      description:
+        'The devices whose keys verify the decisions\' signatures. In the chain: the first entry\'s prev_hash is the SHA-256 of the canonical JSON of {format, version, metadata, devices}.',
+    }),
     entries: z.array(AuditEntry).meta({ description: 'Every entry, oldest first, hash-chained.' }),
     entry_count: z.number().int().nonnegative(),
     head_hash: HeadHash.meta({
@@ -143,6 +126,6 @@ export const AuditLogFile = z
   .meta({
     title: 'Pausepoint audit log',
     description:
-      'Every decision on a pause point (by a person, by an approval rule, or by expiry), every change to the approval rules, every call a dry-run rule would have decided, and every changed MCP tool definition, joined with what explains them. The metadata, the entries and the skipped records are hash-chained: see docs/formats.md, "Audit log".',
+      'Every decision on a pause point (by a person, by an approval rule, or by expiry), each signed by the device that made it, every change to the approval rules, every call a dry-run rule would have decided, and every changed MCP tool definition, joined with what explains them. The metadata, the devices, the entries and the skipped records are hash-chained: see docs/formats.md, "Audit log".',
   });
 export type AuditLogFile = z.infer<typeof AuditLogFile>;

@@ -3,22 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { AuditLogFile } from './audit-entry.ts';
 import { AuditLogFileV1 } from './audit-log-v1.ts';
 import { AuditLogFileV2 } from './audit-log-v2.ts';
-import { auditJsonSchema, auditJsonSchemaV1, auditJsonSchemaV2 } from './testing/audit-json-schema.ts';
+import { AuditLogFileV3 } from './audit-log-v3.ts';
+import { auditJsonSchema, auditJsonSchemaV1, auditJsonSchemaV2, auditJsonSchemaV3 } from './testing/audit-json-schema.ts';
 import { checkJsonSchema } from './testing/json-schema-check.ts';
 import { RULE_SCENARIO } from './testing/seed-rule-and-mcp-records.ts';
 
 const read = (path: string): unknown => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
 const committedV1 = read('../../docs/audit-log-v1.schema.json');
 const committedV2 = read('../../docs/audit-log-v2.schema.json');
+const committedV3 = read('../../docs/audit-log-v3.schema.json');
 const committed = read('../../docs/audit-log.schema.json');
 const sampleV1 = read('./fixtures/audit-log-v1.json') as Record<string, unknown>;
 const sampleV2 = read('./fixtures/audit-log-v2.json') as Record<string, unknown>;
-const sample = read('./fixtures/audit-log-v3.json') as Record<string, unknown>;
+const sampleV3 = read('./fixtures/audit-log-v3.json') as Record<string, unknown>;
+const sample = read('./fixtures/audit-log-v4.json') as Record<string, unknown>;
 
 type Json = Record<string, unknown>;
 const clone = (): Json => structuredClone(sampleV1);
 const cloneV2 = (): Json => structuredClone(sampleV2);
-const cloneV3 = (): Json => structuredClone(sample);
+const cloneV3 = (): Json => structuredClone(sampleV3);
+const cloneV4 = (): Json => structuredClone(sample);
 const entry = (file: Json, index = 0): Json => (file.entries as Json[])[index]!;
 const entryById = (file: Json, id: string): Json => (file.entries as Json[]).find((e) => e.id === id)!;
 
@@ -129,13 +133,45 @@ const variationsV3: [string, boolean, (file: Json) => void][] = [
   ['an optional member added after version 3', true, (file) => void (entry(file).usage = { input_tokens: 10 })],
 ];
 
-describe('docs/audit-log.schema.json (version 3)', () => {
-  it('is the zod schema, converted: regenerate it with `npx tsx src/audit/testing/write-audit-json-schema.ts`', () => {
-    expect(committed).toEqual(auditJsonSchema());
+describe('docs/audit-log-v3.schema.json (version 3, frozen)', () => {
+  it('is the version 3 zod schema, converted', () => {
+    expect(committedV3).toEqual(auditJsonSchemaV3());
   });
 
   it.each(variationsV3)('agrees with the zod schema on a file with %s', (_name, valid, change) => {
     const file = cloneV3();
+    change(file);
+    expect({ json: checkJsonSchema(committedV3, file).length === 0, zod: AuditLogFileV3.safeParse(file).success }).toEqual({ json: valid, zod: valid });
+  });
+});
+
+const signature = (file: Json): Json => entry(file).device_signature as Json;
+
+/** Variations of a version 4 file: the devices it lists and the signature each decision carries. */
+const variationsV4: [string, boolean, (file: Json) => void][] = [
+  ['unchanged', true, () => undefined],
+  ['version 3', false, (file) => void (file.version = 3)],
+  ['no devices member', false, (file) => void delete file.devices],
+  ['no devices', true, (file) => void (file.devices = [])],
+  ['a device without its name', false, (file) => void delete (file.devices as Json[])[0]!.name],
+  ['a device whose key is not P-256', false, (file) => void (((file.devices as Json[])[0]!.public_key as Json).crv = 'P-384')],
+  ['a device key with a private member', false, (file) => void (((file.devices as Json[])[0]!.public_key as Json).d = 'A'.repeat(43))],
+  ['a decision without a signature', true, (file) => void delete entry(file).device_signature],
+  ['a signature of another algorithm', false, (file) => void (signature(file).alg = 'RS256')],
+  ['a signature without key_id', false, (file) => void delete signature(file).key_id],
+  ['a signature whose value is DER, not raw', false, (file) => void (signature(file).value = `MEUCIQ${'A'.repeat(90)}`)],
+  ['a signature whose signed is not an object', false, (file) => void (signature(file).signed = 'approve')],
+  ['a signature with an extra member', false, (file) => void (signature(file).x5c = [])],
+  ['a v3 member missing', false, (file) => void delete entry(file).decided_via],
+];
+
+describe('docs/audit-log.schema.json (version 4)', () => {
+  it('is the zod schema, converted: regenerate it with `npx tsx src/audit/testing/write-audit-json-schema.ts`', () => {
+    expect(committed).toEqual(auditJsonSchema());
+  });
+
+  it.each(variationsV4)('agrees with the zod schema on a file with %s', (_name, valid, change) => {
+    const file = cloneV4();
     change(file);
     expect({ json: checkJsonSchema(committed, file).length === 0, zod: AuditLogFile.safeParse(file).success }).toEqual({ json: valid, zod: valid });
   });

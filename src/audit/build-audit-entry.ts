@@ -10,7 +10,7 @@ export type BuiltEntry = { ok: true; body: DecisionEntryBody } | { ok: false; re
  * canonical JSON then reuses these objects instead of copying them in order.
  *
  * One pause point joined with what explains it, in the export's shape (a
- * `decision` entry of version 3). Stored
+ * `decision` entry of version 4). Stored
  * values that may be absent (`editedPayload`, a missing payload) become `null`
  * so every entry has every member.
  */
@@ -71,6 +71,7 @@ export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undef
       ...(pp.risk === undefined ? {} : { risk: pp.risk }),
       ...(pp.batchId === undefined ? {} : { batch_id: pp.batchId }),
       ...(pp.viewHash === undefined ? {} : { view_hash: pp.viewHash }),
+      ...(pp.deviceSignature === undefined || pp.status === 'pending' ? {} : { device_signature: pp.deviceSignature }),
       ...(explanation?.attachments.get(pp.toolCallId) ? { attachments: explanation.attachments.get(pp.toolCallId) } : {}),
     },
   };

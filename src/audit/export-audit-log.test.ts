@@ -13,6 +13,9 @@ import { checkJsonSchema } from './testing/json-schema-check.ts';
 import { CANARY_API_KEY, ConversationBuilder, DEVICE, MINUTE, OTHER_DEVICE, SCENARIO, seedAuditDb, T0, type Builder } from './testing/seed-audit-db.ts';
 import { dryRunEvent, MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, seedRuleAndMcpRecords, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
 import { verifyAuditFile } from './verify-audit-file.ts';
+import { signObject } from '../identity/device-signature.ts';
+import { deviceIdentity } from '../identity/identity-store.ts';
+import { keyIdOf } from '../identity/signing-key-jwk.ts';
 
 const schema: unknown = JSON.parse(readFileSync(new URL('../../docs/audit-log.schema.json', import.meta.url), 'utf8'));
 const EXPORTED_AT = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -135,23 +138,37 @@ describe('exportAuditLog', () => {
     expect((await verifyAuditFile(text)).ok).toBe(true);
   });
 
-  it('orders entries oldest first, breaks ties by id, and chains them from the metadata to the seal', async () => {
-    const { format, version, metadata, entries, head_hash, entry_count, skipped_records } = AuditLogFile.parse(JSON.parse((await exportText()).text));
+  it('version 4: lists this device with its public signing key, and carries each decision’s signature as stored', async () => {
+    const identity = await deviceIdentity(db);
+    const approved = await db.pausePoints.get(SCENARIO.approved);
+    const signature = await signObject(identity, { card_id: SCENARIO.approved, status: 'resolved', resolution: 'approve' });
+    await db.pausePoints.put({ ...approved!, deviceSignature: signature });
+    const file = AuditLogFile.parse(JSON.parse((await exportText()).text));
+    expect(file.devices).toEqual([{ key_id: identity.keyId, name: 'This device', public_key: identity.publicKey }]);
+    expect(keyIdOf(file.devices[0]!.public_key)).toBe(file.devices[0]!.key_id);
+    const entries = byId(file.entries);
+    expect(entries.get(SCENARIO.approved)?.device_signature).toEqual(signature);
+    // A pending card has decided nothing: it carries no signature, whatever its record holds.
+    expect(entries.get(SCENARIO.pending)).not.toHaveProperty('device_signature');
+  });
+
+  it('orders entries oldest first, breaks ties by id, and chains them from the metadata and the devices to the seal', async () => {
+    const { format, version, metadata, devices, entries, head_hash, entry_count, skipped_records } = AuditLogFile.parse(JSON.parse((await exportText()).text));
     expect(entries.map((entry) => entry.id)).toEqual([
       SCENARIO.approved, SCENARIO.edited, SCENARIO.declined, SCENARIO.choice, SCENARIO.form, SCENARIO.timeout,
       SCENARIO.abandoned, SCENARIO.unknown, SCENARIO.sameTurnA, SCENARIO.sameTurnB, SCENARIO.pending,
     ]);
-    expect(entries[0]?.prev_hash).toBe(chainStart({ format, version, metadata }));
+    expect(entries[0]?.prev_hash).toBe(chainStart({ format, version, metadata, devices }));
     entries.slice(1).forEach((entry, index) => expect(entry.prev_hash).toBe(entries[index]?.hash));
     expect(head_hash).toBe(chainSeal(entries.at(-1)!.hash, entry_count, skipped_records));
   });
 
-  it('writes version 3: a call a dry-run rule would have decided, with the rule (marked a dry run), the call and what it would have done', async () => {
+  it('writes version 4: a call a dry-run rule would have decided, with the rule (marked a dry run), the call and what it would have done', async () => {
     await seedRuleAndMcpRecords(db);
     await db.auditEvents.put(dryRunEvent());
     const { text } = await exportText({}, 2);
     const file = AuditLogFile.parse(JSON.parse(text));
-    expect(file.version).toBe(3);
+    expect(file.version).toBe(4);
     expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.dryRun)).toMatchObject({
       entry_type: 'rule_dry_run', at: new Date(T0 + 401 * 60_000).toISOString(), would: 'ask', conversation_id: 'conv-rules', tool_call_id: 'call-weather',
       tool_name: 'http_request', arguments: { method: 'GET', url: 'https://api.weather.example/v1/lyon' },
@@ -159,17 +176,17 @@ describe('exportAuditLog', () => {
     });
     expect(file.entries.find((entry) => entry.id === RULE_SCENARIO.allowCreated)).toMatchObject({ rule: { dry_run: false } });
     expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
-    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 4 });
     // Filtered by the call's tool and conversation, as a decision is.
     const byTool = AuditLogFile.parse(JSON.parse((await exportText({ toolName: 'http_request', conversationId: 'conv-rules' })).text));
     expect(byTool.entries.map((entry) => entry.id)).toContain(RULE_SCENARIO.dryRun);
   });
 
-  it('writes version 3: who decided, the rule behind an automatic decision, the definition hash and the MCP server', async () => {
+  it('writes version 4: who decided, the rule behind an automatic decision, the definition hash and the MCP server', async () => {
     await seedRuleAndMcpRecords(db);
     const { text } = await exportText();
     const file = AuditLogFile.parse(JSON.parse(text));
-    expect(file.version).toBe(3);
+    expect(file.version).toBe(4);
     const entries = byId(file.entries);
     expect(entries.get(RULE_SCENARIO.ruleAllowed)).toMatchObject({
       entry_type: 'decision', origin: 'rule', decision_origin: 'rule', decided_by: null, resolution: 'approve',
@@ -186,7 +203,7 @@ describe('exportAuditLog', () => {
     expect(entries.get(SCENARIO.abandoned)).toMatchObject({ decision_origin: 'expiry' });
     expect(entries.get(SCENARIO.pending)).toMatchObject({ decision_origin: null });
     expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
-    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 4 });
     // A rule's decision changed after export is caught at that entry.
     const tampered = text.replace(/("id":"pp-12-rule-allowed".*?)"resolution":"approve"/, '$1"resolution":"decline"');
     expect(tampered).not.toBe(text);
@@ -220,7 +237,7 @@ describe('exportAuditLog', () => {
       previous_definition_hash: 'e'.repeat(64), pinned_definition_hash: 'e'.repeat(64), changes: expect.arrayContaining(['Description is now:']),
     });
     expect(checkJsonSchema(schema, JSON.parse(text))).toEqual([]);
-    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
+    expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 4 });
     // The chain does not depend on how the export was paged.
     expect(AuditLogFile.parse(JSON.parse((await exportText({}, 250)).text)).head_hash).toBe(file.head_hash);
   });

@@ -88,15 +88,16 @@ interface JoinedPage {
 
 /**
  * Streams the audit log to `sink` as the JSON text of a `pausepoint.audit-log`
- * version 3 file. Pause points are read in pages of `pageSize` (oldest first),
+ * version 4 file. Pause points are read in pages of `pageSize` (oldest first),
  * joined with their messages and ledger entries, merged in time order with the
  * audit events (rule changes, changed MCP tools) that fall among them,
  * hash-chained and written one chunk per page; the next page is read while
  * the current one is hashed. No
  * step holds more than two pages, and the event loop gets a turn between pages.
  *
- * Reads the settings table for the device id only: nothing else from settings
- * (the API key lives there) can reach the file.
+ * Reads the settings table for the device id, this device's public signing
+ * key and its sync name only: nothing else from settings (the API key lives
+ * there) can reach the file.
  */
 export async function exportAuditLog(
   db: PausepointDb,
@@ -122,11 +123,15 @@ export async function exportAuditLog(
       device_id: options.deviceId !== undefined ? options.deviceId : await storedDeviceId(db),
       filters: filtersUsed(checked),
     };
-    const scan = await scanPausePoints(db, checked, { order: 'oldest_first', pageSize });
-    await write(`{"format":${JSON.stringify(AUDIT_FORMAT)},"version":${AUDIT_VERSION},"metadata":${JSON.stringify(metadata)},"entries":[`);
+    // The devices' keys (src/identity) load with the export, not with the audit view that offers it.
+    const [scan, devices] = await Promise.all([
+      scanPausePoints(db, checked, { order: 'oldest_first', pageSize }),
+      import('./audit-devices.ts').then(({ auditDevices }) => auditDevices(db)),
+    ]);
+    await write(`{"format":${JSON.stringify(AUDIT_FORMAT)},"version":${AUDIT_VERSION},"metadata":${JSON.stringify(metadata)},"devices":${JSON.stringify(devices)},"entries":[`);
 
-    // The metadata is the chain's first link (version 3): editing it breaks entry 1, or the seal of an empty file.
-    let headHash = chainStart({ format: AUDIT_FORMAT, version: AUDIT_VERSION, metadata });
+    // The metadata and the devices are the chain's first link: editing them breaks entry 1, or the seal of an empty file.
+    let headHash = chainStart({ format: AUDIT_FORMAT, version: AUDIT_VERSION, metadata, devices });
     let entryCount = 0;
     let processed = 0;
     const skipped: UnreadableRecord[] = [];

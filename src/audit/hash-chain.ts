@@ -6,13 +6,17 @@ import { sha256HexSync } from './sha256-sync.ts';
 export const GENESIS_HASH = '0'.repeat(64);
 
 /**
- * Where a version 3 chain starts: the first entry's `prev_hash` is the hash of
- * the file's format, version and metadata (filters, `exported_at`,
- * `device_id`, `app_version`), so editing any of them breaks the chain at its
- * first link.
+ * Where a version 3 or 4 chain starts: the first entry's `prev_hash` is the
+ * hash of the file's format, version and metadata (filters, `exported_at`,
+ * `device_id`, `app_version`) — in version 4 with its `devices` too (and the
+ * membership log that vouches for them, when the file carries one) — so
+ * editing any of them breaks the chain at its first link.
  */
-export function chainStart(head: { format: string; version: number; metadata: unknown }): string {
-  return sha256HexSync(canonicalJson({ format: head.format, metadata: head.metadata, version: head.version }));
+export function chainStart(head: { format: string; version: number; metadata: unknown; devices?: unknown; membership?: unknown }): string {
+  const { format, version, metadata, devices, membership } = head;
+  return sha256HexSync(
+    canonicalJson({ format, metadata, version, ...(devices === undefined ? {} : { devices }), ...(membership === undefined ? {} : { membership }) }),
+  );
 }
 
 /**

@@ -39,15 +39,16 @@ function run(fixture: string): { ok: boolean; output: string } {
 }
 
 describe('the verification snippet of docs/formats.md', () => {
-  it('is the one the README shows, while the README shows one', () => {
+  it('is the one the README shows, while the README shows one, and the one the user guide shows', () => {
     const inReadme = jsBlockAfter('README.md', '## Audit log export');
     if (inReadme !== undefined) expect(inReadme).toBe(snippet());
+    expect(jsBlockAfter('docs/user-guide.md', '## Audit log export')).toBe(snippet());
   });
 
   it('verifies a real export with the same head hash the app reports', () => {
     const { head_hash } = JSON.parse(readFileSync(new URL('audit-log-v1.json', fixtures), 'utf8')) as { head_hash: string };
     expect(run('audit-log-v1.json')).toEqual({ ok: true, output: `Verified: 11 entries, head hash ${head_hash}\n` });
-    for (const name of ['audit-log-v2.json', 'audit-log-v3.json']) {
+    for (const name of ['audit-log-v2.json', 'audit-log-v3.json', 'audit-log-v4.json']) {
       const file = JSON.parse(readFileSync(new URL(name, fixtures), 'utf8')) as { head_hash: string; entry_count: number };
       expect(run(name)).toEqual({ ok: true, output: `Verified: ${file.entry_count} entries, head hash ${file.head_hash}\n` });
     }
@@ -58,7 +59,9 @@ describe('the verification snippet of docs/formats.md', () => {
     expect(run('tampered-entry-v2.json')).toMatchObject({ ok: false, output: expect.stringContaining(`entry 15 (${RULE_SCENARIO.ruleDenied}) does not match`) });
     // Version 3's sample holds a dry run before it: the denied entry is one further on.
     expect(run('tampered-entry-v3.json')).toMatchObject({ ok: false, output: expect.stringContaining(`entry 16 (${RULE_SCENARIO.ruleDenied}) does not match`) });
-    expect(run('future-version-v4.json')).toMatchObject({ ok: false, output: expect.stringContaining('not a version 1, 2 or 3 audit log') });
+    expect(run('future-version-v5.json')).toMatchObject({ ok: false, output: expect.stringContaining('not a version 1 to 4 audit log') });
+    // Version 4's head holds the devices too: a swapped key fails at the first entry.
+    expect(run('tampered-devices-v4.json')).toMatchObject({ ok: false, output: expect.stringContaining('entry 1 (pp-01-approved) does not match (or the metadata was changed)') });
   });
 
   it('point 13: rejects a version 3 file whose metadata or skipped records were edited', () => {

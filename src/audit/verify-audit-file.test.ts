@@ -6,7 +6,10 @@ import { canonicalJson } from './canonical-json.ts';
 import { exportAuditLog } from './export-audit-log.ts';
 import { chainSeal, chainStart } from './hash-chain.ts';
 import { sha256Hex } from './sha256.ts';
-import { SCENARIO, seedAuditDb } from './testing/seed-audit-db.ts';
+import { newDeviceIdentity } from '../identity/device-identity.ts';
+import { OTHER_DEVICE, SCENARIO, seedAuditDb } from './testing/seed-audit-db.ts';
+import { rechain } from './testing/rechain.ts';
+import { signSeededDecisions } from './testing/sign-seeded-decisions.ts';
 import { MCP_ENGINE_HASH, MCP_SERVER, RULE_SCENARIO, WEATHER_HASH } from './testing/seed-rule-and-mcp-records.ts';
 import { verifyAuditFile, type VerifyResult } from './verify-audit-file.ts';
 
@@ -218,12 +221,72 @@ describe('stored fixtures', () => {
 
   it('refuses the negative fixtures with the reason a user needs', async () => {
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v1.json')))).toMatchObject({ firstBadIndex: 2, entryId: SCENARIO.declined });
-    expect(failure(await verifyAuditFile(fixture('future-version-v4.json'))).reason).toMatch(/version 4, written by a newer Pausepoint; this version reads versions 1 to 3/);
+    expect(failure(await verifyAuditFile(fixture('future-version-v5.json'))).reason).toMatch(/version 5, written by a newer Pausepoint; this version reads versions 1 to 4/);
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v2.json')))).toMatchObject({ firstBadIndex: 14, entryId: RULE_SCENARIO.ruleDenied });
     expect(failure(await verifyAuditFile(fixture('tampered-entry-v3.json')))).toMatchObject({ firstBadIndex: 15, entryId: RULE_SCENARIO.ruleDenied });
     expect(failure(await verifyAuditFile(fixture('tampered-metadata-v3.json')))).toMatchObject({ firstBadIndex: 0, reason: expect.stringMatching(/metadata/) });
     expect(failure(await verifyAuditFile(fixture('tampered-skipped-v3.json'))).reason).toMatch(/skipped records were changed/);
     expect(failure(await verifyAuditFile(fixture('foreign-format.json'))).reason).toMatch(/its format is "acme.audit-trail"/);
     expect(failure(await verifyAuditFile(fixture('truncated-download.json'))).reason).toMatch(/not JSON/);
+  });
+});
+
+describe('version 4: each decision’s device signature', () => {
+  type Json = Record<string, unknown>;
+  let signedText: string;
+  beforeAll(async () => {
+    const { db, cleanup } = await openTestDb();
+    await seedAuditDb(db);
+    await signSeededDecisions(db);
+    const chunks: string[] = [];
+    await exportAuditLog(db, {}, (chunk) => void chunks.push(chunk), undefined, { deviceId: 'device-test' });
+    signedText = chunks.join('');
+    await cleanup();
+  });
+  const decided = (file: Json) => (file.entries as Json[]).filter((e) => e.entry_type === 'decision' && e.status !== 'pending');
+
+  it('verifies every signature of a fresh export against the one listed device', async () => {
+    const result = await verifyAuditFile(signedText);
+    expect(result).toMatchObject({ ok: true, version: 4, signatures: { failed: [], unlisted: [], unsigned: [] } });
+    if (result.ok && result.version === 4) expect(result.signatures.verified).toBe(decided(JSON.parse(signedText) as Json).length);
+  });
+
+  it('names every decision whose signature was swapped, even with the chain computed again', async () => {
+    const file = JSON.parse(signedText) as Json;
+    const [a, b] = [SCENARIO.approved, SCENARIO.declined].map((id) => (file.entries as Json[]).find((e) => e.id === id)!);
+    [a!.device_signature, b!.device_signature] = [b!.device_signature, a!.device_signature];
+    const result = failure(await verifyAuditFile(JSON.stringify(rechain(file))));
+    expect(result).toMatchObject({ entryId: SCENARIO.approved, reason: expect.stringMatching(/signs another decision.*1 more decision fails too/) });
+    expect(result.failedSignatures?.map((f) => f.id)).toEqual([SCENARIO.approved, SCENARIO.declined]);
+  });
+
+  it('fails a decision edited with its signed object, the chain computed again: only the key could sign it', async () => {
+    const result = failure(await verifyAuditFile(fixture('resigned-entry-v4.json')));
+    expect(result).toMatchObject({ firstBadIndex: 15, entryId: RULE_SCENARIO.ruleDenied, reason: expect.stringMatching(/does not verify against the key of This device/) });
+  });
+
+  it('fails a file whose devices were edited at its first entry, and counts a listed device whose key_id is not its key’s as not listed', async () => {
+    expect(failure(await verifyAuditFile(fixture('tampered-devices-v4.json')))).toMatchObject({ firstBadIndex: 0, reason: expect.stringMatching(/or the devices/) });
+    const file = JSON.parse(signedText) as Json;
+    const other = await newDeviceIdentity();
+    (file.devices as Json[])[0]!.public_key = other.publicKey;
+    const result = await verifyAuditFile(JSON.stringify(rechain(file)));
+    expect(result).toMatchObject({ ok: true, signatures: { verified: 0, failed: [] } });
+    if (result.ok && result.version === 4) expect(result.signatures.unlisted).toHaveLength(decided(file).length);
+  });
+
+  it('verifies the version 4 fixture: the phone’s decisions are signed by a key the file does not list yet (no membership log)', async () => {
+    const result = await verifyAuditFile(fixture('audit-log-v4.json'));
+    expect(result).toMatchObject({ ok: true, version: 4, signatures: { failed: [], unsigned: [] } });
+    if (!result.ok || result.version !== 4) return;
+    const phone = result.entries.filter((e) => e.entry_type === 'decision' && e.decided_by?.device_id === OTHER_DEVICE.deviceId).map((e) => e.id);
+    expect(result.signatures.unlisted.map((u) => u.id)).toEqual(phone);
+    expect(result.signatures.verified).toBeGreaterThan(0);
+  });
+
+  it('reports the decisions an export carries without a signature (made before decisions were signed)', async () => {
+    const result = await verifyAuditFile(text);
+    expect(result).toMatchObject({ ok: true, version: 4, signatures: { verified: 0, failed: [] } });
+    if (result.ok && result.version === 4) expect(result.signatures.unsigned).toContain(SCENARIO.approved);
   });
 });

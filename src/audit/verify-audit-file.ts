@@ -2,11 +2,14 @@ import type { z } from 'zod';
 import { AUDIT_FORMAT, AUDIT_VERSION, AuditLogFile, type AuditEntry, type AuditMetadata } from './audit-entry.ts';
 import { AUDIT_VERSION_1, AuditLogFileV1, type AuditEntryV1 } from './audit-log-v1.ts';
 import { AUDIT_VERSION_2, AuditLogFileV2, type AuditEntryV2 } from './audit-log-v2.ts';
+import { AUDIT_VERSION_3, AuditLogFileV3, type AuditEntryV3 } from './audit-log-v3.ts';
+import type { SignatureFailure, SignatureReport } from './check-signatures.ts';
 import { chainSeal, chainStart, expectedHash, GENESIS_HASH } from './hash-chain.ts';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 
 export type VerifyResult =
-  | { ok: true; version: typeof AUDIT_VERSION; entries: AuditEntry[]; headHash: string; metadata: AuditMetadata }
+  | { ok: true; version: typeof AUDIT_VERSION; entries: AuditEntry[]; headHash: string; metadata: AuditMetadata; signatures: SignatureReport }
+  | { ok: true; version: typeof AUDIT_VERSION_3; entries: AuditEntryV3[]; headHash: string; metadata: AuditMetadata }
   | { ok: true; version: typeof AUDIT_VERSION_2; entries: AuditEntryV2[]; headHash: string; metadata: AuditMetadata }
   | { ok: true; version: typeof AUDIT_VERSION_1; entries: AuditEntryV1[]; headHash: string; metadata: AuditMetadata }
   | {
@@ -15,6 +18,8 @@ export type VerifyResult =
       /** The position (0-based) of the first entry that does not match, when one entry is to blame. */
       firstBadIndex?: number;
       entryId?: string;
+      /** Version 4: every decision whose device signature fails (the chain and the schema held). */
+      failedSignatures?: SignatureFailure[];
     };
 
 export interface VerifyOptions {
@@ -45,15 +50,19 @@ export async function verifyAuditBlob(file: Blob, options: VerifyOptions = {}): 
 
 /**
  * Checks an audit file: that it is a Pausepoint audit log this version can read
- * (format version 1, 2 or 3),
+ * (format version 1 to 4),
  * that every entry's hash is the SHA-256 of its canonical JSON without `hash`,
  * that each `prev_hash` is the previous entry's hash (for the first: 64 zeros
  * in versions 1 and 2, the hash of the format, version and metadata in
- * version 3), that `entry_count` and `head_hash` describe the last entry (in
- * version 3, `head_hash` seals it with the count and the skipped records), and finally that
- * the whole file matches its version's schema: the chain is checked the same
- * way in every version. The first failure is reported, naming the
- * entry where the chain breaks: a changed entry fails at itself, a removed or
+ * version 3, and of the devices with them in version 4), that `entry_count`
+ * and `head_hash` describe the last entry (from version 3 on, `head_hash`
+ * seals it with the count and the skipped records), that the whole file
+ * matches its version's schema, and, in version 4, that every decision's
+ * device signature verifies against the listed device's key and signs that
+ * decision (check-signatures.ts): every failing decision is listed. The chain
+ * is checked the same way in every version. The first failure is reported,
+ * naming the entry where the chain breaks: a changed entry fails at itself, a
+ * removed or
  * reordered one at the entry that follows the gap.
  */
 export async function verifyAuditFile(text: string, { onProgress }: VerifyOptions = {}): Promise<VerifyResult> {
@@ -77,17 +86,18 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
       reason: `This audit log is format version ${version}, written by a newer Pausepoint; this version reads versions ${AUDIT_VERSION_1} to ${AUDIT_VERSION}. Update Pausepoint to verify it.`,
     };
   }
-  if (version !== AUDIT_VERSION && version !== AUDIT_VERSION_2 && version !== AUDIT_VERSION_1) {
+  if (version !== AUDIT_VERSION && version !== AUDIT_VERSION_3 && version !== AUDIT_VERSION_2 && version !== AUDIT_VERSION_1) {
     return { ok: false, reason: `This audit log has no readable format version (expected ${AUDIT_VERSION_1} to ${AUDIT_VERSION}).` };
   }
   const { entries } = parsed;
   if (!Array.isArray(entries)) return { ok: false, reason: 'This audit log has no list of entries.' };
 
-  // Version 3 chains the metadata too: it is the first link.
-  const sealed = version === AUDIT_VERSION;
+  // Version 3 chains the metadata too, version 4 the devices with it: they are the first link.
+  const sealed = version === AUDIT_VERSION || version === AUDIT_VERSION_3;
+  const head = version === AUDIT_VERSION ? { devices: parsed.devices, membership: parsed.membership } : {};
   let previous: string;
   try {
-    previous = sealed ? chainStart({ format: AUDIT_FORMAT, version, metadata: parsed.metadata }) : GENESIS_HASH;
+    previous = sealed ? chainStart({ format: AUDIT_FORMAT, version, metadata: parsed.metadata, ...head }) : GENESIS_HASH;
   } catch (error) {
     return { ok: false, reason: `This audit log's metadata has no JSON form (${error instanceof Error ? error.message : String(error)}).` };
   }
@@ -100,7 +110,7 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
       return bad(
         index,
         id,
-        `${name} does not follow the file's metadata: the metadata (app version, export time, device id or filters) was changed after export, or entries before it were removed.`,
+        `${name} does not follow the file's metadata: the metadata (app version, export time, device id or filters)${version === AUDIT_VERSION ? ' or the devices' : ''} was changed after export, or entries before it were removed.`,
       );
     }
     if (entry.prev_hash !== previous) {
@@ -154,9 +164,22 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
     if (!checked.success) return schemaFailure(checked.error, entries);
     return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
   }
+  if (version === AUDIT_VERSION_3) {
+    const checked = AuditLogFileV3.safeParse(parsed);
+    if (!checked.success) return schemaFailure(checked.error, entries);
+    return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
+  }
   const checked = AuditLogFile.safeParse(parsed);
   if (!checked.success) return schemaFailure(checked.error, entries);
-  return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata };
+  // The signature checks (WebCrypto, src/identity) load with a version 4 file, not with the audit view.
+  const { checkSignatures } = await import('./check-signatures.ts');
+  const signatures = await checkSignatures(checked.data.devices, checked.data.entries);
+  const [first] = signatures.failed;
+  if (first) {
+    const more = signatures.failed.length > 1 ? ` ${signatures.failed.length - 1} more decision${signatures.failed.length > 2 ? 's fail' : ' fails'} too.` : '';
+    return { ok: false, reason: `Entry ${first.index + 1} (${first.id}): ${first.reason}.${more}`, firstBadIndex: first.index, entryId: first.id, failedSignatures: signatures.failed };
+  }
+  return { ok: true, version, entries: checked.data.entries, headHash: checked.data.head_hash, metadata: checked.data.metadata, signatures };
 }
 
 /** The first schema issue, naming the entry when it is in one. */

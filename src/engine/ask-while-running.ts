@@ -1,4 +1,5 @@
 import type { EngineContext } from './engine-context.ts';
+import { signedSettlement } from './signed-decision.ts';
 import type { PausePoint } from './records/index.ts';
 
 /** How often a waiting call looks for a decision made in another tab (this tab's decisions wake it at once). */
@@ -65,9 +66,13 @@ export class AskWaiters {
  * written: the call's own result tells the model what came of it.
  */
 export async function settleExpired(ctx: EngineContext, pausePointId: string, why: 'timeout' | 'lost'): Promise<void> {
-  await ctx.storage.settlePausePoint(pausePointId, (pending) => ({
+  // Read first, to sign the expiry before its compare-and-set (signed-decision.ts); not a press path.
+  const card = await ctx.storage.getPausePoint(pausePointId);
+  if (card?.status !== 'pending') return;
+  const settle = await signedSettlement(ctx, card, (pending, clock) => ({
     commit: true,
-    pausePoint: { ...pending, status: 'expired', resolvedAt: ctx.clock.now(), expiredReason: why },
+    pausePoint: { ...pending, status: 'expired', resolvedAt: clock.now(), expiredReason: why },
     messages: [],
   }));
+  await ctx.storage.settlePausePoint(pausePointId, settle);
 }

@@ -5,6 +5,7 @@ import type { EngineContext } from './engine-context.ts';
 import { evaluateRules } from './evaluate-rules.ts';
 import { irreversibleFlag } from './irreversible-flag.ts';
 import { pausePointFor } from './pause-for-call.ts';
+import { cardViewHash, outcomeSigned, signDecision } from './signed-decision.ts';
 import type { PauseRequest, ToolDefinition } from './tool-definition.ts';
 import type { ApprovalRule, AssistantMessage, PausePoint, PauseRule, ToolCall } from './records/index.ts';
 import { WAIT_FOR_APPROVAL } from './wait-for-approval.ts';
@@ -141,7 +142,7 @@ async function decided(
   at: number,
   reason?: string,
 ): Promise<void> {
-  await ctx.storage.createPausePoint({
+  const settled: PausePoint = {
     ...pause,
     status: 'resolved',
     resolution,
@@ -149,5 +150,8 @@ async function decided(
     expiresAt: null,
     rule,
     ...(reason ? { reason } : {}),
-  });
+  };
+  // Signed by this device, the one whose rule decided, before it is stored: the record is the decision.
+  const signature = await signDecision(ctx, outcomeSigned(settled, cardViewHash(ctx, pause)));
+  await ctx.storage.createPausePoint(signature ? { ...settled, deviceSignature: signature } : settled);
 }

@@ -3,7 +3,7 @@ import { decisionMessage } from './decision-message.ts';
 import type { EngineContext } from './engine-context.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import type { MessageDraft, Settlement } from './storage-port.ts';
-import type { ApprovalRule, Conversation, ConversationState, DecidedBy, PausePoint } from './records/index.ts';
+import type { ApprovalRule, Conversation, ConversationState, DecidedBy, DeviceSignature, PausePoint } from './records/index.ts';
 import { resolvedPausePoint } from './resolve-decision.ts';
 import { limitDecisionNotice } from './spending-gate.ts';
 import { validateDecision } from './validate-decision.ts';
@@ -36,6 +36,12 @@ export function decisionSettlement(
   rule?: ApprovalRule,
   /** Whether the card's tool changed since it was made (tool-changed-now.ts); read from `ctx.tools` when not given. */
   toolChanged?: boolean,
+  /**
+   * The deciding device's signature of this decision (signed-decision.ts),
+   * made before the transaction: stored on the card only if the decision is
+   * taken, never on an expiry or a refusal.
+   */
+  signature?: DeviceSignature,
 ): Settlement {
   const update = (conversation: Conversation, stillPending: number) => afterDecision(conversation, stillPending, ctx.owner, ctx.clock.now());
   // A card past its time takes no decision, even if no sweep has seen it yet:
@@ -52,7 +58,8 @@ export function decisionSettlement(
   }
   const checked = validateDecision(pending, decision, ctx.tools);
   if (!checked.ok) return { commit: false, reason: checked.message };
-  const resolved = resolvedPausePoint(pending, checked, now, decidedBy);
+  const decided = resolvedPausePoint(pending, checked, now, decidedBy);
+  const resolved = signature ? { ...decided, deviceSignature: signature } : decided;
   // A limit card is answered to the engine, not the model: its decision is a notice for the user.
   const message: MessageDraft =
     pending.origin === 'limit'

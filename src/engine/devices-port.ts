@@ -1,5 +1,5 @@
 import type { Decision } from './decision.ts';
-import type { DecidedBy, OwnerDevice, PausePoint } from './records/index.ts';
+import type { DecidedBy, DeviceSignature, OwnerDevice, PausePoint } from './records/index.ts';
 
 /**
  * What a claim on the sync server came to (src/sync/decision-claims.ts):
@@ -10,7 +10,7 @@ import type { DecidedBy, OwnerDevice, PausePoint } from './records/index.ts';
  */
 export type ClaimOutcome =
   | { outcome: 'won' }
-  | { outcome: 'lost'; decision: Decision; decidedBy: DecidedBy }
+  | { outcome: 'lost'; decision: Decision; decidedBy: DecidedBy; signature?: DeviceSignature }
   | { outcome: 'queued' }
   | { outcome: 'local' };
 
@@ -29,8 +29,8 @@ export interface DevicesPort {
   ownerForNew(): OwnerDevice | undefined;
   /** Whether this device runs a conversation with this owner: none, or this device. */
   runsHere(owner: OwnerDevice | undefined): boolean;
-  /** Claims the decision of a pending card before anything is applied. */
-  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+  /** Claims the decision of a pending card before anything is applied; the claim carries the deciding device's signature of it. */
+  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy, signature?: DeviceSignature): Promise<ClaimOutcome>;
   /** Asks the device that runs a conversation to stop it (a person pressed Stop on another device). */
   requestStop(conversationId: string): Promise<void>;
 }
@@ -50,7 +50,7 @@ export interface DeviceSync {
   readonly on: boolean;
   /** `This device's name` while it syncs. */
   readonly deviceName: string;
-  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy, signature?: DeviceSignature): Promise<ClaimOutcome>;
   requestStop(conversationId: string): Promise<void>;
 }
 
@@ -70,9 +70,9 @@ export function devicesPort(deviceId: () => string | undefined, sync: () => Devi
       return on?.on && id !== undefined ? { id, name: on.deviceName } : undefined;
     },
     runsHere: (owner) => owner === undefined || owner.id === deviceId(),
-    claim: async (pausePoint, decision, decidedBy) => {
+    claim: async (pausePoint, decision, decidedBy, signature) => {
       const on = sync();
-      return on?.on ? on.claim(pausePoint, decision, decidedBy) : { outcome: 'local' };
+      return on?.on ? on.claim(pausePoint, decision, decidedBy, signature) : { outcome: 'local' };
     },
     requestStop: async (conversationId) => {
       const on = sync();

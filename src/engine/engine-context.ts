@@ -4,6 +4,7 @@ import type { ClockPort } from './clock-port.ts';
 import type { IdPort } from './id-port.ts';
 import type { RulesPort } from './rules-port.ts';
 import type { SettingsPort } from './settings-port.ts';
+import type { SignerPort } from './signer-port.ts';
 import type { StoragePort } from './storage-port.ts';
 import type { PausePoint } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
@@ -22,4 +23,6 @@ export interface EngineContext {
   onPause(pausePoint: PausePoint): void;
   /** This tab's calls waiting on cards they asked while running. */
   asks: AskWaiters;
+  /** Signs each decision this device makes (signer-port.ts); none: decisions are stored unsigned. */
+  signer?: SignerPort;
 }

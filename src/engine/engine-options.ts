@@ -7,6 +7,7 @@ import type { ModelPort } from './model-port.ts';
 import type { NetworkPort } from './network-port.ts';
 import type { RulesPort } from './rules-port.ts';
 import type { SettingsPort } from './settings-port.ts';
+import type { SignerPort } from './signer-port.ts';
 import type { StoragePort } from './storage-port.ts';
 import type { TabsPort } from './tabs-port.ts';
 import type { ToolDefinition } from './tool-definition.ts';
@@ -53,6 +54,12 @@ export interface EngineOptions {
    * the sync server's claim on every decision. None: this browser only.
    */
   devices?: DevicesPort;
+  /**
+   * This device's signing key: every decision made here (a person's, a
+   * rule's, an expiry's) is signed with it before its compare-and-set, and
+   * the signature stored on the pause point. None: decisions are unsigned.
+   */
+  signer?: SignerPort;
   /** Told about every new pause point (notifications, badge). */
   onPause?: (pausePoint: PausePoint) => void;
   /** Told about every failure of a background run: an `UnrecordedFailure` when not even its error state could be stored. */

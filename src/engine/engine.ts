@@ -28,9 +28,11 @@ import {
   type Conversation,
   type ConversationState,
   type DecidedBy,
+  type DeviceSignature,
   type Message,
   type PausePoint,
 } from './records/index.ts';
+import { claimedSignature, personSigned, signDecision, signedSettlement } from './signed-decision.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { regeneratedConversation } from './regenerate.ts';
@@ -81,6 +83,7 @@ export class Engine {
         options.onPause?.(pausePoint);
       },
       asks: new AskWaiters(),
+      ...(options.signer ? { signer: options.signer } : {}),
     };
   }
 
@@ -259,21 +262,26 @@ export class Engine {
    * compare-and-set as one made here, so whichever arrives first of it and a
    * press here is the one that continues, once.
    */
-  applyClaimed(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult> {
-    return this.#decide(pausePointId, decision, decidedBy);
+  applyClaimed(pausePointId: string, decision: Decision, decidedBy: DecidedBy, signature?: DeviceSignature): Promise<DecideResult> {
+    return this.#decide(pausePointId, decision, decidedBy, undefined, claimedSignature(pausePointId, decision, signature));
   }
 
-  /** A decision, claimed on the sync server first while sync is on (claim-then-decide.ts). */
+  /**
+   * A decision, signed by this device as the person made it, then claimed on
+   * the sync server first while sync is on (claim-then-decide.ts): the claim
+   * carries the signature to the owner, which stores it with the decision.
+   */
   async #claimAndDecide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
-    const decideHere: DecideHere = (d, by, r) => this.#decide(pausePointId, d, by, r);
+    const signature = await signDecision(this.#ctx, personSigned(pausePointId, decision, this.#ctx.clock.now()));
+    const decideHere: DecideHere = (d, by, r, s) => this.#decide(pausePointId, d, by, r, s);
     // Without sync the press path stays one transaction (settleAndLoadStep): no read before it.
-    if (!this.#devices.syncing) return decideHere(decision, decidedBy, rule);
-    return claimThenDecide(this.#ctx, this.#devices, pausePointId, decision, decidedBy, rule, decideHere);
+    if (!this.#devices.syncing) return decideHere(decision, decidedBy, rule, signature);
+    return claimThenDecide(this.#ctx, this.#devices, pausePointId, decision, decidedBy, rule, decideHere, signature);
   }
 
-  async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule): Promise<DecideResult> {
+  async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule, signature?: DeviceSignature): Promise<DecideResult> {
     const now = this.#ctx.clock.now();
-    const settle = (pending: PausePoint) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now, rule);
+    const settle = (pending: PausePoint) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now, rule, undefined, signature);
     const here = this.#pausedHere.conversationOf(pausePointId);
     const locked = here === undefined ? undefined : await this.#settleAndRun(here, pausePointId, settle);
     const settled = locked ?? (await this.#ctx.storage.settlePausePoint(pausePointId, settle));
@@ -637,7 +645,8 @@ export class Engine {
   }
 
   async #expire(pause: PausePoint, why: 'timeout' | 'abandoned'): Promise<void> {
-    await this.#ctx.storage.settlePausePoint(pause.id, (pending) => expirySettlement(this.#ctx, pending, why));
+    const settle = await signedSettlement(this.#ctx, pause, (pending, clock) => expirySettlement({ ...this.#ctx, clock }, pending, why));
+    await this.#ctx.storage.settlePausePoint(pause.id, settle);
   }
 
   /** Pauses the run: the gates' new questions and the paused state, in one transaction; then tells the host. */

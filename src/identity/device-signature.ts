@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { DeviceSignature } from '../engine/records/device-signature.ts';
 import { canonicalJson } from '../audit/canonical-json.ts';
 import { fromBase64Url, toBase64Url } from '../sync/crypto/base64url.ts';
 import { utf8 } from '../sync/crypto/utf8.ts';
@@ -9,20 +9,8 @@ const ES256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 /** A raw P-256 signature, r‖s, is 64 bytes: 86 base64url characters. */
 const RAW_SIGNATURE = /^[A-Za-z0-9_-]{86}$/;
 
-/**
- * A device's signature over one object, in the audit format's names (keep
- * them: they are the format's contract). `signed` is the exact object the
- * device signed; `value` is the base64url raw r‖s ECDSA P-256 / SHA-256
- * signature over the RFC 8785 canonical JSON of `signed`; `key_id` is the
- * signing key's JWK thumbprint (RFC 7638).
- */
-export const DeviceSignature = z.object({
-  alg: z.literal('ES256'),
-  key_id: z.string().min(1).max(100),
-  signed: z.record(z.string(), z.unknown()),
-  value: z.string().regex(RAW_SIGNATURE, 'a raw ES256 signature is 86 base64url characters'),
-});
-export type DeviceSignature = z.infer<typeof DeviceSignature>;
+// The schema lives with the records (a pause point stores its decision's signature); the engine cannot import this folder.
+export { DeviceSignature };
 
 /** The raw r‖s signature (base64url) of `value`'s canonical JSON. WebCrypto's ECDSA signs in exactly that form (IEEE P1363). */
 export async function signCanonical(privateKey: CryptoKey, value: unknown): Promise<string> {

@@ -1,7 +1,10 @@
 import { decisionSettlement } from '../engine/decision-settlement.ts';
 import type { Decision } from '../engine/decision.ts';
 import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
+import { personSigned } from '../engine/signed-decision.ts';
 import { ToolRegistry } from '../engine/tool-registry.ts';
+import { signObject } from '../identity/device-signature.ts';
+import { deviceIdentity } from '../identity/identity-store.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { listedToolChanged } from '../mcp/listed-tool-changed.ts';
@@ -56,9 +59,11 @@ export async function decideFromNotification(
   const at = now();
   const changed = await toolChanged(db, pausePointId);
   const listedChanged = await viewToolChanged(db, pausePointId);
+  // Signed by this device before the compare-and-set, as a press in the app is (src/engine/signed-decision.ts).
+  const signature = await signObject(await deviceIdentity(db), { ...personSigned(pausePointId, decision, at) });
   const settled = await new DexieStorage(db).settlePausePoint(pausePointId, (pending) =>
     acceptsNotificationActions(pending, { definitionChanged: changed, toolChanged: listedChanged })
-      ? decisionSettlement(ctx, pending, decision, decidedBy, at, undefined, listedChanged)
+      ? decisionSettlement(ctx, pending, decision, decidedBy, at, undefined, listedChanged, signature)
       : { commit: false, reason: 'This card needs an answer in the app.' },
   );
   if (settled.ok) {

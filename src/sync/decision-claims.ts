@@ -1,6 +1,6 @@
 import type { Decision } from '../engine/decision.ts';
 import type { ClaimOutcome } from '../engine/devices-port.ts';
-import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
+import type { DecidedBy, DeviceSignature, PausePoint } from '../engine/records/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { CouchError } from './couch/couch-error.ts';
 import { decisionOf } from './decision-of.ts';
@@ -9,7 +9,7 @@ import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
 import { syncKey, type DecisionClaim, type SyncDocument } from './sync-document.ts';
 
-type Sent = { outcome: 'won' } | { outcome: 'lost'; decision: Decision; decidedBy: DecidedBy } | { outcome: 'queued'; error: CouchError };
+type Sent = { outcome: 'won' } | { outcome: 'lost'; decision: Decision; decidedBy: DecidedBy; signature?: DeviceSignature } | { outcome: 'queued'; error: CouchError };
 
 /**
  * Claims a decision on the server: a document created once per card,
@@ -23,9 +23,10 @@ type Sent = { outcome: 'won' } | { outcome: 'lost'; decision: Decision; decidedB
  * claim queued here.
  * Every claim is recorded (`remoteDecisions`), for the card to say what it came to.
  */
-export async function claimDecision(ctx: SyncContext, pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome> {
-  const claim: DecisionClaim = { pausePointId: pausePoint.id, conversationId: pausePoint.conversationId, decision, decidedBy };
-  const record: RemoteDecision = { v: 1, pausePointId: pausePoint.id, conversationId: pausePoint.conversationId, state: 'queued', decision, decidedBy, at: ctx.now() };
+export async function claimDecision(ctx: SyncContext, pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy, signature?: DeviceSignature): Promise<ClaimOutcome> {
+  const signed = signature ? { deviceSignature: signature } : {};
+  const claim: DecisionClaim = { pausePointId: pausePoint.id, conversationId: pausePoint.conversationId, decision, decidedBy, ...signed };
+  const record: RemoteDecision = { v: 1, pausePointId: pausePoint.id, conversationId: pausePoint.conversationId, state: 'queued', decision, decidedBy, at: ctx.now(), ...signed };
   const sent = await sendClaim(ctx, claim);
   await ctx.db.remoteDecisions.put(recorded(record, sent));
   return sent.outcome === 'queued' ? { outcome: 'queued' } : sent;
@@ -74,13 +75,16 @@ export async function requeueUnapplied(db: PausepointDb): Promise<void> {
 
 function recorded(record: RemoteDecision, sent: Sent): RemoteDecision {
   if (sent.outcome === 'won') return { ...record, state: 'won' };
-  if (sent.outcome === 'lost') return { ...record, state: 'lost', winner: { decision: sent.decision, decidedBy: sent.decidedBy } };
+  if (sent.outcome === 'lost') {
+    return { ...record, state: 'lost', winner: { decision: sent.decision, decidedBy: sent.decidedBy, ...(sent.signature ? { deviceSignature: sent.signature } : {}) } };
+  }
   return { ...record, state: 'queued' };
 }
 
 async function sendClaim(ctx: SyncContext, claim: DecisionClaim): Promise<Sent> {
-  const { pausePointId, conversationId, decision, decidedBy } = claim;
-  const doc: SyncDocument = { v: 1, kind: 'decision', id: pausePointId, n: 1, from: ctx.device.id, record: { pausePointId, conversationId, decision, decidedBy } };
+  const { pausePointId, conversationId, decision, decidedBy, deviceSignature } = claim;
+  const record: DecisionClaim = { pausePointId, conversationId, decision, decidedBy, ...(deviceSignature ? { deviceSignature } : {}) };
+  const doc: SyncDocument = { v: 1, kind: 'decision', id: pausePointId, n: 1, from: ctx.device.id, record };
   try {
     const sealed = await ctx.sealed.seal(doc);
     const created = await ctx.client.createDocument(sealed._id, { e: sealed.e });
@@ -91,7 +95,8 @@ async function sendClaim(ctx: SyncContext, claim: DecisionClaim): Promise<Sent> 
     const winner = await ctx.sealed.open(current);
     if (winner.kind !== 'decision') throw new CouchError('bad_response', { message: 'The sync server holds something else under a decision’s id.' });
     if (winner.from === ctx.device.id && winner.record.decidedBy.tabId === decidedBy.tabId && (current._conflicts ?? []).length === 0) return { outcome: 'won' };
-    return { outcome: 'lost', decision: winner.record.decision, decidedBy: winner.record.decidedBy };
+    const { deviceSignature: signature } = winner.record;
+    return { outcome: 'lost', decision: winner.record.decision, decidedBy: winner.record.decidedBy, ...(signature ? { signature } : {}) };
   } catch (error) {
     if (error instanceof CouchError && error.kind !== 'bad_response') return { outcome: 'queued', error };
     throw error;
@@ -111,7 +116,8 @@ async function queueUnclaimed(ctx: SyncContext): Promise<void> {
   for (const pause of unclaimed) {
     const decision = decisionOf(pause);
     if (!decision || !pause.decidedBy || !ours.has(pause.conversationId)) continue;
-    rows.push({ v: 1, pausePointId: pause.id, conversationId: pause.conversationId, state: 'queued', decision, decidedBy: pause.decidedBy, at: pause.resolvedAt ?? ctx.now() });
+    const signed = pause.deviceSignature ? { deviceSignature: pause.deviceSignature } : {};
+    rows.push({ v: 1, pausePointId: pause.id, conversationId: pause.conversationId, state: 'queued', decision, decidedBy: pause.decidedBy, at: pause.resolvedAt ?? ctx.now(), ...signed });
   }
   await ctx.db.remoteDecisions.bulkPut(rows);
 }

@@ -1,6 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startPouchdbServer, type PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
+import { deviceIdentity } from '../identity/identity-store.ts';
+import { verifyDeviceSignature } from '../identity/device-signature.ts';
 import { deriveSyncKeys } from './crypto/data-key.ts';
 import { openForDevice } from './crypto/device-vault.ts';
 import { pairingBlobFrom } from './crypto/pairing-link.ts';
@@ -86,6 +88,17 @@ describe('sync across devices', SLOW, () => {
     expect((await phone.db.remoteDecisions.get(card.id))?.state).toBe('won');
     expect(phone.model.requests).toHaveLength(0);
     expect(phone.executions).toEqual([]);
+  });
+
+  it('a decision made on the phone reaches the laptop with the phone’s signature, which the phone’s key verifies', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    expect(await phone.engine.decide(card.id, { type: 'decline', reason: 'not today' }, phone.by())).toEqual({ outcome: 'sent', owner: 'Laptop' });
+    await eventually('the laptop applies it', async () => (await laptop.db.pausePoints.get(card.id))?.status === 'resolved');
+    const stored = await laptop.db.pausePoints.get(card.id);
+    const phoneKey = await deviceIdentity(phone.db);
+    expect(stored?.deviceSignature).toMatchObject({ key_id: phoneKey.keyId, signed: { card_id: card.id, status: 'resolved', resolution: 'decline', reason: 'not today', by: 'person' } });
+    expect(await verifyDeviceSignature(phoneKey.publicKey, stored?.deviceSignature)).toBe(true);
+    expect(await verifyDeviceSignature((await deviceIdentity(laptop.db)).publicKey, stored?.deviceSignature)).toBe(false);
   });
 
   it('a version the laptop makes (Regenerate) shows on the phone as the laptop shows it; the phone cannot change versions', async () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
-import { ApprovalRule, AuditEvent, Conversation, DecidedBy, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { ApprovalRule, AuditEvent, Conversation, DecidedBy, DeviceSignature, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { KeyGrant } from './crypto/key-grant.ts';
 import { SyncDevice } from './records/sync-records.ts';
 
@@ -18,6 +18,13 @@ export const DecisionClaim = z.object({
   conversationId: z.string(),
   decision: Decision,
   decidedBy: DecidedBy,
+  /**
+   * The deciding device's signature of the decision (src/engine/signed-decision.ts),
+   * made when the person pressed: the owner stores it on the pause point with
+   * the decision, so the audit log attributes the decision to the device that
+   * made it. Absent from claims of devices that did not sign yet.
+   */
+  deviceSignature: DeviceSignature.optional(),
 });
 export type DecisionClaim = z.infer<typeof DecisionClaim>;
 

@@ -1,7 +1,7 @@
 import Dexie from 'dexie';
 import type { Decision } from '../engine/decision.ts';
 import type { ClaimOutcome } from '../engine/devices-port.ts';
-import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
+import type { DecidedBy, DeviceSignature, PausePoint } from '../engine/records/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { deriveSyncKeys, newDataKey, type SyncKeys } from './crypto/data-key.ts';
 import { openForDevice, sealForDevice, type SealedDataKey } from './crypto/device-vault.ts';
@@ -27,7 +27,7 @@ export interface SyncService {
   readonly on: boolean;
   /** `This device's name` while it syncs. */
   readonly deviceName: string;
-  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome>;
+  claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy, signature?: DeviceSignature): Promise<ClaimOutcome>;
   /** Stop on a conversation another device runs: a document that device reads and obeys. */
   requestStop(conversationId: string): Promise<void>;
   turnOn(input: TurnOnSync): Promise<SyncResult>;
@@ -206,10 +206,10 @@ class SyncSession implements SyncService {
     this.#active = undefined;
   }
 
-  async claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy): Promise<ClaimOutcome> {
+  async claim(pausePoint: PausePoint, decision: Decision, decidedBy: DecidedBy, signature?: DeviceSignature): Promise<ClaimOutcome> {
     const active = this.#active;
     if (!active) return { outcome: 'local' };
-    const outcome = await claimDecision(active.ctx, pausePoint, decision, decidedBy);
+    const outcome = await claimDecision(active.ctx, pausePoint, decision, decidedBy, signature);
     // Queued: the leader sends it when the server answers again.
     if (outcome.outcome === 'queued') active.replicator.poke();
     return outcome;

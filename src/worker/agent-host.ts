@@ -12,6 +12,8 @@ import { DexieStorage } from '../storage/dexie-storage.ts';
 import { DexieAttachments } from '../storage/attachments-repo.ts';
 import { DexieNotesStore } from '../storage/notes-store.ts';
 import { deviceId, readSettings, SettingsRead, settingsAlongside } from '../storage/settings-repo.ts';
+import { signObject } from '../identity/device-signature.ts';
+import { deviceIdentity } from '../identity/identity-store.ts';
 import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
@@ -50,6 +52,10 @@ export class AgentHost {
     const tools = [...createNotesTools(new DexieNotesStore(db)), createHttpRequestTool({ fetch: withDemoSink((input, init) => fetch(input, init)) })];
     this.#mcp = new McpHost(db, new Set(['wait_for_approval', ...tools.map((tool) => tool.name)]));
     const device = deviceId(db);
+    // Every device makes its signing key at its first start, with sync or without: each decision made here is signed with it.
+    const identity = deviceIdentity(db);
+    // A start that could not make it is retried by the next decision, not remembered as failed.
+    identity.catch((error: unknown) => console.error('Pausepoint: the device signing key could not be made', error));
     // Cards of another device's conversations, arrived by sync, notify as this device's own do.
     this.#sync = new SyncHost(db, device, (cards) => {
       for (const p of cards) this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title });
@@ -72,6 +78,7 @@ export class AgentHost {
       tabs: { requestStop: (conversationId) => this.#stops.postMessage(conversationId) },
       owner: tabId,
       devices: this.#sync.devices,
+      signer: { sign: async (signed) => signObject(await identity.catch(() => deviceIdentity(db)), signed) },
       onPause: (p) => this.emit({ type: 'approval_requested', pausePointId: p.id, conversationId: p.conversationId, title: p.title }),
       onError: (error, conversationId) => {
         console.error('Pausepoint: a background run failed', error);

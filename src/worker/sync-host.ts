@@ -1,7 +1,7 @@
 import { liveQuery } from 'dexie';
 import type { DecideResult } from '../engine/decision.ts';
 import { devicesPort, type DevicesPort } from '../engine/devices-port.ts';
-import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
+import type { DecidedBy, DeviceSignature, PausePoint } from '../engine/records/index.ts';
 import type { Decision } from '../engine/decision.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import type { SyncService } from '../sync/sync-service.ts';
@@ -10,7 +10,7 @@ import type { IntentHandlers, SyncIntent } from './protocol.ts';
 
 /** What the sync host needs of the engine: applying a decision another device won. */
 export interface ClaimTarget {
-  applyClaimed(pausePointId: string, decision: Decision, decidedBy: DecidedBy): Promise<DecideResult>;
+  applyClaimed(pausePointId: string, decision: Decision, decidedBy: DecidedBy, signature?: DeviceSignature): Promise<DecideResult>;
   stopEverywhere(conversationId: string): Promise<void>;
 }
 
@@ -87,7 +87,7 @@ export class SyncHost {
 
   async #apply(claim: DecisionClaim): Promise<void> {
     if (!this.#target) return;
-    await this.#target.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' });
+    await this.#target.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' }, claim.deviceSignature);
   }
 
   /** The sync intents' handlers; each loads the service first. */

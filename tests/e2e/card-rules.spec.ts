@@ -156,7 +156,7 @@ test('Always allow, then the identical call in a new conversation: both are in t
   await page.getByRole('link', { name: 'Audit log' }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export audit log' }).click()]);
   const text = await readFile(await download.path(), 'utf8');
-  expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 3 });
+  expect(await verifyAuditFile(text)).toMatchObject({ ok: true, version: 4 });
   const { entries } = JSON.parse(text) as { entries: Record<string, unknown>[] };
 
   const ruleText = `Allow http_request when method is POST and url is on ${llm.origin} — everywhere`;

@@ -4,6 +4,7 @@ export * from './message.ts';
 export * from './attachment.ts';
 export * from './attachment-limits.ts';
 export * from './pause-point.ts';
+export * from './device-signature.ts';
 export * from './ledger-entry.ts';
 export * from './approval-rule.ts';
 export * from './audit-event.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RuleEffect } from './approval-rule.ts';
+import { DeviceSignature } from './device-signature.ts';
 
 export const PAUSE_KINDS = ['approval', 'choice', 'data_entry'] as const;
 export const PauseKind = z.enum(PAUSE_KINDS);
@@ -153,5 +154,14 @@ export const PausePoint = z.object({
    * those no person decided (a rule, an expiry).
    */
   viewHash: z.string().optional(),
+  /**
+   * The deciding device's signature over the decision (signed-decision.ts
+   * says what `signed` holds), made when the decision was made and stored in
+   * the same compare-and-set: a person's on the device they pressed on (a
+   * phone's travels in its sync claim), a rule's, an expiry's or a timeout's
+   * by the device that ran it. Absent on records decided before decisions were
+   * signed, and while pending.
+   */
+  deviceSignature: DeviceSignature.optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;

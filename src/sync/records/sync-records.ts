@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Decision } from '../../engine/decision.ts';
-import { DecidedBy } from '../../engine/records/index.ts';
+import { DecidedBy, DeviceSignature } from '../../engine/records/index.ts';
 import { PublicKeyJwk } from '../crypto/key-grant.ts';
 
 /**
@@ -81,7 +81,9 @@ export const RemoteDecision = z.object({
   decidedBy: DecidedBy,
   /** When this device decided, by its own clock (display and ordering of the queue only). */
   at: z.number(),
-  winner: z.object({ decision: Decision, decidedBy: DecidedBy }).optional(),
+  winner: z.object({ decision: Decision, decidedBy: DecidedBy, deviceSignature: DeviceSignature.optional() }).optional(),
+  /** This device's signature of the decision, sent with the claim (`DecisionClaim.deviceSignature`). */
+  deviceSignature: DeviceSignature.optional(),
 });
 export type RemoteDecision = z.infer<typeof RemoteDecision>;
 

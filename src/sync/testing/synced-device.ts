@@ -5,6 +5,8 @@ import { transferTool } from '../../engine/testing/harness.ts';
 import { FakeNetwork } from '../../engine/testing/fake-clock.ts';
 import { MemoryLocks } from '../../engine/testing/memory-locks.ts';
 import { ScriptedModel, type ScriptedTurn } from '../../engine/testing/scripted-model.ts';
+import { signObject } from '../../identity/device-signature.ts';
+import { deviceIdentity } from '../../identity/identity-store.ts';
 import { DexieRules } from '../../storage/approval-rules-repo.ts';
 import { DexieStorage } from '../../storage/dexie-storage.ts';
 import { openTestDb } from '../../storage/testing/open-test-db.ts';
@@ -66,13 +68,15 @@ export async function syncedDevice(name: string, turns: ScriptedTurn[] = []): Pr
     locks: new MemoryLocks(),
     owner: `${id}-tab`,
     devices: devicesPort(() => id, () => sync),
+    // As the worker signs: with this device's own key, made at its first start.
+    signer: { sign: async (signed) => signObject(await deviceIdentity(db), signed) },
   });
   const sync = createSyncService(db, {
     deviceId: id,
     origin: 'http://localhost:4173',
     fetch: fetchUnlessOffline,
     hooks: {
-      applyClaim: async (claim) => void (await engine.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' })),
+      applyClaim: async (claim) => void (await engine.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' }, claim.deviceSignature)),
       newCards: () => {},
       stop: (conversationId) => engine.stopEverywhere(conversationId),
     },
