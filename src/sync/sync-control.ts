@@ -41,6 +41,8 @@ export const SyncRefusal = z.object({
     'no_database',
     'cors',
     'wrong_passphrase',
+    /** A new database's passphrase an offline attacker guesses in under a year (passphrase/passphrase-strength.ts). */
+    'weak_passphrase',
     'wrong_code',
     'link_expired',
     'link_used',

@@ -10,6 +10,8 @@ import { openPairing, sealPairing } from './crypto/pairing-blob.ts';
 import { newPairingCode } from './crypto/pairing-code.ts';
 import { PAIRING_TTL_MS, pairingLink } from './crypto/pairing-link.ts';
 import { unwrapWithPassphrase, WrappedKey, wrapWithPassphrase } from './crypto/passphrase-key.ts';
+import { passphraseContext } from './passphrase/passphrase-context.ts';
+import { passphraseStrength } from './passphrase/passphrase-strength.ts';
 import type { SyncConfig } from './records/sync-records.ts';
 import { SealedDocuments } from './sealed-documents.ts';
 import type { JoinWithPairing, PairingInvite, SyncRefusal, TurnOnSync } from './sync-control.ts';
@@ -76,6 +78,17 @@ export async function checkParams(keys: SyncKeys, database: string, check: unkno
   }
 }
 
+/**
+ * Refuses, before anything is written, a passphrase one GPU offline guesses in
+ * under a year (passphrase-strength.ts `MIN_GUESSES`): the server holds the
+ * data key wrapped under it. The page shows the same measure as it is typed,
+ * but this is where it holds, whatever sends `turnOn`.
+ */
+async function refuseWeakPassphrase({ passphrase, username, serverUrl, database, deviceName }: TurnOnSync): Promise<void> {
+  const strength = await passphraseStrength(passphrase, passphraseContext({ username, serverUrl, database, deviceName }));
+  if (!strength.strong) refused('weak_passphrase', `This passphrase is too weak for a new sync database. ${strength.text} Nothing was changed.`);
+}
+
 async function vaultFor(raw: Uint8Array, epoch = 1): Promise<Vault> {
   const vaultKey = await newVaultKey();
   return { v: 1, vaultKey, sealed: await sealForDevice(vaultKey, raw), epoch, previous: [], agreement: await newAgreementKeys() };
@@ -93,6 +106,8 @@ export async function setUpWithPassphrase(input: TurnOnSync, now: number, client
     await client.databaseInfo();
   } catch (error) {
     if (!(error instanceof CouchError && error.kind === 'no_database' && input.createDatabase)) asRefusal(error);
+    // A new database: its key will be wrapped under this passphrase, so it is measured before anything is made.
+    await refuseWeakPassphrase(input);
     await client.createDatabase().catch(asRefusal);
   }
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -111,6 +126,9 @@ export async function setUpWithPassphrase(input: TurnOnSync, now: number, client
       if (!(await checkParams(keys, database, params['check']))) refused('wrong_passphrase', 'The passphrase opened a key that does not open this database.');
       return { client, keys, vault: await vaultFor(raw), config: configOf(input, deviceName, now) };
     }
+    // The first device: the passphrase about to wrap the data key must hold a year offline. A later device's passphrase
+    // is the one the database already has, and is never refused for its strength (above).
+    await refuseWeakPassphrase(input);
     const raw = newDataKey();
     const keys = await deriveSyncKeys(raw);
     const body = { wrapped: await wrapWithPassphrase(raw, passphrase), check: await sealDocument(keys, { database, docId: PARAMS_ID }, CHECK) };
