@@ -19,8 +19,8 @@ export async function launchChromium(extraArgs: readonly string[] = []): Promise
  * `launchChromium` is off the record: its IndexedDB lives in memory, and a
  * commit never reaches the disk.
  */
-export async function launchChromiumOnDisk(userDataDir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath(), args: ARGS });
+export async function launchChromiumOnDisk(userDataDir: string, baseURL?: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, { executablePath: chromiumPath(), args: ARGS, ...(baseURL ? { baseURL } : {}) });
 }
 
 /**

@@ -60,7 +60,7 @@ export const MAX_SKIPPED_LISTED = 20;
  * much text in memory besides the conversation being read.
  */
 const BATCH_CONVERSATIONS = 200;
-const BATCH_CHARACTERS = 4_000_000;
+const BATCH_CHARACTERS = 1_000_000;
 
 /** What a file says it is, read before the whole of it is checked: a file of another format or version is named as such. */
 const FileHeader = z.looseObject({ format: z.unknown().optional(), version: z.unknown().optional() });
