@@ -6,23 +6,6 @@ import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY, SECURITY_HEADERS 
 import { manifest } from './src/pwa/manifest.ts';
 import { CLIENT_DOCUMENT_PATH, clientDocument } from './src/mcp/oauth/client-metadata-document.ts';
 
-/**
- * The MCP SDK's client imports its Ajv validator even when handed another; Ajv
- * compiles with `new Function` (refused by the CSP) and weighs about 30 kB gzip.
- * The worker always passes the CfWorker validator, so its build gets a stub.
- * Worker builds only: tests run the SDK's own server, which uses Ajv in Node.
- */
-const withoutAjv: Plugin = {
-  name: 'pausepoint:mcp-without-ajv',
-  enforce: 'pre',
-  resolveId(source, importer) {
-    if (importer?.includes('@modelcontextprotocol/sdk') && /\/validation\/ajv-provider\.js$/.test(source)) {
-      return fileURLToPath(new URL('./src/mcp/no-ajv.ts', import.meta.url));
-    }
-    return null;
-  },
-};
-
 // End-to-end tests build an extra page that drives the worker without the UI.
 const probes = process.env.PAUSEPOINT_PROBES === '1';
 
@@ -87,7 +70,8 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es', plugins: () => [withoutAjv] },
+  // The MCP client (v2) picks its JSON Schema validator by export condition: the browser's is @cfworker/json-schema (no eval), never Ajv.
+  worker: { format: 'es' },
   build: {
     target: 'es2022',
     // Vite's modulepreload polyfill (≈ 0.3 kB gzip of the start-up budget, npm run size) serves only browsers

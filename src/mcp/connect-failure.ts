@@ -1,6 +1,4 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { McpServerStatus } from './mcp-server-record.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
 import { SignInNeeded } from './oauth/stored-oauth-provider.ts';
@@ -8,7 +6,7 @@ import { SignInNeeded } from './oauth/stored-oauth-provider.ts';
 /** What a server must send for a page to talk to it: the README lists the same. */
 export const CORS_REQUIREMENTS =
   'It must answer OPTIONS preflights and send Access-Control-Allow-Origin (this page’s origin, or *), ' +
-  'allow the request headers content-type, mcp-session-id, mcp-protocol-version, authorization and last-event-id ' +
+  'allow the request headers content-type, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, authorization and last-event-id ' +
   '(Access-Control-Allow-Headers), and expose mcp-session-id (Access-Control-Expose-Headers).';
 
 /** Why a server could not be connected, in words that say what to change. `refused`: this browser will not try (no retry). */
@@ -64,23 +62,21 @@ export function connectFailure(error: unknown, url: string, phase: 'initialize' 
     const reason = shortMessage(error).replace(/[.\s]+$/, '') || 'its tokens are no longer accepted';
     return new McpConnectError('needs_auth', `${origin} asks for sign-in: ${reason}. Press Sign in.`);
   }
-  if (error instanceof StreamableHTTPError || hasCode(error)) {
-    const code = (error as { code?: number }).code;
-    if (code === 401 || code === 403) {
-      return new McpConnectError(
-        'needs_auth',
-        `${origin} asks for sign-in (HTTP ${code}). Press Sign in (OAuth), or remove it and add it again with a bearer token.`,
-      );
-    }
-    if (code !== undefined && code >= 400 && /session|not initialized/i.test(String((error as Error).message))) {
-      return new McpConnectError(
-        'failed',
-        `${origin} answered the first request but did not recognise the session on the next: it must expose the mcp-session-id header to this page (Access-Control-Expose-Headers: mcp-session-id). ${CORS_REQUIREMENTS}`,
-      );
-    }
-    if (code !== undefined && code > 0) return new McpConnectError('failed', `${origin} refused the connection (HTTP ${code}): ${shortMessage(error)}`);
+  const code = httpStatus(error);
+  if (code === 401 || code === 403) {
+    return new McpConnectError(
+      'needs_auth',
+      `${origin} asks for sign-in (HTTP ${code}). Press Sign in (OAuth), or remove it and add it again with a bearer token.`,
+    );
   }
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (code !== undefined && code >= 400 && /session|not initialized/i.test(String((error as Error).message))) {
+    return new McpConnectError(
+      'failed',
+      `${origin} answered the first request but did not recognise the session on the next: it must expose the mcp-session-id header to this page (Access-Control-Expose-Headers: mcp-session-id). ${CORS_REQUIREMENTS}`,
+    );
+  }
+  if (code !== undefined && code > 0) return new McpConnectError('failed', `${origin} refused the connection (HTTP ${code}): ${shortMessage(error)}`);
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return new McpConnectError('failed', `${origin} did not answer within 15 seconds. Check that the server is running and that the URL is its MCP endpoint.`);
   }
   if (error instanceof TypeError || /fetch|network|SSE error/i.test(shortMessage(error))) {
@@ -94,8 +90,12 @@ export function connectFailure(error: unknown, url: string, phase: 'initialize' 
   return new McpConnectError('failed', `Could not connect to ${origin}: ${shortMessage(error)}`);
 }
 
-function hasCode(error: unknown): boolean {
-  return error instanceof Error && typeof (error as { code?: unknown }).code === 'number' && !(error instanceof McpError);
+/** The HTTP status a failure carries: the Streamable HTTP transport's on `status`, the legacy SSE one's on a numeric `code`. */
+function httpStatus(error: unknown): number | undefined {
+  if (error instanceof SdkHttpError) return error.status;
+  if (error instanceof SseError) return error.code ?? undefined;
+  const code: unknown = error instanceof Error && !(error instanceof ProtocolError) && !(error instanceof SdkError) ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'number' ? code : undefined;
 }
 
 function shortMessage(error: unknown): string {

@@ -1,4 +1,4 @@
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
 
 type Schema = Record<string, unknown>;
 type Answer = Record<string, string | number | boolean | string[]>;

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES, type ToolImage } from '../engine/records/index.ts';
 
 /** What the model reads of one call: more would crowd its context. */

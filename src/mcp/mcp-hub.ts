@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { connectFailure, failureStatus, McpConnectError } from './connect-failure.ts';
 import { acceptDefinition, hashDefinitions, hasChanged, isListed, pinTools } from './definition-pin.ts';
@@ -273,7 +273,7 @@ export class McpHub {
       const listed = await session.listTools().catch((error: unknown) => {
         throw connectFailure(error, server.url, 'list');
       });
-      await this.#storeTools(id, listed, { kind: 'connected', at: this.#now(), transport: session.transport }, session.serverInfo);
+      await this.#storeTools(id, listed, { kind: 'connected', at: this.#now(), transport: session.transport, ...(session.protocolVersion ? { protocol: session.protocolVersion } : {}) }, session.serverInfo);
       link.failures = 0;
       return session;
     } catch (error) {

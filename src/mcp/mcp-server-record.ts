@@ -54,7 +54,13 @@ export type McpToolRecord = z.infer<typeof McpToolRecord>;
 /** How this browser last found the server (written by whichever tab's worker connected last). */
 export const McpServerStatus = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('connecting'), since: z.number() }),
-  z.object({ kind: z.literal('connected'), at: z.number(), transport: z.enum(['streamable_http', 'sse']) }),
+  z.object({
+    kind: z.literal('connected'),
+    at: z.number(),
+    transport: z.enum(['streamable_http', 'sse']),
+    /** The MCP revision spoken (2026-07-28, or the 2025 one the `initialize` handshake agreed); absent on records from before it was kept. */
+    protocol: z.string().max(40).optional(),
+  }),
   z.object({
     kind: z.literal('needs_auth'),
     reason: z.string(),
@@ -81,7 +87,7 @@ export const McpServerStatus = z.discriminatedUnion('kind', [
 export type McpServerStatus = z.infer<typeof McpServerStatus>;
 
 /** Header names the user may not set: the transport owns them. */
-const RESERVED_HEADERS = new Set(['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id']);
+const RESERVED_HEADERS = new Set(['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id']);
 
 export const McpHeaders = z
   .record(
@@ -126,7 +132,7 @@ export type McpServerRecord = z.infer<typeof McpServerRecord>;
 export function sameStatus(a: McpServerStatus, b: McpServerStatus): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === 'connecting') return true;
-  if (a.kind === 'connected' && b.kind === 'connected') return a.transport === b.transport;
+  if (a.kind === 'connected' && b.kind === 'connected') return a.transport === b.transport && a.protocol === b.protocol;
   return JSON.stringify({ ...a, at: 0 }) === JSON.stringify({ ...b, at: 0 });
 }
 

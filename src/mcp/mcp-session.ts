@@ -1,15 +1,16 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
   type CallToolResult,
+  type Client,
   type CreateMessageRequestParams,
   type CreateMessageResult,
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
   type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import { McpToolDefinition } from './mcp-server-record.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
@@ -21,8 +22,10 @@ export type McpTransportKind = 'streamable_http' | 'sse';
 export interface McpSession {
   readonly transport: McpTransportKind;
   readonly serverInfo: { name: string; version: string } | null;
+  /** The protocol revision spoken: 2026-07-28 (no session) or the 2025 one the `initialize` handshake agreed. */
+  readonly protocolVersion: string | null;
   listTools(): Promise<McpToolDefinition[]>;
-  /** Throws `CallDropped` (outcome unknown), `SessionLost` (not run; start a new session), `NotRun`, or `McpError` (the server's answer). */
+  /** Throws `CallDropped` (outcome unknown), `SessionLost` (not run; start a new session), `NotRun`, or `ProtocolError` (the server's answer). */
   callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -64,11 +67,12 @@ export function toolCallError(error: unknown, serverLabel: string): unknown {
   if (error instanceof NeedsMoreAccess) {
     return new Error(`Not run: needs more access. ${serverLabel} refused the call before running it: ${error.message}. The user can press Sign in again in Settings › MCP servers to grant it.`, { cause: error });
   }
-  if (error instanceof McpError) return new Error(`${serverLabel} answered with an error: ${error.message}`, { cause: error });
+  if (error instanceof ProtocolError) return new Error(`${serverLabel} answered with an error: ${error.message}`, { cause: error });
   return error;
 }
 
-const MAX_TOOL_PAGES = 20;
+/** At most this many pages of a tools/list are read (the SDK reads them all and fails past this). */
+export const MAX_TOOL_PAGES = 20;
 
 /**
  * Tracks which calls are in flight so that a broken connection can fail them
@@ -98,31 +102,28 @@ export class InFlight {
   }
 }
 
-/** A connected SDK client as a session: tool listing with pagination, and calls classified by what is known of their outcome. */
+/** A connected SDK client as a session: tool listing (every page, as the SDK reads them), and calls classified by what is known of their outcome. */
 export function sessionOverClient(client: Client, transport: McpTransportKind, inFlight: InFlight, close: () => Promise<void>): McpSession {
   const info = client.getServerVersion();
   return {
     transport,
     serverInfo: info ? { name: info.name, version: info.version } : null,
+    protocolVersion: client.getNegotiatedProtocolVersion() ?? null,
     async listTools() {
       const tools: McpToolDefinition[] = [];
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-        const result = await client.listTools(cursor === undefined ? {} : { cursor });
-        for (const tool of result.tools) {
-          const parsed = McpToolDefinition.safeParse(tool);
-          if (parsed.success) tools.push(parsed.data);
-        }
-        cursor = result.nextCursor;
-        // One past the count is enough to know the listing is over it (screen-listing.ts): no more pages are read.
-        if (!cursor || tools.length > MAX_LISTED_TOOLS) break;
+      // The SDK reads every page (at most MAX_TOOL_PAGES, see newClient); one past the count is enough to know the listing is over it (screen-listing.ts).
+      const result = await client.listTools();
+      for (const tool of result.tools) {
+        const parsed = McpToolDefinition.safeParse(tool);
+        if (parsed.success) tools.push(parsed.data);
+        if (tools.length > MAX_LISTED_TOOLS) break;
       }
-      return tools.slice(0, MAX_LISTED_TOOLS + 1);
+      return tools;
     },
     async callTool(name, args, { signal, timeoutMs }) {
       const call = inFlight.track();
       try {
-        const result = await client.callTool({ name, arguments: args }, undefined, {
+        const result = await client.callTool({ name, arguments: args }, {
           signal: AbortSignal.any([signal, call.signal]),
           timeout: timeoutMs,
           resetTimeoutOnProgress: true,
@@ -142,17 +143,17 @@ export function sessionOverClient(client: Client, transport: McpTransportKind, i
 function classifyCallError(error: unknown, dropSignal: AbortSignal, stopSignal: AbortSignal): Error {
   if (dropSignal.aborted && dropSignal.reason instanceof CallDropped) return dropSignal.reason;
   if (stopSignal.aborted) return new CallDropped('the run was stopped while the call was running; the server may already have acted.');
-  if (error instanceof StreamableHTTPError) {
-    const code = error.code ?? 0;
+  if (error instanceof SdkHttpError) {
+    const code = error.status;
     // A restarted server answers a session it no longer knows with 404 (the spec) or 400 (some servers).
     if (code === 404 || (code === 400 && /session/i.test(error.message))) return new SessionLost(error.message);
     if (code >= 400 && code < 500) return new NotRun(`the server refused the request (HTTP ${code}): ${error.message}`);
     return new CallDropped(`the server failed while answering (HTTP ${code}).`);
   }
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return new CallDropped('no answer came before the time limit.');
-    if (error.code === ErrorCode.ConnectionClosed) return new CallDropped('the connection closed while the call was running.');
-    return error;
+  if (error instanceof ProtocolError) return error;
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout) return new CallDropped('no answer came before the time limit.');
+    if (error.code === SdkErrorCode.ConnectionClosed) return new CallDropped('the connection closed while the call was running.');
   }
   // fetch's TypeError: the request may or may not have reached the server.
   if (error instanceof TypeError) return new CallDropped(`the connection failed while sending the call (${error.message}).`);

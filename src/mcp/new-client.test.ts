@@ -1,5 +1,4 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CreateMessageRequestParams, ElicitRequestFormParams, ElicitRequestURLParams, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, type CreateMessageRequestParams, type ElicitRequestFormParams, type ElicitRequestURLParams, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { newClient } from './open-http-session.ts';
 
@@ -16,6 +15,10 @@ async function connected() {
   peer.onmessage = (message) => {
     received.push(message);
     if ('method' in message && message.method === 'initialize' && 'id' in message) initialize(message);
+    // A 2025 server does not know the 2026-07-28 probe: the client falls back to initialize.
+    if ('method' in message && message.method === 'server/discover' && 'id' in message) {
+      void peer.send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
+    }
   };
   await peer.start();
   const elicited: (ElicitRequestFormParams | ElicitRequestURLParams)[] = [];

@@ -1,14 +1,21 @@
-import { extractWWWAuthenticateParams, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import {
+  Client,
+  extractWWWAuthenticateParams,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type OAuthClientProvider,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { bearerOnlyTo } from './bearer-only-to.ts';
 import { connectFailure, McpConnectError, type AuthChallenge } from './connect-failure.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
-import { InFlight, sessionOverClient, type McpSession, type McpTransportKind, type SessionEvents } from './mcp-session.ts';
+import { InFlight, MAX_TOOL_PAGES, sessionOverClient, type McpSession, type McpTransportKind, type SessionEvents } from './mcp-session.ts';
 
 export const CLIENT_INFO = { name: 'pausepoint', version: '0.1.0' };
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -22,30 +29,39 @@ export interface HttpEndpoint {
 }
 
 /**
- * An SDK client that passes a server's questions (form and URL elicitation)
- * and its sampling requests to `events`, where each becomes a card, and
- * validates without eval. URLs other than http(s) never reach a card.
+ * An SDK client that speaks the 2026-07-28 revision to a server that offers
+ * it (`server/discover` first, no session) and the 2025 `initialize`
+ * handshake to one that does not. A server's questions (form and URL
+ * elicitation) and its sampling requests go to `events`, where each becomes
+ * a card: on 2025 they come as requests from the server, on 2026-07-28 as an
+ * `input_required` result, which the SDK answers through these same handlers
+ * and retries the call with the answers. Validates without eval. URLs other
+ * than http(s) never reach a card.
  */
 export function newClient(events: SessionEvents): Client {
   const client = new Client(CLIENT_INFO, {
     capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
-    // The SDK's default (Ajv) compiles schemas with new Function, which the app's CSP forbids.
+    // The SDK's default in a browser is this one too; Node's (Ajv) compiles schemas with new Function, which the app's CSP forbids.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    versionNegotiation: { mode: 'auto' },
+    // A server's list_changed reaches the hub on both revisions (on 2026-07-28 through the subscriptions/listen stream the SDK opens); the hub lists again itself.
+    listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.onToolsChanged() } },
+    // At most this many pages of tools are read (screen-listing.ts refuses a listing past its bounds).
+    listMaxPages: MAX_TOOL_PAGES,
   });
-  client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+  client.setRequestHandler('elicitation/create', (request, ctx) => {
     if (request.params.mode === 'url') {
       const scheme = new URL(request.params.url).protocol;
       if (scheme !== 'https:' && scheme !== 'http:') {
-        throw new McpError(ErrorCode.InvalidParams, `Pausepoint opens only http: and https: links for a server; a ${scheme} link is refused.`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Pausepoint opens only http: and https: links for a server; a ${scheme} link is refused.`);
       }
     }
-    return events.onElicit(request.params, extra.signal);
+    return events.onElicit(request.params, ctx.mcpReq.signal);
   });
-  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => events.onSample(request.params, extra.signal));
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onToolsChanged());
+  client.setRequestHandler('sampling/createMessage', (request, ctx) => events.onSample(request.params, ctx.mcpReq.signal));
   // Anything else a server might ask is refused in words a server's log can show.
   client.fallbackRequestHandler = async (request) => {
-    throw new McpError(ErrorCode.MethodNotFound, `Pausepoint does not answer ${request.method}.`);
+    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Pausepoint does not answer ${request.method}.`);
   };
   return client;
 }
@@ -68,27 +84,43 @@ export async function openHttpSession(endpoint: HttpEndpoint, events: SessionEve
 
 async function attemptBoth(endpoint: HttpEndpoint, events: SessionEvents, challenge: AuthChallenge): Promise<McpSession> {
   try {
-    return await attempt(endpoint, events, 'streamable_http', challenge);
+    return await attemptEither(endpoint, events, challenge);
   } catch (error) {
     const oldServer =
-      error instanceof StreamableHTTPError &&
-      error.code !== undefined &&
-      error.code >= 400 &&
-      error.code < 500 &&
-      error.code !== 401 &&
-      error.code !== 403 &&
+      error instanceof SdkHttpError &&
+      error.status >= 400 &&
+      error.status < 500 &&
+      error.status !== 401 &&
+      error.status !== 403 &&
       // A new server that lost track of the session (its id hidden from the page) is no old server.
       !/session|not initialized/i.test(error.message);
     if (!oldServer) throw connectFailure(error, endpoint.url, 'initialize');
     try {
-      return await attempt(endpoint, events, 'sse', challenge);
+      // HTTP+SSE is a 2025-era transport (2026-07-28 has none): straight to the initialize handshake.
+      return await attempt(endpoint, events, 'sse', challenge, 'legacy');
     } catch (sseError) {
       throw sseError instanceof McpConnectError ? sseError : connectFailure(error, endpoint.url, 'initialize');
     }
   }
 }
 
-async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpTransportKind, challenge: AuthChallenge): Promise<McpSession> {
+/**
+ * Streamable HTTP at the revision the server offers. A 2025 server whose CORS preflight refuses
+ * 2026-07-28's request headers (mcp-method, mcp-name: its allow-list predates them) makes the
+ * `server/discover` probe fail as a browser's opaque TypeError. The SDK takes that for a 2025
+ * server in a page, but not in a worker (it looks for `window`), so this worker asks again with
+ * the 2025 handshake itself; a server that is down fails that too, and is reported so.
+ */
+async function attemptEither(endpoint: HttpEndpoint, events: SessionEvents, challenge: AuthChallenge): Promise<McpSession> {
+  try {
+    return await attempt(endpoint, events, 'streamable_http', challenge, 'auto');
+  } catch (error) {
+    if (!(error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && error.cause instanceof TypeError)) throw error;
+    return await attempt(endpoint, events, 'streamable_http', challenge, 'legacy');
+  }
+}
+
+async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpTransportKind, challenge: AuthChallenge, era: 'auto' | 'legacy'): Promise<McpSession> {
   const url = new URL(endpoint.url);
   const headers: Record<string, string> = { ...endpoint.headers };
   if (endpoint.bearerToken) headers.authorization = `Bearer ${endpoint.bearerToken}`;
@@ -108,7 +140,14 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
   });
   const transport: Transport =
     kind === 'streamable_http'
-      ? new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, reconnectionOptions: RECONNECTION, authProvider: endpoint.authProvider })
+      ? new StreamableHTTPClientTransport(url, {
+          requestInit: { headers },
+          fetch: fetchWatching,
+          reconnectionOptions: RECONNECTION,
+          authProvider: endpoint.authProvider,
+          // watchingFetch answers a 403 insufficient_scope before the SDK would see it; were one to pass, the SDK must not sign in again by itself.
+          onInsufficientScope: 'throw',
+        })
       : new SSEClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, eventSourceInit: { fetch: fetchWatching }, authProvider: endpoint.authProvider });
   const client = newClient(events);
   let connected = false;
@@ -120,7 +159,7 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
     if (connected) lose('it closed');
   };
   try {
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, ...(era === 'legacy' ? { prior: { kind: 'legacy' as const } } : {}) });
   } catch (error) {
     await client.close().catch(() => undefined);
     if (kind === 'sse') throw connectFailure(error, endpoint.url, 'initialize');

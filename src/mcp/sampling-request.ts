@@ -1,4 +1,4 @@
-import type { CreateMessageRequestParams } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequestParams } from '@modelcontextprotocol/client';
 import type { ModelMessage } from '../engine/model-port.ts';
 import { codeBlock } from './markdown-literal.ts';
 

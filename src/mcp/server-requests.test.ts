@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, type CreateMessageRequestParams } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type CreateMessageRequestParams } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PauseRequest, ToolContext } from '../engine/tool-definition.ts';
 import { tab } from '../engine/testing/harness.ts';
@@ -130,7 +130,7 @@ const sampling: CreateMessageRequestParams = { messages: [{ role: 'user', conten
 describe('serverRequests', () => {
   it('refuses a request while none of the server’s tools runs, and shows no card', async () => {
     const requests = serverRequests({ asker: () => null, sample: async () => ({ text: 'hi', model: 'm', finishReason: 'stop' }) });
-    const refused = { name: 'McpError', code: ErrorCode.InvalidRequest };
+    const refused = { name: 'ProtocolError', code: ProtocolErrorCode.InvalidRequest };
     await expect(requests.onElicit({ mode: 'form', message: 'Who?', requestedSchema: { type: 'object', properties: {} } }, new AbortController().signal)).rejects.toMatchObject({
       ...refused,
       message: expect.stringContaining('shows a server’s questions only while one of its tools is running'),
@@ -141,7 +141,7 @@ describe('serverRequests', () => {
   it('refuses sampling where the app gives no model to sample with, before any card', async () => {
     const { asked, context } = runningCall();
     const requests = serverRequests({ asker: () => ({ context, server }) });
-    await expect(requests.onSample(sampling, new AbortController().signal)).rejects.toBeInstanceOf(McpError);
+    await expect(requests.onSample(sampling, new AbortController().signal)).rejects.toBeInstanceOf(ProtocolError);
     expect(asked).toEqual([]);
   });
 
@@ -149,7 +149,7 @@ describe('serverRequests', () => {
     const { asked, context } = runningCall();
     let calls = 0;
     const requests = serverRequests({ asker: () => ({ context, server }), sample: async () => (calls++, { text: 'hi', model: 'm', finishReason: 'stop' }) });
-    await expect(requests.onSample({ ...sampling, maxTokens: 0 }, new AbortController().signal)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(requests.onSample({ ...sampling, maxTokens: 0 }, new AbortController().signal)).rejects.toMatchObject({ code: ProtocolErrorCode.InvalidParams });
     expect(asked).toEqual([]);
     expect(calls).toBe(0);
   });

@@ -1,11 +1,12 @@
-import type {
-  CreateMessageRequestParams,
-  CreateMessageResult,
-  ElicitRequestFormParams,
-  ElicitRequestURLParams,
-  ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type ElicitRequestURLParams,
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ModelMessage } from '../engine/model-port.ts';
 import type { CallUsage, PausePoint } from '../engine/records/index.ts';
@@ -77,16 +78,16 @@ export type ServerRequests = Pick<SessionEvents, 'onElicit' | 'onSample'>;
 export function serverRequests(source: ServerRequestSource): ServerRequests {
   const asker = (what: string): Asker => {
     const found = source.asker();
-    if (!found) throw new McpError(ErrorCode.InvalidRequest, `Pausepoint shows a server’s ${what} only while one of its tools is running.`);
+    if (!found) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Pausepoint shows a server’s ${what} only while one of its tools is running.`);
     return found;
   };
   return {
     onElicit: async (params) => (params.mode === 'url' ? elicitUrl(asker('requests'), params) : elicitForm(asker('questions'), params)),
     onSample: async (params, signal) => {
       const sample = source.sample;
-      if (!sample) throw new McpError(ErrorCode.InvalidRequest, 'Pausepoint does not let MCP servers use the user’s model here: sampling is refused.');
+      if (!sample) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Pausepoint does not let MCP servers use the user’s model here: sampling is refused.');
       // No card for a request no model could answer.
-      if (params.maxTokens < 1) throw new McpError(ErrorCode.InvalidParams, `maxTokens must be at least 1 (it is ${params.maxTokens}).`);
+      if (params.maxTokens < 1) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `maxTokens must be at least 1 (it is ${params.maxTokens}).`);
       return sampleOnce(asker('sampling requests'), sample, params, signal);
     },
   };
@@ -168,7 +169,7 @@ const MAX_REQUIRED_URLS = 3;
  * (or names no http:/https: link): it is then reported as the server's error.
  */
 export async function urlElicitationRequired(asker: Asker, error: unknown): Promise<Error | null> {
-  if (!(error instanceof McpError) || error.code !== ErrorCode.UrlElicitationRequired) return null;
+  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.UrlElicitationRequired) return null;
   const parsed = UrlsRequired.safeParse(error.data);
   if (!parsed.success) return null;
   const links = parsed.data.elicitations.filter(({ url }) => URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol)).slice(0, MAX_REQUIRED_URLS);
@@ -202,7 +203,7 @@ async function sampleOnce(asker: Asker, sample: Sampler, params: CreateMessageRe
     kind: 'approval',
   });
   if (answer.status !== 'resolved' || answer.resolution !== 'approve') {
-    throw new McpError(ErrorCode.InvalidRequest, 'Sampling is refused: the user did not approve this request to use their model.');
+    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Sampling is refused: the user did not approve this request to use their model.');
   }
   try {
     const result = await sample({ conversationId, messages, maxTokens: params.maxTokens, signal: AbortSignal.any([signal, asker.context.signal]) });
@@ -214,6 +215,6 @@ async function sampleOnce(asker: Asker, sample: Sampler, params: CreateMessageRe
       stopReason: capped.cut || result.finishReason === 'length' ? 'maxTokens' : 'endTurn',
     };
   } catch (error) {
-    throw new McpError(ErrorCode.InternalError, `The user’s model failed to answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `The user’s model failed to answer: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -42,7 +42,7 @@ test('an MCP server behind OAuth: needs sign-in, signs in through the popup, cal
 
   // The popup goes to the authorization server, which approves at once and sends it back to the app's callback page.
   await signInThroughPopup(page, server);
-  await expect(status).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(status).toHaveText('Connected (Streamable HTTP, MCP 2025-11-25)', { timeout: 20_000 });
   await expect(server.getByRole('switch', { name: 'whisper', exact: true })).toBeChecked();
   await expect(server.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
   const signIns = (await oauthServer.log()).filter((e) => e.event === 'sign_in');
@@ -63,7 +63,7 @@ test('an MCP server behind OAuth: needs sign-in, signs in through the popup, cal
   // After a reload the worker connects with the stored token, with no sign-in.
   await page.reload();
   await openMcpSettings(page);
-  await expect(page.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(page.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP, MCP 2025-11-25)', { timeout: 20_000 });
   expect((await oauthServer.log()).filter((e) => e.event === 'sign_in')).toHaveLength(1);
 
   // Sign out: the tokens are revoked at the server and deleted here; the server needs sign-in again.
@@ -88,7 +88,7 @@ test('OAuth trusts the metadata pinned at sign-in, not what the server points to
   const server = await addSecure(page, oauthServer);
   const status = server.getByRole('status', { name: 'Status of Secure' });
   await signInThroughPopup(page, server);
-  await expect(status).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(status).toHaveText('Connected (Streamable HTTP, MCP 2025-11-25)', { timeout: 20_000 });
 
   // Between sign-in and refresh the metadata moves the token endpoint to another origin (the same process answers there).
   const elsewhere = `http://127.0.0.1:${oauthServer.port}`;
@@ -120,7 +120,7 @@ test('OAuth trusts the metadata pinned at sign-in, not what the server points to
   // Naming itself: signed in, and connected with the new tokens.
   await oauthServer.configure({ metadata: { authorization_response_iss_parameter_supported: true }, iss: 'issuer' });
   await signInThroughPopup(page, server);
-  await expect(status).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(status).toHaveText('Connected (Streamable HTTP, MCP 2025-11-25)', { timeout: 20_000 });
   expect((await oauthServer.log()).filter((e) => e.event === 'sign_in')).toHaveLength(2);
 });
 
@@ -130,7 +130,7 @@ test('client identity without dynamic registration (issue 26 point 8): a Client 
   await oauthServer.configure({ metadata: { registration_endpoint: null }, clients: [{ client_id: 'pausepoint-by-hand', redirect_uris: [callback] }] });
   const server = await addSecure(page, oauthServer, 'pausepoint-by-hand');
   await signInThroughPopup(page, server);
-  await expect(server.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(server.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP, MCP 2025-11-25)', { timeout: 20_000 });
   await expect(server.getByRole('switch', { name: 'whisper', exact: true })).toBeChecked();
   const log = await oauthServer.log();
   expect(log.filter((e) => e.event === 'sign_in').map((e) => e.clientId)).toEqual(['pausepoint-by-hand']);
@@ -144,7 +144,7 @@ test('a server that demands a scope through WWW-Authenticate (issue 34): Sign in
   const server = await addSecure(page, oauthServer);
   await expect(server.getByRole('status', { name: 'Status of Secure' })).not.toHaveText(/\.\./);
   await signInThroughPopup(page, server);
-  await expect(server.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(server.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP, MCP 2025-11-25)', { timeout: 20_000 });
   await expect(server.getByRole('switch', { name: 'whisper', exact: true })).toBeChecked();
   expect((await oauthServer.log()).filter((e) => e.event === 'sign_in').map((e) => e.scopes)).toEqual([['mcp:read']]);
 });
@@ -155,7 +155,7 @@ test('a 403 insufficient_scope on a call (issue 34): not run, "Needs more access
   const server = await addSecure(page, oauthServer);
   const status = server.getByRole('status', { name: 'Status of Secure' });
   await signInThroughPopup(page, server);
-  await expect(status).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(status).toHaveText('Connected (Streamable HTTP, MCP 2025-11-25)', { timeout: 20_000 });
 
   // The call is approved, meets the 403, and is answered to the model as not run; nothing is sent again.
   llm.enqueue({ toolCalls: [{ id: 'call_whisper', name: 'secure__whisper', arguments: { message: 'more' } }] }, { content: 'It needs more access.' });
@@ -173,7 +173,7 @@ test('a 403 insufficient_scope on a call (issue 34): not run, "Needs more access
   await expect(again.getByRole('status', { name: 'Status of Secure' })).toHaveText(/^Needs more access: .*scope mcp:write/);
   await expect(again.getByRole('button', { name: 'Sign in', exact: true })).toHaveCount(0);
   await signInThroughPopup(page, again, 'Sign in again');
-  await expect(again.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP)', { timeout: 20_000 });
+  await expect(again.getByRole('status', { name: 'Status of Secure' })).toHaveText('Connected (Streamable HTTP, MCP 2025-11-25)', { timeout: 20_000 });
   expect((await oauthServer.log()).filter((e) => e.event === 'sign_in').map((e) => e.scopes)).toEqual([['mcp:read'], ['mcp:read', 'mcp:write']]);
 
   // Asked again, the call runs with the new token.

@@ -25,7 +25,7 @@ async function backToChat(page: Page) {
 
 test('connect server-everything by URL, list its tools, and call echo and get-sum through cards', async ({ page, llm, everything }) => {
   await setUpEndpoint(page, llm);
-  const server = await addServer(page, everything.url, 'Everything', /^Connected \(Streamable HTTP\)$/);
+  const server = await addServer(page, everything.url, 'Everything', /^Connected \(Streamable HTTP, MCP 2025-11-25\)$/);
   const tools = server.getByRole('list', { name: 'Tools of Everything' });
   await expect(tools.getByRole('switch', { name: 'echo', exact: true })).toBeChecked();
   await expect(tools.getByRole('listitem').filter({ hasText: 'get-sum' })).toContainText('read-only');
@@ -232,7 +232,7 @@ test('the server killed mid-call leaves the outcome unknown; started again, it i
 
 test('the legacy SSE transport connects too', async ({ page, llm, everythingSse }) => {
   await setUpEndpoint(page, llm);
-  const server = await addServer(page, everythingSse.url, 'Old server', /^Connected \(legacy SSE\)$/);
+  const server = await addServer(page, everythingSse.url, 'Old server', /^Connected \(legacy SSE, MCP 2025-11-25\)$/);
   await expect(server.getByRole('switch', { name: 'echo', exact: true })).toBeVisible();
 });
 

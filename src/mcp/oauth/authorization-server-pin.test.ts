@@ -1,4 +1,4 @@
-import type { OAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthServerInfo } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { AuthorizationServerRefused, checkCallbackIssuer, discoveryStateOf, pinAuthorizationServer, samePin } from './authorization-server-pin.ts';
 import { clientDocument, shippedClientDocument } from './client-metadata-document.ts';

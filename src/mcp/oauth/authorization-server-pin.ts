@@ -1,5 +1,5 @@
-import type { OAuthDiscoveryState, OAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
-import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema, OpenIdProviderDiscoveryMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthDiscoveryState, OAuthServerInfo } from '@modelcontextprotocol/client';
+import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema, OpenIdProviderDiscoveryMetadataSchema } from '@modelcontextprotocol/core';
 import { z } from 'zod';
 import { isLoopbackHost } from '../../storage/endpoint-origin.ts';
 

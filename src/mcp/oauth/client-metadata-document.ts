@@ -1,5 +1,4 @@
-import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, OAuthClientMetadata } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 
 /**

@@ -1,6 +1,5 @@
-import { auth, discoverOAuthServerInfo, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import { OAuthTokensSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { auth, discoverOAuthServerInfo, IssuerMismatchError, type FetchLike, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import { OAuthTokensSchema } from '@modelcontextprotocol/core';
 import { AuthorizationServerRefused, checkCallbackIssuer, discoveryStateOf, pinAuthorizationServer, samePin, type AuthorizationServerPin } from './authorization-server-pin.ts';
 import { shippedClientDocument } from './client-metadata-document.ts';
 import { scopeUnion } from '../needs-more-access.ts';
@@ -111,7 +110,15 @@ export class McpOAuth {
     const row = await this.store.get(server.id);
     const scope = (stepUp ? scopeUnion(heldScope(row), challenge.scope) : scopeUnion(challenge.scope)) || undefined;
     const state = this.#newState();
-    const info = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch, ...(resourceMetadataUrl ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}) });
+    const info = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch, ...(resourceMetadataUrl ? { resourceMetadataUrl: new URL(resourceMetadataUrl) } : {}) }).catch(
+      (error: unknown) => {
+        // The SDK refuses metadata that names another issuer (RFC 8414 §3.3) before pinAuthorizationServer would: said as the pin says it.
+        if (error instanceof IssuerMismatchError && error.kind === 'metadata') {
+          throw new AuthorizationServerRefused(`The authorization server at ${error.expected} names another issuer in its metadata (${error.received}); its metadata is not its own.`);
+        }
+        throw error;
+      },
+    );
     const discovery = pinAuthorizationServer(info, resourceMetadataUrl ?? null, this.#now());
     const clientId = clientIdOf(server);
     // This app's Client ID Metadata Document, where the authorization server takes one and the host serves the one built for this address.
@@ -170,7 +177,8 @@ export class McpOAuth {
       },
       { now: this.#now, clientId: clientIdOf(server) },
     );
-    const result = await auth(provider, { serverUrl: server.url, authorizationCode: code, fetchFn: this.#fetch });
+    // The SDK checks `iss` too (RFC 9207), against the same pinned discovery.
+    const result = await auth(provider, { serverUrl: server.url, authorizationCode: code, ...(iss ? { iss } : {}), fetchFn: this.#fetch });
     if (result !== 'AUTHORIZED') throw new SignInNeeded('The authorization server did not give tokens.');
   }
 
@@ -222,8 +230,13 @@ export class McpOAuth {
   async #stillPinned(server: ServerRef): Promise<OAuthDiscoveryState> {
     const pin = (await this.store.get(server.id))?.authorizationServer;
     if (!pin) throw new SignInNeeded('its tokens come from a sign-in that pinned no authorization server; sign in again');
-    const now = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch, ...(pin.resourceMetadataUrl ? { resourceMetadataUrl: new URL(pin.resourceMetadataUrl) } : {}) });
-    if (!samePin(pin, now)) {
+    const now = await discoverOAuthServerInfo(server.url, { fetchFn: this.#fetch, ...(pin.resourceMetadataUrl ? { resourceMetadataUrl: new URL(pin.resourceMetadataUrl) } : {}) }).catch(
+      (error: unknown) => {
+        if (error instanceof IssuerMismatchError) return null;
+        throw error;
+      },
+    );
+    if (!now || !samePin(pin, now)) {
       throw new SignInNeeded(`its authorization server's metadata changed since you signed in (${pin.authorizationServerUrl}); sign in again to accept the new one`);
     }
     return discoveryStateOf(pin);

@@ -1,12 +1,5 @@
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import {
-  OAuthClientInformationFullSchema,
-  OAuthClientInformationSchema,
-  OAuthTokensSchema,
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { OAuthClientInformationFullSchema, OAuthClientInformationSchema, OAuthTokensSchema } from '@modelcontextprotocol/core';
 import { discoveryStateOf, type AuthorizationServerPin } from './authorization-server-pin.ts';
 import { clientMetadata } from './client-metadata-document.ts';
 import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-record.ts';
@@ -96,30 +89,30 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.mode.state;
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
     // Pre-registered: no secret (a browser keeps none), and never replaced by a registration.
     if (this.#clientId) return { client_id: this.#clientId };
     const row = await this.store.get(this.serverId);
     // Registered for another callback URL (the app moved): register again.
     if (!row?.clientInformation || row.redirectUrl !== this.callbackUrl) return undefined;
     const full = OAuthClientInformationFullSchema.safeParse(row.clientInformation);
-    if (full.success) return full.data;
+    if (full.success) return withIssuer(full.data, row.clientInformation);
     const plain = OAuthClientInformationSchema.safeParse(row.clientInformation);
-    return plain.success ? plain.data : undefined;
+    return plain.success ? withIssuer(plain.data, row.clientInformation) : undefined;
   }
 
-  async saveClientInformation(clientInformation: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(clientInformation: StoredOAuthClientInformation): Promise<void> {
     await this.#change((row) => ({ ...row, redirectUrl: this.callbackUrl, clientInformation: { ...clientInformation } }));
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
     if (this.mode.kind === 'interactive' && this.mode.freshGrant) return undefined;
     const row = await this.store.get(this.serverId);
     const parsed = OAuthTokensSchema.safeParse(row?.tokens);
-    return parsed.success ? parsed.data : undefined;
+    return parsed.success && row?.tokens ? withIssuer(parsed.data, row.tokens) : undefined;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const mode = this.mode;
     // A sign-in pins the authorization server it checked, with the tokens it gave; a refresh keeps the pin it used.
     await this.#change((row) => ({
@@ -166,6 +159,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   async #change(change: (row: McpOAuthRecord) => McpOAuthRecord): Promise<void> {
     await this.store.update(this.serverId, (row) => ({ ...change(row ?? emptyRow(this.serverId, this.callbackUrl, this.#now())), updatedAt: this.#now() }));
   }
+}
+
+/**
+ * What was stored, as the SDK's schema reads it, with the `issuer` the SDK stamped on it when saving (SEP-2352):
+ * the SDK uses tokens and a registration only with the authorization server that issued them.
+ */
+function withIssuer<T extends object>(parsed: T, stored: Record<string, unknown>): T & { issuer?: string } {
+  return typeof stored.issuer === 'string' ? { ...parsed, issuer: stored.issuer } : parsed;
 }
 
 export function emptyRow(serverId: string, redirectUrl: string, now: number): McpOAuthRecord {

@@ -7,7 +7,7 @@ export function statusText(status: McpServerStatus, enabled: boolean): { text: s
     case 'connecting':
       return { text: 'Connecting…', tone: 'busy' };
     case 'connected':
-      return { text: `Connected (${status.transport === 'sse' ? 'legacy SSE' : 'Streamable HTTP'})`, tone: 'ok' };
+      return { text: `Connected (${status.transport === 'sse' ? 'legacy SSE' : 'Streamable HTTP'}${status.protocol ? `, MCP ${status.protocol}` : ''})`, tone: 'ok' };
     case 'needs_auth':
       return { text: `Needs sign-in: ${status.reason}`, tone: 'warn' };
     case 'needs_scope':

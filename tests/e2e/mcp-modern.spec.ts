@@ -1,0 +1,65 @@
+import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
+import { expect, mcpPort, test } from './fixtures.ts';
+import { startModernServer, type ModernServer } from './mcp-modern.ts';
+
+// Each test starts a real server process (and this machine is shared): more time than the default.
+test.describe.configure({ timeout: 120_000 });
+
+let modern: ModernServer;
+// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+test.beforeEach(async ({}, testInfo) => {
+  modern = await startModernServer(mcpPort(testInfo.workerIndex, 4));
+});
+test.afterEach(async () => {
+  await modern.close();
+});
+
+test('a server on the 2026-07-28 revision (the SDK’s v2 server) adds by URL, lists its tools, and a call asks and runs', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await openMcpSettings(page);
+  const section = page.getByRole('region', { name: 'MCP servers' });
+  await section.getByLabel('Server URL').fill(modern.url);
+  await section.getByLabel('Name (optional)').fill('Modern');
+  await section.getByRole('button', { name: 'Connect', exact: true }).click();
+  const server = section.getByRole('article', { name: 'Modern' });
+  await expect(server.getByRole('status', { name: 'Status of Modern' })).toHaveText('Connected (Streamable HTTP, MCP 2026-07-28)', { timeout: 20_000 });
+  const tools = server.getByRole('list', { name: 'Tools of Modern' });
+  await expect(tools.getByRole('listitem').filter({ hasText: 'echo' })).toContainText('read-only');
+  await expect(tools.getByRole('switch', { name: 'add', exact: true })).toBeChecked();
+
+  llm.enqueue({ toolCalls: [{ id: 'call_add', name: 'modern__add', arguments: { a: 2, b: 40 } }] }, { content: 'Added.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'add two and forty');
+  const gate = card(page, 'Call add on Modern');
+  await expect(gate).toContainText(modern.url);
+  await gate.getByRole('button', { name: 'Approve' }).click();
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(lastToolResult(second!.body)).toContain('The sum of 2 and 40 is 42.');
+  await expect(page.getByText('Added.')).toBeVisible();
+  expect(await modern.calls()).toEqual([{ tool: 'add', args: { a: 2, b: 40 }, revision: '2026-07-28' }]);
+});
+
+test('a 2026-07-28 input_required elicitation is the same form card, and the retried call carries the answer to the server', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await openMcpSettings(page);
+  const section = page.getByRole('region', { name: 'MCP servers' });
+  await section.getByLabel('Server URL').fill(modern.url);
+  await section.getByLabel('Name (optional)').fill('Modern');
+  await section.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(section.getByRole('status', { name: 'Status of Modern' })).toHaveText('Connected (Streamable HTTP, MCP 2026-07-28)', { timeout: 20_000 });
+
+  llm.enqueue({ toolCalls: [{ id: 'call_greet', name: 'modern__greet', arguments: {} }] }, { content: 'Greeted.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'greet me');
+  await card(page, 'Call greet on Modern').getByRole('button', { name: 'Approve' }).click();
+  const form = card(page, 'Modern asks for information');
+  await expect(form).toContainText('What is your name?');
+  await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada Lovelace');
+  await form.getByRole('button', { name: 'Submit' }).click();
+
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(lastToolResult(second!.body)).toContain('Hello, Ada Lovelace!');
+  await expect(page.getByText('Greeted.')).toBeVisible();
+  // The first round ran nothing; the call ran once, with the answer.
+  expect(await modern.calls()).toEqual([{ tool: 'greet', args: { name: 'Ada Lovelace' }, revision: '2026-07-28' }]);
+});
