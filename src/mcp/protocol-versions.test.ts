@@ -1,8 +1,12 @@
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEverything } from '../../tests/e2e/mcp-everything.ts';
 import { startModernServer, type ModernServer } from '../../tests/e2e/mcp-modern.ts';
 import { tab } from '../engine/testing/harness.ts';
+import { definitionHash } from './definition-pin.ts';
 import { McpHub } from './mcp-hub.ts';
+import { McpToolDefinition } from './mcp-server-record.ts';
 import type { SessionEvents } from './mcp-session.ts';
 import { openHttpSession } from './open-http-session.ts';
 import { closeAfter, closeHubs, serverCard, until } from './testing/hub-fixture.ts';
@@ -50,6 +54,21 @@ describe('the app’s MCP client speaks the revision each server offers (issue 3
     const result = await session.callTool('echo', { message: 'then' }, { signal: new AbortController().signal, timeoutMs: 10_000 });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: then' }]);
     await session.close();
+  });
+
+  it('pins made through the v1 SDK’s client still hold: every server-everything tool hashes the same as listed through v2', async () => {
+    // As the app's client was made before: the same capabilities (server-everything lists some tools only to a client that can answer them).
+    const v1 = new ClientV1({ name: 'pausepoint', version: '0.1.0' }, { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } });
+    const transport = new TransportV1(new URL(everything.url));
+    await v1.connect(transport);
+    const before = await Promise.all((await v1.listTools()).tools.map(async (tool) => [tool.name, await definitionHash(McpToolDefinition.parse(tool))] as const));
+    await transport.terminateSession();
+    await v1.close();
+    const session = await openHttpSession({ url: everything.url, headers: {}, bearerToken: null }, noEvents);
+    const after = await Promise.all((await session.listTools()).map(async (tool) => [tool.name, await definitionHash(tool)] as const));
+    await session.close();
+    expect(before.length).toBeGreaterThan(10);
+    expect(new Map(after)).toEqual(new Map(before));
   });
 
   it('answers a 2026-07-28 input_required elicitation through the same card as a 2025 one, and the retried call carries the answer', async () => {
