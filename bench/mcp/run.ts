@@ -1,7 +1,10 @@
 /**
- * `npm run bench:mcp`: Pausepoint's MCP client against the SDK's own, both in
- * Node, both talking to the real `@modelcontextprotocol/server-everything`
- * (Streamable HTTP) on loopback, started here and stopped at the end.
+ * `npm run bench:mcp`: Pausepoint's MCP client against the SDK's own (the v2
+ * client, negotiating as Pausepoint does), both in Node, on both protocol
+ * revisions: the real `@modelcontextprotocol/server-everything` (the v1 SDK:
+ * 2025-11-25, Streamable HTTP with a session) and tests/e2e/mcp-modern-server.mjs
+ * (the SDK's v2 server: 2026-07-28, no session), on loopback, started here
+ * and stopped at the end.
  *
  * - connect + list: a fresh session and `tools/list`, median of CONNECTS runs
  *   (the two sides' runs interleaved, so the machine's other load falls on both).
@@ -15,15 +18,15 @@
  *
  * Bounded: a fixed number of requests, to this machine only.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { performance } from 'node:perf_hooks';
 import type { ToolContext } from '../../src/engine/tool-definition.ts';
 import { McpHub } from '../../src/mcp/mcp-hub.ts';
 import { openHttpSession } from '../../src/mcp/open-http-session.ts';
 import { MemoryMcpStore } from '../../src/mcp/testing/memory-mcp-store.ts';
 import { startEverything } from '../../tests/e2e/mcp-everything.ts';
+import { startModernServer } from '../../tests/e2e/mcp-modern.ts';
 
 const PORT = Number(process.env.BENCH_MCP_PORT ?? 18650);
 const CONNECTS = 15;
@@ -56,13 +59,14 @@ async function timePair(a: () => Promise<unknown>, b: () => Promise<unknown>, ti
 
 const noEvents = { onToolsChanged() {}, onLost() {}, onElicit: async () => ({ action: 'cancel' as const }), onSample: () => Promise.reject(new Error('no sampling in the bench')) };
 
-const server = await startEverything(PORT, 'streamableHttp');
-try {
-  const url = server.url;
+/** The SDK's own client, as an app without Pausepoint's layers would use it: the same validator and negotiation. */
+const sdkClient = () => new Client({ name: 'bench', version: '1' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator(), versionNegotiation: { mode: 'auto' } });
 
+/** The three measures against one server: connect + list, list on an open session, one echo call. */
+async function bench(url: string): Promise<{ protocol: string; rows: [string, number, number][] }> {
   const [sdkConnect, ownConnect] = await timePair(
     async () => {
-      const client = new Client({ name: 'bench', version: '1' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+      const client = sdkClient();
       const transport = new StreamableHTTPClientTransport(new URL(url));
       await client.connect(transport);
       await client.listTools();
@@ -79,7 +83,7 @@ try {
   );
 
   // The SDK directly: one client, `echo` again and again.
-  const client = new Client({ name: 'bench', version: '1' }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const client = sdkClient();
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
   await client.listTools();
@@ -108,6 +112,7 @@ try {
   };
   // tools/list on an open session: what a re-list after `list_changed` costs (Pausepoint parses each definition).
   const session = await openHttpSession({ url, headers: {}, bearerToken: null }, noEvents);
+  const protocol = session.protocolVersion ?? 'unknown';
   const [sdkList, ownList] = await timePair(() => client.listTools(), () => session.listTools(), LISTS, 5);
   await session.close();
   const [sdkCall, ownCall] = await timePair(
@@ -119,14 +124,32 @@ try {
   await hub.close();
   await transport.terminateSession();
   await client.close();
+  return {
+    protocol,
+    rows: [
+      [`connect + tools/list (median of ${CONNECTS})`, sdkConnect, ownConnect],
+      [`tools/list on an open session (median of ${LISTS})`, sdkList, ownList],
+      [`one echo call (median of ${CALLS})`, sdkCall, ownCall],
+    ],
+  };
+}
 
-  console.log(`MCP client, Node ${process.version}, server-everything (Streamable HTTP) on 127.0.0.1:${PORT}`);
+const everything = await startEverything(PORT, 'streamableHttp');
+const modern = await startModernServer(PORT + 1);
+try {
+  const results = [
+    { server: 'server-everything', ...(await bench(everything.url)) },
+    { server: 'mcp-modern-server (SDK v2)', ...(await bench(modern.url)) },
+  ];
+  console.log(`MCP client, Node ${process.version}, Streamable HTTP on 127.0.0.1:${PORT} and :${PORT + 1}`);
   console.log('');
-  console.log('| measure | SDK directly | Pausepoint | ratio |');
-  console.log('|---|---|---|---|');
-  console.log(`| connect + tools/list (median of ${CONNECTS}) | ${ms(sdkConnect)} | ${ms(ownConnect)} | ${(ownConnect / sdkConnect).toFixed(2)}× |`);
-  console.log(`| tools/list on an open session (median of ${LISTS}) | ${ms(sdkList)} | ${ms(ownList)} | ${(ownList / sdkList).toFixed(2)}× |`);
-  console.log(`| one echo call (median of ${CALLS}) | ${ms(sdkCall)} | ${ms(ownCall)} | ${(ownCall / sdkCall).toFixed(2)}× (target ≤ 1.5×) |`);
+  console.log('| server (revision) | measure | SDK directly | Pausepoint | ratio |');
+  console.log('|---|---|---|---|---|');
+  for (const { server, protocol, rows } of results) {
+    for (const [measure, sdk, own] of rows) {
+      console.log(`| ${server} (${protocol}) | ${measure} | ${ms(sdk)} | ${ms(own)} | ${(own / sdk).toFixed(2)}×${measure.startsWith('one echo') ? ' (target ≤ 1.5×)' : ''} |`);
+    }
+  }
 } finally {
-  await server.close();
+  await Promise.all([everything.close(), modern.close()]);
 }
