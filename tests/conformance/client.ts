@@ -11,6 +11,7 @@
  * defaults filled in). Status changes that ask the user (Sign in, Sign in
  * again) are answered as a user would, at most three times.
  */
+import { z } from 'zod';
 import { realSleeps } from '../../src/engine/testing/fake-clock.ts';
 import { harness, pending, tab } from '../../src/engine/testing/harness.ts';
 import { McpHub } from '../../src/mcp/mcp-hub.ts';
@@ -27,6 +28,9 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const APP = 'https://conformance-test.local/';
 const CALLBACK = new URL('mcp-oauth-callback', APP).href;
 const MAX_SIGN_INS = 3;
+/** A scenario's tools are called, each once, up to this many (sep-2322's checks take five). */
+const MAX_CALLS = 8;
+const ScenarioContext = z.object({ toolCalls: z.array(z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()) })).optional() });
 const WAIT_MS = 20_000;
 
 const log = (...parts: unknown[]) => console.error(`[pausepoint ${scenario}]`, ...parts);
@@ -160,8 +164,15 @@ async function main(): Promise<void> {
     log(`${echo.name} →`, told.slice(0, 300));
     return;
   }
-  for (const tool of tools.slice(0, 3)) {
-    const args = argumentsFor(tool.parameters as Record<string, unknown>);
+  // Some scenarios name the calls to make, with their arguments (MCP_CONFORMANCE_CONTEXT): as a model would propose them.
+  const named = ScenarioContext.safeParse(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}')).data?.toolCalls ?? [];
+  const plan = named.length
+    ? named.flatMap(({ name, arguments: args }) =>
+        // A null for an optional argument is left out: the engine checks arguments against the tool's schema, which refuses null for a boolean.
+        tools.filter((t) => t.mcp?.toolName === name).map((tool) => ({ tool, args: Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null)) })),
+      )
+    : tools.slice(0, MAX_CALLS).map((tool) => ({ tool, args: argumentsFor(tool.parameters as Record<string, unknown>) }));
+  for (const { tool, args } of plan) {
     let result = await call(conversationId, tool.name, args);
     conversationId = result.conversationId;
     // Not run for want of access: the user presses Sign in again, and asks again.
