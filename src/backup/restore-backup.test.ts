@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
 import { openTestDb, useTestDb } from '../storage/testing/open-test-db.ts';
+import { putRule, removeRule } from '../storage/approval-rules-repo.ts';
 import { readSettings, saveSettings } from '../storage/settings-repo.ts';
 import { StorageError } from '../storage/storage-error.ts';
 import { BackupError } from './backup-error.ts';
@@ -126,7 +127,8 @@ describe('restoreBackup: round trip', () => {
     const { settings: settingsAfter, ...dataAfter } = after;
     expect(dataAfter).toEqual(dataBefore);
     const original = settingsBefore!.find((row) => (row as { key: string }).key === 'settings') as { value: object };
-    expect(settingsAfter).toEqual([{ key: 'settings', value: original.value }]);
+    // This browser's id comes with the rules: each comes back as the event that makes it, written by this browser.
+    expect(settingsAfter!.filter((row) => (row as { key: string }).key !== 'deviceId')).toEqual([{ key: 'settings', value: original.value }]);
     expect(result).toMatchObject({ settings: 'restored', apiKeyMissing: true });
     expect(describeRestore(result)).toBe(
       'Restored 2 conversations (6 messages, 2 approvals), 1 note, 2 approval rules and your settings. ' +
@@ -361,6 +363,20 @@ describe('restoreBackup: nothing comes back acting', () => {
     expect(result).toMatchObject({ approvalRules: 1, allowRulesOff: 0 });
     // Only the rule the restore wrote is in the audit log as restored.
     expect((await db.auditEvents.toArray()).map((event) => [event.kind, event.kind === 'tool_definition_changed' || event.kind === 'push_sent' ? null : event.rule.id])).toEqual([['rule_restored', 'r2']]);
+  });
+
+  it('a rule removed here does not come back from a backup: its removal is final', async () => {
+    await seedDatabase(db);
+    const text = await backupText();
+    await wipeData();
+    await putRule(db, SEED_ALLOW_RULE);
+    await removeRule(db, SEED_ALLOW_RULE.id);
+
+    const result = await restoreBackup(db, text);
+
+    expect(await db.approvalRules.get(SEED_ALLOW_RULE.id)).toBeUndefined();
+    expect(result).toMatchObject({ approvalRules: 1 });
+    expect((await db.ruleEvents.where('ruleId').equals(SEED_ALLOW_RULE.id).toArray()).map((e) => e.change.kind)).toEqual(['created', 'removed']);
   });
 
   it('puts each restored rule in the audit log as it came back, allow rules switched off', async () => {

@@ -2,6 +2,7 @@ import Dexie from 'dexie';
 import type { z } from 'zod';
 import { jsonEqual } from '../engine/json-equal.ts';
 import { API_KEYS_KEY, apiKeyFor } from '../storage/api-keys.ts';
+import { createRule } from '../storage/approval-rules-repo.ts';
 import { ruleEvent } from '../storage/audit-events-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
@@ -108,7 +109,7 @@ export async function restoreBackup(db: PausepointDb, text: string, options: Par
 async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promise<RestoreResult> {
   const { records } = backup;
   try {
-    const tables = [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.approvalRules, db.settings, db.auditEvents, db.attachments];
+    const tables = [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.approvalRules, db.ruleEvents, db.settings, db.auditEvents, db.attachments];
     return await db.transaction('rw', tables, async () => {
       const present = await presentConversations(db, records.conversations);
       const absent = <T extends { conversationId: string }>(rows: T[]) => rows.filter((row) => !present.has(row.conversationId));
@@ -136,7 +137,8 @@ async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promis
       await db.pausePoints.bulkPut(written.pausePoints);
       await db.ledger.bulkPut(written.ledger);
       await db.notes.bulkPut(notes);
-      await db.approvalRules.bulkPut(approvalRules);
+      // Each as the event that makes it, written by this device (rule-events-repo.ts).
+      for (const rule of approvalRules) await createRule(db, rule);
       // Each rule a restore brings is in the audit log, as it came back (allow rules switched off).
       await db.auditEvents.bulkAdd(auditEvents);
       await db.auditEvents.bulkAdd(approvalRules.map((rule) => ruleEvent('rule_restored', rule, { id: crypto.randomUUID(), at })));
@@ -212,10 +214,11 @@ async function refuseTakenAttachments(db: PausepointDb, rows: readonly StoredAtt
   );
 }
 
-/** The backup's rules whose ids are not here: a rule here is kept as it is. */
+/** The backup's rules whose ids were never here: a rule here is kept as it is, and one removed here stays removed. */
 async function missingRules(db: PausepointDb, rules: BackupRecords['approvalRules']): Promise<BackupRecords['approvalRules']> {
   const here = await db.approvalRules.bulkGet(rules.map((rule) => rule.id));
-  return rules.filter((_, index) => here[index] === undefined);
+  const known = new Set((await db.ruleEvents.where('ruleId').anyOf(rules.map((rule) => rule.id)).toArray()).map((event) => event.ruleId));
+  return rules.filter((rule, index) => here[index] === undefined && !known.has(rule.id));
 }
 
 /** The backup's audit events whose ids are not here: history already here is kept as it is. */

@@ -20,12 +20,13 @@ export interface RulesPort {
   /** Records that a rule decided a call (shown as "last used"); a rule removed meanwhile stays removed. */
   markUsed(ruleId: string, at: number): Promise<void>;
   /**
-   * Stores a rule, replacing one with the same id. (Made through `Engine.addRule`,
-   * which fills it in.) A new rule is an audit event, stored with it; `by` is
-   * who made it.
+   * Stores a new rule. (Made through `Engine.addRule`, which fills it in.) A
+   * new rule is an audit event, stored with it; `by` is who made it. An id is
+   * made once: putting one that is stored switches it on or off only, and
+   * one that was removed stays removed.
    */
   put(rule: ApprovalRule, by?: DecidedBy): Promise<void>;
-  /** Removes a rule (an audit event, stored with the removal); removing one that is not there does nothing. */
+  /** Removes a rule for good (an audit event, stored with the removal); removing one that is not there does nothing. */
   remove(ruleId: string, by?: DecidedBy): Promise<void>;
   /**
    * Records that a dry-run rule would have decided a call: the audit event,

@@ -1,5 +1,6 @@
-import { ledgerId, type ApprovalRule, type AuditEvent, type Conversation, type LedgerEntry, type Message, type PausePoint } from '../engine/records/index.ts';
-import { clampAuditEvent, clampConversation, clampLedgerEntry, clampMessage, clampPausePoint, clampRule } from './clamp-times.ts';
+import { ledgerId, type AuditEvent, type Conversation, type LedgerEntry, type Message, type PausePoint, type RuleStateEvent } from '../engine/records/index.ts';
+import { clampAuditEvent, clampConversation, clampLedgerEntry, clampMessage, clampPausePoint } from './clamp-times.ts';
+import { inertRuleEvent } from './inert-rule.ts';
 import type { FromDevice } from './provenance.ts';
 
 /** A record another of the person's devices pushed, with the id its sync document is sealed under. */
@@ -8,7 +9,7 @@ export type SyncedRecord =
   | { kind: 'message'; id: string; record: Message }
   | { kind: 'pausePoint'; id: string; record: PausePoint }
   | { kind: 'ledger'; id: string; record: LedgerEntry }
-  | { kind: 'rule'; id: string; record: ApprovalRule }
+  | { kind: 'ruleEvent'; id: string; record: RuleStateEvent }
   | { kind: 'auditEvent'; id: string; record: AuditEvent };
 
 export type Admitted<S extends SyncedRecord> = { ok: true; synced: S } | { ok: false; problem: string };
@@ -26,7 +27,13 @@ export type Admitted<S extends SyncedRecord> = { ok: true; synced: S } | { ok: f
  *   document's), checked before this is called.
  * - **Ids that say what they are**: the record's id is the one its sealed
  *   document names; a conversation is written by its owner device; a ledger
- *   entry's id is `<conversation>:<call>`. Anything else is refused.
+ *   entry's id is `<conversation>:<call>`; a rule event's is `<device>:<seq>`
+ *   and it makes the rule it names. Anything else is refused.
+ * - **No more granted than a restore could** (inert-rule.ts `inertRuleEvent`):
+ *   rules arrive as immutable events, and a rule is what they fold to, so a
+ *   device can neither rewrite a rule's definition, nor bring a removed one
+ *   back, nor undo a disable it had not seen; a rule from a backup arrives
+ *   as a restore writes it (an allow rule off).
  * - **Times clamped** to when it arrived: a device whose clock runs ahead can
  *   neither date a card after every later decision nor spend tomorrow today.
  * - **Nothing it brings is honoured by the engine on its own.** The sync applies
@@ -52,8 +59,10 @@ export function admitSynced<S extends SyncedRecord>(synced: S, from: FromDevice)
     case 'ledger':
       if (synced.record.id !== ledgerId(synced.record.conversationId, synced.record.toolCallId)) return refuse('its id is not its conversation and call');
       return admitted(clampLedgerEntry(synced.record, from.at));
-    case 'rule':
-      return admitted(clampRule(synced.record, from.at));
+    case 'ruleEvent': {
+      const event = inertRuleEvent(synced.record, from.at);
+      return event ? admitted(event) : refuse('a rule event whose ids do not say what it is');
+    }
     case 'auditEvent':
       return admitted(clampAuditEvent(synced.record, from.at));
   }

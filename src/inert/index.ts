@@ -10,5 +10,5 @@
 export { admitSynced, type Admitted, type SyncedRecord } from './admit-synced.ts';
 export { clampAuditEvent, clampDated, clampTime } from './clamp-times.ts';
 export { INTERRUPTED_FROM_FILE, inertConversation, NOT_RUN_FROM_FILE, type ForeignConversation, type InertConversation } from './inert-conversation.ts';
-export { inertRule } from './inert-rule.ts';
+export { inertRule, inertRuleEvent } from './inert-rule.ts';
 export type { FromDevice, FromFile } from './provenance.ts';

@@ -119,6 +119,21 @@ describe('approval rules repository', () => {
     expect(await db.approvalRules.get('bare')).toEqual({ id: 'bare', enabled: false });
   });
 
+  it('keeps a rule as the fold of its events: removal is final, a put again only switches it, its use stays here', async () => {
+    const port = new DexieRules(db);
+    await port.put(rule());
+    await port.markUsed('rule-1', 5_000);
+    await port.put(rule({ enabled: false }));
+    expect((await readRules(db)).rules).toEqual([rule({ enabled: false, lastUsedAt: 5_000, uses: 1 })]);
+    expect((await db.ruleEvents.toArray()).map((e) => [e.seq, e.change.kind])).toEqual([[1, 'created'], [2, 'disabled']]);
+    await port.remove('rule-1');
+    await port.put(rule());
+    await expect(setRuleEnabled(db, 'rule-1', true)).rejects.toMatchObject({ code: 'not_found' });
+    expect((await readRules(db)).rules).toEqual([]);
+    // A use writes no event: using a rule never publishes anything of it.
+    expect((await db.ruleEvents.toArray()).map((e) => e.change.kind)).toEqual(['created', 'disabled', 'removed']);
+  });
+
   it('removes an unreadable row too', async () => {
     await db.approvalRules.put({ id: 'bare' } as unknown as ApprovalRule);
     await removeRule(db, 'bare');

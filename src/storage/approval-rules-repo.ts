@@ -5,6 +5,7 @@ import { ApprovalRule, type DecidedBy, type DryRunEvent } from '../engine/record
 import { ruleEvent, SYSTEM_STAMP, type EventStamp } from './audit-events-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { ALWAYS_ALLOW_IRREVERSIBLE_KEY } from './always-allow-irreversible.ts';
+import { appendRuleEvent, disablesOf, hasRuleEvents, RULE_EVENT_STORES } from './rule-events-repo.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -105,20 +106,37 @@ export interface RuleChange {
 }
 
 /**
- * Validates and stores a rule, replacing one with the same id. A rule that
- * was not stored yet is a new one: its `rule_created` audit event is written
- * in the same transaction, so no rule exists that the audit log does not show.
+ * Validates and stores a new rule: the event that makes it (`created`), and
+ * its `rule_created` audit event in the same transaction, so no rule exists
+ * that the audit log does not show. A rule's id is made once: putting one
+ * that exists changes its switch only (an enable or a disable, as
+ * `setRuleEnabled` writes them), and one that was removed stays removed.
  */
 export async function putRule(db: PausepointDb, rule: unknown, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<ApprovalRule> {
   const parsed = checkedRule(rule);
   await write(() =>
-    db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
-      const existing = await db.approvalRules.get(parsed.id);
-      await db.approvalRules.put(parsed);
-      if (existing === undefined) await db.auditEvents.add(ruleEvent('rule_created', parsed, { id: stamp.newId(), at: parsed.createdAt, by }));
+    db.transaction('rw', [...RULE_EVENT_STORES, 'auditEvents'], async () => {
+      if (await hasRuleEvents(db, parsed.id)) {
+        const existing = await db.approvalRules.get(parsed.id);
+        if (existing !== undefined && existing.enabled !== parsed.enabled) await switchRule(db, existing, parsed.enabled, by, stamp);
+        return;
+      }
+      await createRule(db, parsed);
+      await db.auditEvents.add(ruleEvent('rule_created', parsed, { id: stamp.newId(), at: parsed.createdAt, by }));
     }),
   );
   return parsed;
+}
+
+/**
+ * The event that makes a rule, and the rule folded from it with this
+ * device's use as given (a rule put with its history: tests, restores).
+ * In the caller's `rw` transaction over RULE_EVENT_STORES.
+ */
+export async function createRule(db: PausepointDb, rule: ApprovalRule): Promise<void> {
+  const { lastUsedAt, uses, ...definition } = rule;
+  await appendRuleEvent(db, rule.id, { kind: 'created', rule: definition }, rule.createdAt);
+  if (lastUsedAt !== null || uses !== undefined) await db.approvalRules.update(rule.id, { lastUsedAt, ...(uses === undefined ? {} : { uses }) });
 }
 
 /** A rule checked before it is stored: an invalid one is refused with what is wrong. */
@@ -131,18 +149,23 @@ export function checkedRule(rule: unknown): ApprovalRule {
 }
 
 /**
- * Removes a rule, readable or not; removing one that is gone is not an error
- * (another tab got there first). A readable rule's removal is an audit event,
- * with the rule as it was; an unreadable row never applied, so its removal is not.
+ * Removes a rule, readable or not, for good: a `removed` event, which no
+ * later event undoes (fold-rule-events.ts). Removing one that is gone is not
+ * an error (another tab got there first). A readable rule's removal is an
+ * audit event, with the rule as it was; an unreadable row never applied, so
+ * its removal is not.
  */
 export async function removeRule(db: PausepointDb, id: string, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<void> {
   await write(() =>
-    db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
+    db.transaction('rw', [...RULE_EVENT_STORES, 'auditEvents'], async () => {
       const row: unknown = await db.approvalRules.get(id);
       if (row === undefined) return;
+      const at = stamp.now();
+      await appendRuleEvent(db, id, { kind: 'removed' }, at);
+      // A row no event made (an unreadable one from before rules had events) goes too.
       await db.approvalRules.delete(id);
       const parsed = ApprovalRule.safeParse(row);
-      if (parsed.success) await db.auditEvents.add(ruleEvent('rule_removed', parsed.data, { id: stamp.newId(), at: stamp.now(), by }));
+      if (parsed.success) await db.auditEvents.add(ruleEvent('rule_removed', parsed.data, { id: stamp.newId(), at, by }));
     }),
   );
 }
@@ -151,46 +174,55 @@ export async function removeRule(db: PausepointDb, id: string, { by, stamp = SYS
  * Switches a rule on or off, as it is: the user read what it matches in the
  * list before pressing Enable (a rule restored from a backup comes back off).
  * A rule whose tool has changed since it was made still does not apply (its
- * definition hash). A switch that changes something is an audit event
- * (`rule_enabled`, `rule_disabled`).
+ * definition hash). A switch that changes something is a rule event (an
+ * enable names every disable this device has seen of the rule: those it
+ * undoes) and an audit event (`rule_enabled`, `rule_disabled`).
  */
 export async function setRuleEnabled(db: PausepointDb, id: string, enabled: boolean, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<ApprovalRule> {
   try {
-    return await db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
+    return await db.transaction('rw', [...RULE_EVENT_STORES, 'auditEvents'], async () => {
       const row: unknown = await db.approvalRules.get(id);
       if (row === undefined) throw new StorageError('not_found', 'That rule no longer exists.');
       const parsed = ApprovalRule.safeParse(row);
       if (!parsed.success) throw new StorageError('corrupt', `That rule is unreadable and cannot be ${enabled ? 'enabled' : 'disabled'}: ${issuesOf(parsed.error).join('; ')}`);
       if (parsed.data.enabled === enabled) return parsed.data;
-      const next = { ...parsed.data, enabled };
-      await db.approvalRules.put(next);
-      await db.auditEvents.add(ruleEvent(enabled ? 'rule_enabled' : 'rule_disabled', next, { id: stamp.newId(), at: stamp.now(), by }));
-      return next;
+      return switchRule(db, parsed.data, enabled, by, stamp);
     });
   } catch (error) {
     throw toStorageError(error);
   }
 }
 
+/** An enable or a disable of a stored rule, with its audit event; in the caller's transaction. */
+async function switchRule(db: PausepointDb, rule: ApprovalRule, enabled: boolean, by: DecidedBy | undefined, stamp: EventStamp): Promise<ApprovalRule> {
+  const at = stamp.now();
+  await appendRuleEvent(db, rule.id, enabled ? { kind: 'enabled', undoes: await disablesOf(db, rule.id) } : { kind: 'disabled' }, at);
+  const next = { ...rule, enabled };
+  await db.auditEvents.add(ruleEvent(enabled ? 'rule_enabled' : 'rule_disabled', next, { id: stamp.newId(), at, by }));
+  return next;
+}
+
 /**
- * `Make active`: a dry-run rule starts deciding, from the next call on. An
- * audit event (`rule_enabled`, the rule as it is now, no longer a dry run,
- * its count of calls started again);
- * a rule that is not a dry run is left as it is.
+ * `Make active`: a dry-run rule starts deciding, from the next call on (an
+ * `activated` rule event, an enable too). An audit event (`rule_enabled`,
+ * the rule as it is now, no longer a dry run, its count of calls started
+ * again); a rule that is not a dry run is left as it is.
  */
 export async function makeRuleActive(db: PausepointDb, id: string, { by, stamp = SYSTEM_STAMP }: RuleChange = {}): Promise<ApprovalRule> {
   try {
-    return await db.transaction('rw', [db.approvalRules, db.auditEvents], async () => {
+    return await db.transaction('rw', [...RULE_EVENT_STORES, 'auditEvents'], async () => {
       const row: unknown = await db.approvalRules.get(id);
       if (row === undefined) throw new StorageError('not_found', 'That rule no longer exists.');
       const parsed = ApprovalRule.safeParse(row);
       if (!parsed.success) throw new StorageError('corrupt', `That rule is unreadable and cannot be made active: ${issuesOf(parsed.error).join('; ')}`);
       if (!parsed.data.dryRun && parsed.data.enabled) return parsed.data;
+      const at = stamp.now();
+      await appendRuleEvent(db, id, { kind: 'activated', undoes: await disablesOf(db, id) }, at);
       // Its count starts again: the list says how many calls it decided, apart from those it only would have (the audit log keeps both).
       const { dryRun: _dryRun, uses: _uses, ...rest } = parsed.data;
       const next = { ...rest, enabled: true };
       await db.approvalRules.put(next);
-      await db.auditEvents.add(ruleEvent('rule_enabled', next, { id: stamp.newId(), at: stamp.now(), by }));
+      await db.auditEvents.add(ruleEvent('rule_enabled', next, { id: stamp.newId(), at, by }));
       return next;
     });
   } catch (error) {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { ACTIVE_STATES } from '../engine/records/index.ts';
-import { makeConversation } from '../engine/testing/make-records.ts';
+import { makeConversation, makeRule } from '../engine/testing/make-records.ts';
+import { readRules } from './approval-rules-repo.ts';
 import { PausepointDb } from './db.ts';
 import { readApiKeys, readSettings } from './settings-repo.ts';
 
@@ -74,6 +75,33 @@ describe('PausepointDb', () => {
     const db = new PausepointDb(name);
     expect(await readApiKeys(db)).toEqual(keys);
     expect((await db.settings.get('settings'))?.value).not.toHaveProperty('apiKey');
+    db.close();
+    await Dexie.delete(name);
+  });
+
+  it('version 14 makes each stored rule the event that made it, written by this device, its use left on its row', async () => {
+    const name = `pausepoint-test-${crypto.randomUUID()}`;
+    const v13 = new Dexie(name);
+    v13.version(3).stores(V3_STORES);
+    await v13.table('settings').put({ key: 'deviceId', value: 'device-1' });
+    await v13.table('approvalRules').bulkPut([
+      makeRule({ id: 'later', createdAt: 2_000, enabled: false, lastUsedAt: 3_000, uses: 2 }),
+      makeRule({ id: 'first', createdAt: 1_000, dryRun: true }),
+      { id: 'bare' },
+    ]);
+    v13.close();
+
+    const db = new PausepointDb(name);
+    const { lastUsedAt: _l, uses: _u, ...later } = makeRule({ id: 'later', createdAt: 2_000, enabled: false });
+    const { lastUsedAt: _l2, ...first } = makeRule({ id: 'first', createdAt: 1_000, dryRun: true });
+    expect(await db.ruleEvents.orderBy('[device+seq]').toArray()).toEqual([
+      { v: 1, id: 'device-1:1', ruleId: 'first', device: 'device-1', seq: 1, at: 1_000, change: { kind: 'created', rule: first } },
+      { v: 1, id: 'device-1:2', ruleId: 'later', device: 'device-1', seq: 2, at: 2_000, change: { kind: 'created', rule: later } },
+    ]);
+    // Nothing else changes: the rows read as before, the unreadable one listed as unreadable.
+    const stored = await readRules(db, () => {});
+    expect(stored.rules.map((r) => [r.id, r.enabled, r.uses ?? 0])).toEqual([['first', true, 0], ['later', false, 2]]);
+    expect(stored.unreadable.map((u) => u.id)).toEqual(['bare']);
     db.close();
     await Dexie.delete(name);
   });

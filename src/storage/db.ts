@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { Note } from '../tools/note-record.ts';
-import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import type { StoredMcpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
 import type { RemoteDecision, SyncDevice, SyncDocState } from '../sync/records/sync-records.ts';
@@ -29,7 +29,10 @@ export class PausepointDb extends Dexie {
   ledger!: EntityTable<LedgerEntry, 'id'>;
   notes!: EntityTable<Note, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
+  /** The rules as their events fold (fold-rule-events.ts), with this device's use of each: what the engine reads. */
   approvalRules!: EntityTable<ApprovalRule, 'id'>;
+  /** Every rule's events, immutable (rule-state-event.ts): what rules are made of, and what syncs of them. */
+  ruleEvents!: EntityTable<RuleStateEvent, 'id'>;
   /** MCP servers, with their secrets (bearer tokens, headers): never in backups or exports. */
   mcpServers!: EntityTable<McpServerRecord, 'id'>;
   /** MCP servers' OAuth tokens and client registrations, one row per server: never in backups or exports. */
@@ -112,6 +115,11 @@ export class PausepointDb extends Dexie {
     this.version(12).stores({ messages: 'id, [conversationId+seq], [createdAt+usage.model]' });
     // Additive: the persisted search index (src/search/search-records.ts), shared by every tab instead of one in each worker's memory.
     this.version(13).stores({ searchTerms: 'term', searchBlocks: 'id', searchCovered: 'conversationId', searchState: 'key' });
+    // Rule events (src/engine/records/rule-state-event.ts): a rule is the fold of its events; each rule stored becomes the event that made it.
+    // Its code loads only for the upgrade (the page's start has no room for it); Dexie.waitFor keeps the upgrade's transaction open meanwhile.
+    this.version(14)
+      .stores({ ruleEvents: 'id, ruleId, [device+seq]' })
+      .upgrade(async (tx) => (await Dexie.waitFor(import('./rules-to-events.ts'))).rulesToEvents(tx));
   }
 
   /**

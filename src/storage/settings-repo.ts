@@ -266,16 +266,19 @@ export async function saveSettings(db: PausepointDb, input: SettingsInput): Prom
  */
 export async function deviceId(db: PausepointDb, uuid: () => string = () => crypto.randomUUID()): Promise<string> {
   try {
-    return await db.transaction('rw', db.settings, async () => {
-      const row = await db.settings.get(DEVICE_ID_KEY);
-      if (typeof row?.value === 'string' && row.value !== '') return row.value;
-      const id = uuid();
-      await db.settings.put({ key: DEVICE_ID_KEY, value: id });
-      return id;
-    });
+    return await db.transaction('rw', db.settings, () => deviceIdIn(db, uuid));
   } catch (error) {
     throw toStorageError(error);
   }
+}
+
+/** `deviceId`, in the caller's `rw` transaction over `settings` (one that writes what this device made: a rule event). */
+export async function deviceIdIn(db: PausepointDb, uuid: () => string = () => crypto.randomUUID()): Promise<string> {
+  const row = await db.settings.get(DEVICE_ID_KEY);
+  if (typeof row?.value === 'string' && row.value !== '') return row.value;
+  const id = uuid();
+  await db.settings.put({ key: DEVICE_ID_KEY, value: id });
+  return id;
 }
 
 function withoutVersion({ v: _v, apiKey: _legacy, ...settings }: z.output<typeof StoredSettings>): SavedSettings {

@@ -1,15 +1,16 @@
 import type { Settlement, SettleResult } from '../engine/storage-port.ts';
 import type { Conversation, Message, PausePoint } from '../engine/records/index.ts';
 import { resolvesPastExpiry } from '../engine/pause-expiry.ts';
-import { checkedRule } from './approval-rules-repo.ts';
+import { checkedRule, createRule } from './approval-rules-repo.ts';
 import { ruleEvent } from './audit-events-repo.ts';
 import type { PausepointDb } from './db.ts';
 import { numberDrafts } from './number-drafts.ts';
+import { RULE_EVENT_STORES } from './rule-events-repo.ts';
 import { byCreation } from './pause-points-repo.ts';
 import { StorageError } from './storage-error.ts';
 
 /** The stores `settleInTransaction` reads and writes: the caller's transaction spans them. */
-export const SETTLE_STORES = ['pausePoints', 'conversations', 'messages', 'approvalRules', 'auditEvents'] as const;
+export const SETTLE_STORES = ['pausePoints', 'conversations', 'messages', 'auditEvents', ...RULE_EVENT_STORES] as const;
 
 export interface SettledInTransaction {
   result: SettleResult;
@@ -36,7 +37,7 @@ export async function settleInTransaction(
   /** The conversation the caller expects the pause point in: read with the pending ones, in one round trip. */
   expected?: string,
 ): Promise<SettledInTransaction> {
-  const { conversations, messages, pausePoints, approvalRules, auditEvents } = db;
+  const { conversations, messages, pausePoints, auditEvents } = db;
   const nothing: Promise<unknown> = Promise.resolve();
   // Every pending pause point: the count below is taken from them, and a pause point that can still be
   // decided is among them. Only one that is not is read on its own (not found, or decided already).
@@ -61,7 +62,7 @@ export async function settleInTransaction(
     // With the decision or not at all: `Always allow` on a card another tab decided first grants nothing.
     const rule = checkedRule(settlement.rule);
     writes.push(
-      approvalRules.put(rule),
+      createRule(db, rule),
       auditEvents.add(ruleEvent('rule_created', rule, { id: crypto.randomUUID(), at: rule.createdAt, by: settlement.pausePoint.decidedBy })),
     );
   }

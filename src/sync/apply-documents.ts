@@ -1,5 +1,6 @@
 import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { admitSynced, type SyncedRecord } from '../inert/index.ts';
+import { refoldRules } from '../storage/rule-events-repo.ts';
 import type { SyncDocState } from './records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
@@ -32,7 +33,7 @@ export interface Applied {
 
 type Verdict = 'applied' | 'ignored' | 'refused';
 
-const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions'] as const;
+const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'ruleEvents', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions'] as const;
 
 /**
  * Writes what other devices pushed into this device's database, in one
@@ -80,6 +81,8 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     const seen: SyncDocState[] = [];
     // Written at the page's end, one bulkPut per table (see above); keyed by id, so the last word on a record wins, as put's would.
     const puts = { conversations: new Map<string, Conversation>(), messages: new Map<string, Message>(), ledger: new Map<string, LedgerEntry>(), pausePoints: new Map<string, PausePoint>() };
+    // The rules whose events came in this page: folded again at its end, once each.
+    const refold = new Set<string>();
     // A removed device's documents are not taken any more, whatever they say.
     const removed = new Set((await db.syncDevices.toArray()).filter((d) => d.removed).map((d) => d.id));
 
@@ -117,6 +120,7 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     await db.messages.bulkPut([...puts.messages.values()]);
     await db.ledger.bulkPut([...puts.ledger.values()]);
     await db.pausePoints.bulkPut([...puts.pausePoints.values()]);
+    await refoldRules(db, refold);
     await db.syncDocs.bulkPut(seen);
 
     /** A record's verdict at once (it is written with the page's); the other kinds read or write as they go. */
@@ -156,18 +160,23 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (doc.id !== String(doc.record.epoch) || doc.record.epoch <= ctx.epoch) return 'ignored';
           if (!out.rotation || doc.record.epoch > out.rotation.epoch) out.rotation = doc.record;
           return 'applied';
+        // A whole rule (`rule`), from a device before rule events: what it says of a rule's state decides nothing.
         case 'pairingUsed':
+        case 'rule':
           return 'ignored';
         default:
           return applyStored(doc);
       }
     }
 
-    /** The few kinds that read or write beside the page's records: rules, audit events, devices, decisions, removals. */
-    async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'rotation' | 'pairingUsed' }>): Promise<Verdict> {
+    /** The few kinds that read or write beside the page's records: rule events, audit events, devices, decisions, removals. */
+    async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'rotation' | 'pairingUsed' | 'rule' }>): Promise<Verdict> {
       switch (doc.kind) {
-        case 'rule':
-          await db.approvalRules.put(doc.record);
+        case 'ruleEvent':
+          // Immutable: one already here is this one (its id says whose and which).
+          if (await db.ruleEvents.get(doc.id)) return 'ignored';
+          await db.ruleEvents.add(doc.record);
+          refold.add(doc.record.ruleId);
           return 'applied';
         case 'auditEvent':
           if (await db.auditEvents.get(doc.id)) return 'ignored';
@@ -214,7 +223,7 @@ function admit(doc: SyncDocument, at: number): SyncDocument | undefined {
     case 'message':
     case 'pausePoint':
     case 'ledger':
-    case 'rule':
+    case 'ruleEvent':
     case 'auditEvent': {
       const admitted = admitSynced({ kind: doc.kind, id: doc.id, record: doc.record } as SyncedRecord, from);
       return admitted.ok ? ({ ...doc, record: admitted.synced.record } as SyncDocument) : undefined;

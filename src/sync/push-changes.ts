@@ -1,6 +1,7 @@
 import Dexie from 'dexie';
 import type { Conversation, Message } from '../engine/records/index.ts';
 import type { SyncDevice, SyncDocState } from './records/sync-records.ts';
+import { pushRuleEvents } from './push-rule-events.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
 import { syncKey, type SyncDocument, type SyncKind } from './sync-document.ts';
@@ -26,8 +27,8 @@ export interface PushResult {
 
 /**
  * Pushes what changed here since the last push: the conversations this
- * device runs (with their messages, cards and ledger entries), every approval
- * rule and audit event, and this device's own document. Another device's
+ * device runs (with their messages, cards and ledger entries), every audit
+ * event, the rule events the server lacks, and this device's own document. Another device's
  * conversations are never pushed from here: each record has one writer, its
  * conversation's owner, so the server never holds two versions of one to
  * merge. A record is pushed when its hash differs from what was last pushed
@@ -62,7 +63,6 @@ export async function pushChanges(ctx: SyncContext): Promise<PushResult> {
     outgoing.push({ kind: 'conversation', id: conversation.id, record: conversation, hash, state });
     watermarks.set(conversation.id, stableBelow(messages, conversation.nextSeq));
   }
-  await collect(ctx, outgoing, 'rule', await db.approvalRules.toArray());
   await collect(ctx, outgoing, 'auditEvent', await db.auditEvents.toArray());
   await collectDevice(ctx, outgoing);
 
@@ -76,6 +76,8 @@ export async function pushChanges(ctx: SyncContext): Promise<PushResult> {
     pushed += result.pushed;
     conflicts += result.conflicts;
   }
+  // Rules go as their events, each created once (push-rule-events.ts), never as whole records.
+  pushed += (await pushRuleEvents(ctx)).pushed;
   return { pushed, conflicts };
 }
 
@@ -134,7 +136,7 @@ async function pushBatch(ctx: SyncContext, batch: readonly Outgoing[], watermark
     }
     if (item.kind !== 'conversation') failed.add(conversationOf(item));
     if (result?.error !== 'conflict') continue;
-    // Another revision is there (this device's record of it was lost, or another device changed a rule):
+    // Another revision is there (this device's record of it was lost):
     // take its revision and counter, so the next push writes over it, counted past it.
     conflicts++;
     const current = await ctx.client.getDocument(body._id);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
-import { ApprovalRule, AuditEvent, Conversation, DecidedBy, DeviceSignature, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import { ApprovalRule, AuditEvent, Conversation, DecidedBy, DeviceSignature, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
 import { KeyGrant } from './crypto/key-grant.ts';
 import { SyncDevice } from './records/sync-records.ts';
 
@@ -10,7 +10,7 @@ import { SyncDevice } from './records/sync-records.ts';
  * writer's version counter `n`, the device that wrote it, and the record as
  * that device stores it. The server sees none of it (envelope.ts).
  */
-export const RECORD_KINDS = ['conversation', 'message', 'pausePoint', 'ledger', 'rule', 'auditEvent', 'device'] as const;
+export const RECORD_KINDS = ['conversation', 'message', 'pausePoint', 'ledger', 'ruleEvent', 'auditEvent', 'device'] as const;
 
 /** A decision claimed on the server: created once, by the device whose create got 201. */
 export const DecisionClaim = z.object({
@@ -35,7 +35,10 @@ export const SyncDocument = z.discriminatedUnion('kind', [
   z.object({ ...header, kind: z.literal('message'), record: Message }),
   z.object({ ...header, kind: z.literal('pausePoint'), record: PausePoint }),
   z.object({ ...header, kind: z.literal('ledger'), record: LedgerEntry }),
+  /** A whole rule, as devices before rule events pushed it: read, never applied (a rule is the fold of its events). */
   z.object({ ...header, kind: z.literal('rule'), record: ApprovalRule }),
+  /** One event of a rule (rule-state-event.ts): created once, without `_rev`, never written again; its id is `<device>:<seq>`. */
+  z.object({ ...header, kind: z.literal('ruleEvent'), record: RuleStateEvent }),
   z.object({ ...header, kind: z.literal('auditEvent'), record: AuditEvent }),
   z.object({ ...header, kind: z.literal('device'), record: SyncDevice }),
   z.object({ ...header, kind: z.literal('decision'), record: DecisionClaim }),

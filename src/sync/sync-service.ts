@@ -55,7 +55,7 @@ export interface SyncServiceOptions {
 }
 
 /** Tables whose changes another device shows: a change to one of them is pushed. */
-const WATCHED = /\/(conversations|pausePoints|approvalRules|auditEvents|remoteDecisions)\//;
+const WATCHED = /\/(conversations|pausePoints|ruleEvents|auditEvents|remoteDecisions)\//;
 
 interface Active {
   config: SyncConfig;

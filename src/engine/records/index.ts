@@ -10,3 +10,4 @@ export * from './approval-rule.ts';
 export * from './audit-event.ts';
 export * from './usage.ts';
 export * from './versions.ts';
+export * from './rule-state-event.ts';

@@ -10,6 +10,8 @@ import { copyRecord } from './copy-record.ts';
  */
 export class MemoryRules implements RulesPort {
   readonly #rules = new Map<string, ApprovalRule>();
+  /** Ids removed: a rule's removal is final, as the fold of its events makes it in storage. */
+  readonly #removed = new Set<string>();
   #askForEverything = false;
   /** How often `load` was called: tests check that rules are read per call. */
   loads = 0;
@@ -43,11 +45,11 @@ export class MemoryRules implements RulesPort {
 
   /** Stores a rule at once: how MemoryStorage writes a settlement's rule "in the same transaction". */
   store(rule: ApprovalRule): void {
-    this.#rules.set(rule.id, copyRecord(rule));
+    if (!this.#removed.has(rule.id)) this.#rules.set(rule.id, copyRecord(rule));
   }
 
   async remove(ruleId: string): Promise<void> {
-    this.#rules.delete(ruleId);
+    if (this.#rules.delete(ruleId)) this.#removed.add(ruleId);
   }
 
   /** "Ask for everything" (a setting of the host's, read with the rules). */

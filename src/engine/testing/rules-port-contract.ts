@@ -35,10 +35,17 @@ export function describeRulesPort(name: string, makeRules: () => Promise<RulesUn
       expect([...stored].sort((a, b) => a.id.localeCompare(b.id))).toEqual([allow, deny]);
     });
 
-    it('replaces a rule put again with the same id', async () => {
+    it('switches a rule put again with the same id', async () => {
       await rules.put(makeRule({ enabled: true }));
       await rules.put(makeRule({ enabled: false }));
       expect((await rules.load()).rules).toEqual([makeRule({ enabled: false })]);
+    });
+
+    it('never makes a removed rule again: its removal is final', async () => {
+      await rules.put(makeRule({ id: 'r1' }));
+      await rules.remove('r1');
+      await rules.put(makeRule({ id: 'r1' }));
+      expect((await rules.load()).rules).toEqual([]);
     });
 
     it('removes a rule, and removing one that is not there does nothing', async () => {

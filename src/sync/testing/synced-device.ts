@@ -46,6 +46,8 @@ const realTime = {
 export async function syncedDevice(name: string, turns: ScriptedTurn[] = []): Promise<SyncedDevice> {
   const { db, cleanup } = await openTestDb();
   const id = `device-${name.replace(/\W+/g, '-').toLowerCase()}`;
+  // This browser's id (settings-repo.ts), the one its sync goes under: the writer of its rule events.
+  await db.settings.put({ key: 'deviceId', value: id });
   const model = new ScriptedModel(...turns);
   const executions: { amount: number; to: string }[] = [];
   const offline = { on: false };
