@@ -142,7 +142,7 @@ describe('approval rules repository', () => {
 
   it('follows every write live, the switch included', async () => {
     const live = liveRules(db);
-    expect(await waitForEmission(live, () => true)).toEqual({ rules: [], askForEverything: false, unreadable: [], conversationTitles: new Map() });
+    expect(await waitForEmission(live, () => true)).toEqual({ rules: [], askForEverything: false, unreadable: [], heldBack: false, conversationTitles: new Map() });
 
     const added = waitForEmission(live, (s) => s.rules.length === 1);
     await putRule(db, rule());

@@ -6,6 +6,7 @@ import { ruleEvent, SYSTEM_STAMP, type EventStamp } from './audit-events-repo.ts
 import type { PausepointDb } from './db.ts';
 import { ALWAYS_ALLOW_IRREVERSIBLE_KEY } from './always-allow-irreversible.ts';
 import { appendRuleEvent, disablesOf, hasRuleEvents, RULE_EVENT_STORES } from './rule-events-repo.ts';
+import { rulesHeldBack } from './rule-floors.ts';
 import { StorageError, toStorageError } from './storage-error.ts';
 
 /**
@@ -27,6 +28,12 @@ export interface UnreadableRule {
 export interface StoredRules extends RuleSet {
   rules: ApprovalRule[];
   unreadable: UnreadableRule[];
+  /**
+   * This device joined with a pairing link and does not hold yet every rule
+   * event the inviting device had (rule-floors.ts): allow rules do not decide
+   * until it does, as under "Ask for everything".
+   */
+  heldBack: boolean;
 }
 
 export type UnreadableRuleReport = (problem: UnreadableRule | { id: typeof ASK_FOR_EVERYTHING_KEY; issues: string[] }) => void;
@@ -45,9 +52,10 @@ const warnUnreadable: UnreadableRuleReport = ({ id, issues }) => {
 export async function readRules(db: PausepointDb, report: UnreadableRuleReport = warnUnreadable): Promise<StoredRules> {
   let rows: unknown[];
   let switchRow: { value: unknown } | undefined;
+  let heldBack: boolean;
   try {
-    [rows, switchRow] = await db.transaction('r', [db.approvalRules, db.settings], () =>
-      Promise.all([db.approvalRules.toArray() as Promise<unknown[]>, db.settings.get(ASK_FOR_EVERYTHING_KEY)]),
+    [rows, switchRow, heldBack] = await db.transaction('r', [db.approvalRules, db.settings, db.ruleEvents], () =>
+      Promise.all([db.approvalRules.toArray() as Promise<unknown[]>, db.settings.get(ASK_FOR_EVERYTHING_KEY), rulesHeldBack(db)]),
     );
   } catch (error) {
     throw toStorageError(error);
@@ -66,7 +74,7 @@ export async function readRules(db: PausepointDb, report: UnreadableRuleReport =
     report(problem);
   }
   rules.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { rules, askForEverything: askForEverythingOf(switchRow, report), unreadable };
+  return { rules, askForEverything: askForEverythingOf(switchRow, report), unreadable, heldBack };
 }
 
 function askForEverythingOf(row: { value: unknown } | undefined, report: UnreadableRuleReport): boolean {
@@ -86,7 +94,7 @@ export interface RulesView extends StoredRules {
 /** The rules as the Settings page shows them, following every write in any tab. */
 export function liveRules(db: PausepointDb): Observable<RulesView> {
   return liveQuery(() =>
-    db.transaction('r', [db.approvalRules, db.settings, db.conversations], async (): Promise<RulesView> => {
+    db.transaction('r', [db.approvalRules, db.settings, db.ruleEvents, db.conversations], async (): Promise<RulesView> => {
       // Reported when the worker reads a row for a decision; the page lists it instead of logging it on every change.
       const stored = await readRules(db, () => {});
       const ids = [...new Set(stored.rules.flatMap((rule) => (rule.scope.kind === 'conversation' ? [rule.scope.conversationId] : [])))];
@@ -262,8 +270,9 @@ export class DexieRules implements RulesPort {
   ) {}
 
   async load(): Promise<RuleSet> {
-    const { rules, askForEverything } = await readRules(this.db, this.report);
-    return { rules, askForEverything };
+    const { rules, askForEverything, heldBack } = await readRules(this.db, this.report);
+    // Rules held back (a new device short of the rule events its pairing link named): allow rules wait, as under Ask for everything.
+    return { rules, askForEverything: askForEverything || heldBack };
   }
 
   /** Only a rule still stored is touched: one removed meanwhile stays removed. */

@@ -5,7 +5,8 @@ import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { ACTIVE_STATES } from '../engine/records/index.ts';
 import { makeConversation, makeRule } from '../engine/testing/make-records.ts';
-import { readRules } from './approval-rules-repo.ts';
+import { readRules, setRuleEnabled } from './approval-rules-repo.ts';
+import { adoptStoredRules, RULE_EVENT_STORES } from './rule-events-repo.ts';
 import { PausepointDb } from './db.ts';
 import { readApiKeys, readSettings } from './settings-repo.ts';
 
@@ -79,7 +80,7 @@ describe('PausepointDb', () => {
     await Dexie.delete(name);
   });
 
-  it('version 14 makes each stored rule the event that made it, written by this device, its use left on its row', async () => {
+  it('version 14 adds rule events; a rule stored before them gets the event that made it when first changed or synced', async () => {
     const name = `pausepoint-test-${crypto.randomUUID()}`;
     const v13 = new Dexie(name);
     v13.version(3).stores(V3_STORES);
@@ -92,16 +93,23 @@ describe('PausepointDb', () => {
     v13.close();
 
     const db = new PausepointDb(name);
+    const before = await readRules(db, () => {});
+    expect(await db.ruleEvents.count()).toBe(0);
+    // A change of one rule makes it first; a sync's push makes the rest (rule-events-repo.ts adoptStoredRules).
+    await setRuleEnabled(db, 'later', true);
+    await db.transaction('rw', [...RULE_EVENT_STORES], () => adoptStoredRules(db));
     const { lastUsedAt: _l, uses: _u, ...later } = makeRule({ id: 'later', createdAt: 2_000, enabled: false });
     const { lastUsedAt: _l2, ...first } = makeRule({ id: 'first', createdAt: 1_000, dryRun: true });
     expect(await db.ruleEvents.orderBy('[device+seq]').toArray()).toEqual([
-      { v: 1, id: 'device-1:1', ruleId: 'first', device: 'device-1', seq: 1, at: 1_000, change: { kind: 'created', rule: first } },
-      { v: 1, id: 'device-1:2', ruleId: 'later', device: 'device-1', seq: 2, at: 2_000, change: { kind: 'created', rule: later } },
+      { v: 1, id: 'device-1:1', ruleId: 'later', device: 'device-1', seq: 1, at: 2_000, change: { kind: 'created', rule: later } },
+      { v: 1, id: 'device-1:2', ruleId: 'later', device: 'device-1', seq: 2, at: expect.any(Number), change: { kind: 'enabled', undoes: [] } },
+      { v: 1, id: 'device-1:3', ruleId: 'first', device: 'device-1', seq: 3, at: 1_000, change: { kind: 'created', rule: first } },
     ]);
-    // Nothing else changes: the rows read as before, the unreadable one listed as unreadable.
-    const stored = await readRules(db, () => {});
-    expect(stored.rules.map((r) => [r.id, r.enabled, r.uses ?? 0])).toEqual([['first', true, 0], ['later', false, 2]]);
-    expect(stored.unreadable.map((u) => u.id)).toEqual(['bare']);
+    // Nothing else changes: the rows read as before (but the switch), their use kept, the unreadable one listed as unreadable.
+    const after = await readRules(db, () => {});
+    expect(after.rules).toEqual(before.rules.map((rule) => (rule.id === 'later' ? { ...rule, enabled: true } : rule)));
+    expect(after.rules.find((rule) => rule.id === 'later')?.uses).toBe(2);
+    expect(after.unreadable.map((u) => u.id)).toEqual(['bare']);
     db.close();
     await Dexie.delete(name);
   });

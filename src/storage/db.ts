@@ -23,31 +23,32 @@ export interface SettingRow {
  * only when an index changes; record shapes carry their own `v`.
  */
 export class PausepointDb extends Dexie {
-  conversations!: EntityTable<Conversation, 'id'>;
-  messages!: EntityTable<Message, 'id'>;
-  pausePoints!: EntityTable<PausePoint, 'id'>;
-  ledger!: EntityTable<LedgerEntry, 'id'>;
-  notes!: EntityTable<Note, 'id'>;
-  settings!: EntityTable<SettingRow, 'key'>;
+  // `declare`: Dexie makes each table a property as the schema names it; a class field would only add its name to the page's start.
+  declare conversations: EntityTable<Conversation, 'id'>;
+  declare messages: EntityTable<Message, 'id'>;
+  declare pausePoints: EntityTable<PausePoint, 'id'>;
+  declare ledger: EntityTable<LedgerEntry, 'id'>;
+  declare notes: EntityTable<Note, 'id'>;
+  declare settings: EntityTable<SettingRow, 'key'>;
   /** The rules as their events fold (fold-rule-events.ts), with this device's use of each: what the engine reads. */
-  approvalRules!: EntityTable<ApprovalRule, 'id'>;
+  declare approvalRules: EntityTable<ApprovalRule, 'id'>;
   /** Every rule's events, immutable (rule-state-event.ts): what rules are made of, and what syncs of them. */
-  ruleEvents!: EntityTable<RuleStateEvent, 'id'>;
+  declare ruleEvents: EntityTable<RuleStateEvent, 'id'>;
   /** MCP servers, with their secrets (bearer tokens, headers): never in backups or exports. */
-  mcpServers!: EntityTable<McpServerRecord, 'id'>;
+  declare mcpServers: EntityTable<McpServerRecord, 'id'>;
   /** MCP servers' OAuth tokens and client registrations, one row per server: never in backups or exports. */
-  mcpOAuth!: EntityTable<StoredMcpOAuthRecord, 'serverId'>;
+  declare mcpOAuth: EntityTable<StoredMcpOAuthRecord, 'serverId'>;
   /** The bytes of files attached to user messages (stored-attachment.ts), by the id their refs name. */
-  attachments!: EntityTable<StoredAttachment, 'id'>;
+  declare attachments: EntityTable<StoredAttachment, 'id'>;
   /** What the audit log records besides pause points: rule changes, changed MCP tools (append-only). */
-  auditEvents!: EntityTable<AuditEvent, 'id'>;
+  declare auditEvents: EntityTable<AuditEvent, 'id'>;
 
   /** The person's paired devices, as their own documents on the sync server say (src/sync). */
-  syncDevices!: EntityTable<SyncDevice, 'id'>;
+  declare syncDevices: EntityTable<SyncDevice, 'id'>;
   /** The decisions this device claimed on the sync server, and what each claim came to. */
-  remoteDecisions!: EntityTable<RemoteDecision, 'pausePointId'>;
+  declare remoteDecisions: EntityTable<RemoteDecision, 'pausePointId'>;
   /** Per synced record: its document on the server, the revision and version counter last seen, and what was pushed. */
-  syncDocs!: EntityTable<SyncDocState, 'key'>;
+  declare syncDocs: EntityTable<SyncDocState, 'key'>;
 
   /**
    * Conversation search's index (src/search/search-records.ts), kept here so
@@ -56,10 +57,10 @@ export class PausepointDb extends Dexie {
    * blocks cover, and the index's format. Derived from the records above,
    * never in backups, exports or sync: it is rebuilt from them.
    */
-  searchTerms!: EntityTable<SearchTermRow, 'term'>;
-  searchBlocks!: EntityTable<SearchBlockRow, 'id'>;
-  searchCovered!: EntityTable<SearchCoveredRow, 'conversationId'>;
-  searchState!: EntityTable<SearchStateRow, 'key'>;
+  declare searchTerms: EntityTable<SearchTermRow, 'term'>;
+  declare searchBlocks: EntityTable<SearchBlockRow, 'id'>;
+  declare searchCovered: EntityTable<SearchCoveredRow, 'conversationId'>;
+  declare searchState: EntityTable<SearchStateRow, 'key'>;
 
   /** The same database over a second connection whose writes are `strict`; opened on first use (see `strict`). */
   #strict: PausepointDb | undefined;
@@ -115,11 +116,10 @@ export class PausepointDb extends Dexie {
     this.version(12).stores({ messages: 'id, [conversationId+seq], [createdAt+usage.model]' });
     // Additive: the persisted search index (src/search/search-records.ts), shared by every tab instead of one in each worker's memory.
     this.version(13).stores({ searchTerms: 'term', searchBlocks: 'id', searchCovered: 'conversationId', searchState: 'key' });
-    // Rule events (src/engine/records/rule-state-event.ts): a rule is the fold of its events; each rule stored becomes the event that made it.
-    // Its code loads only for the upgrade (the page's start has no room for it); Dexie.waitFor keeps the upgrade's transaction open meanwhile.
-    this.version(14)
-      .stores({ ruleEvents: 'id, ruleId, [device+seq]' })
-      .upgrade(async (tx) => (await Dexie.waitFor(import('./rules-to-events.ts'))).rulesToEvents(tx));
+    // Additive: rule events (src/engine/records/rule-state-event.ts); a rule is the fold of its events. A rule stored before
+    // them gets the event that made it when it is first changed or synced (rule-events-repo.ts `adoptStoredRules`): no
+    // upgrade code, since the page opens this database at start and has no room for it.
+    this.version(14).stores({ ruleEvents: 'id, ruleId, [device+seq]' });
   }
 
   /**

@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
 import { foldRuleEvents } from '../engine/fold-rule-events.ts';
-import { ruleEventId, type ApprovalRule, type RuleStateChange, type RuleStateEvent } from '../engine/records/index.ts';
+import { ApprovalRule, ruleEventId, type RuleStateChange, type RuleStateEvent } from '../engine/records/index.ts';
 import type { PausepointDb } from './db.ts';
 import { deviceIdIn } from './settings-repo.ts';
 
@@ -16,6 +16,11 @@ export const RULE_EVENT_STORES = ['ruleEvents', 'approvalRules', 'settings'] as 
  */
 export async function appendRuleEvent(db: PausepointDb, ruleId: string, change: RuleStateChange, at: number): Promise<RuleStateEvent> {
   const device = await deviceIdIn(db);
+  if (change.kind !== 'created') await adoptStoredRules(db, [ruleId]);
+  return addEvent(db, device, ruleId, change, at);
+}
+
+async function addEvent(db: PausepointDb, device: string, ruleId: string, change: RuleStateChange, at: number): Promise<RuleStateEvent> {
   const last = await db.ruleEvents.where('[device+seq]').between([device, Dexie.minKey], [device, Dexie.maxKey]).last();
   const seq = (last?.seq ?? 0) + 1;
   const event: RuleStateEvent = { v: 1, id: ruleEventId(device, seq), ruleId, device, seq, at, change };
@@ -42,6 +47,30 @@ export async function refoldRules(db: PausepointDb, ruleIds: Iterable<string>): 
     const usage = usageOf(row);
     await db.approvalRules.put({ ...folded, lastUsedAt: usage.lastUsedAt, ...(usage.uses === undefined ? {} : { uses: usage.uses }) });
   }
+}
+
+/**
+ * Rules stored before rule events (database version 13 and earlier) made
+ * into the events that made them: `created`, in the state each is in now (on
+ * or off, a dry run or not), written by this device; their use stays on their
+ * rows. Done when such a rule is first changed or synced, in the worker, not
+ * as the database's upgrade: the page opens the database at start and has no
+ * room for the code. A row the schema cannot read stays as it is, listed as
+ * unreadable and removable, deciding nothing. All stored rules when `ruleIds`
+ * is not given. Only in a caller's `rw` transaction over RULE_EVENT_STORES.
+ */
+export async function adoptStoredRules(db: PausepointDb, ruleIds?: readonly string[]): Promise<void> {
+  const rows: unknown[] = ruleIds ? await db.approvalRules.bulkGet([...ruleIds]) : await db.approvalRules.toArray();
+  const stored = rows.flatMap((row) => {
+    const parsed = ApprovalRule.safeParse(row);
+    return parsed.success ? [parsed.data] : [];
+  });
+  if (stored.length === 0) return;
+  const made = new Set((await db.ruleEvents.where('ruleId').anyOf(stored.map((rule) => rule.id)).toArray()).map((event) => event.ruleId));
+  const unmade = stored.filter((rule) => !made.has(rule.id)).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  if (unmade.length === 0) return;
+  const device = await deviceIdIn(db);
+  for (const { lastUsedAt: _lastUsedAt, uses: _uses, ...rule } of unmade) await addEvent(db, device, rule.id, { kind: 'created', rule }, rule.createdAt);
 }
 
 /** The ids of the disables of a rule this device holds: what an enable pressed here undoes. */

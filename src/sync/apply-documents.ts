@@ -1,6 +1,8 @@
 import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { admitSynced, type SyncedRecord } from '../inert/index.ts';
 import { refoldRules } from '../storage/rule-events-repo.ts';
+import { releaseRuleFloors } from '../storage/rule-floors.ts';
+import { cardFloors } from './rollback-heads.ts';
 import type { SyncDocState } from './records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
@@ -33,7 +35,7 @@ export interface Applied {
 
 type Verdict = 'applied' | 'ignored' | 'refused';
 
-const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'ruleEvents', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions'] as const;
+const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalRules', 'ruleEvents', 'auditEvents', 'syncDevices', 'syncDocs', 'remoteDecisions', 'settings'] as const;
 
 /**
  * Writes what other devices pushed into this device's database, in one
@@ -83,6 +85,8 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     const puts = { conversations: new Map<string, Conversation>(), messages: new Map<string, Message>(), ledger: new Map<string, LedgerEntry>(), pausePoints: new Map<string, PausePoint>() };
     // The rules whose events came in this page: folded again at its end, once each.
     const refold = new Set<string>();
+    // A device that joined with a pairing link takes no card older than the inviting device had seen (rollback-heads.ts).
+    const floors = await cardFloors(db);
     // A removed device's documents are not taken any more, whatever they say.
     const removed = new Set((await db.syncDevices.toArray()).filter((d) => d.removed).map((d) => d.id));
 
@@ -96,7 +100,7 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
         out.ignored++;
         continue;
       }
-      if (removed.has(doc.from)) {
+      if (removed.has(doc.from) || (doc.kind === 'pausePoint' && doc.n < (floors.get(doc.id) ?? 0))) {
         out.refused++;
         continue;
       }
@@ -121,6 +125,7 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     await db.ledger.bulkPut([...puts.ledger.values()]);
     await db.pausePoints.bulkPut([...puts.pausePoints.values()]);
     await refoldRules(db, refold);
+    if (refold.size > 0) await releaseRuleFloors(db);
     await db.syncDocs.bulkPut(seen);
 
     /** A record's verdict at once (it is written with the page's); the other kinds read or write as they go. */
@@ -160,9 +165,10 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (doc.id !== String(doc.record.epoch) || doc.record.epoch <= ctx.epoch) return 'ignored';
           if (!out.rotation || doc.record.epoch > out.rotation.epoch) out.rotation = doc.record;
           return 'applied';
-        // A whole rule (`rule`), from a device before rule events: what it says of a rule's state decides nothing.
+        // A whole rule (`rule`), from a device before rule events: what it says of a rule's state decides nothing. `heads`: read when joining only.
         case 'pairingUsed':
         case 'rule':
+        case 'heads':
           return 'ignored';
         default:
           return applyStored(doc);
@@ -170,7 +176,7 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     }
 
     /** The few kinds that read or write beside the page's records: rule events, audit events, devices, decisions, removals. */
-    async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'rotation' | 'pairingUsed' | 'rule' }>): Promise<Verdict> {
+    async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'rotation' | 'pairingUsed' | 'rule' | 'heads' }>): Promise<Verdict> {
       switch (doc.kind) {
         case 'ruleEvent':
           // Immutable: one already here is this one (its id says whose and which).

@@ -1,3 +1,4 @@
+import { adoptStoredRules, RULE_EVENT_STORES } from '../storage/rule-events-repo.ts';
 import type { SyncDocState } from './records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
@@ -19,6 +20,8 @@ const BATCH = 200;
  */
 export async function pushRuleEvents(ctx: SyncContext): Promise<PushResult> {
   const { db } = ctx;
+  // Rules stored before rule events go as the events that made them.
+  await db.transaction('rw', [...RULE_EVENT_STORES], () => adoptStoredRules(db));
   const events = await db.ruleEvents.toArray();
   const states = await db.syncDocs.bulkGet(events.map((event) => syncKey('ruleEvent', event.id)));
   const unsent = events.filter((_, i) => states[i] === undefined);

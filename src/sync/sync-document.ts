@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
 import { ApprovalRule, AuditEvent, Conversation, DecidedBy, DeviceSignature, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
 import { KeyGrant } from './crypto/key-grant.ts';
+import { Heads } from './rollback-heads.ts';
 import { SyncDevice } from './records/sync-records.ts';
 
 /**
@@ -56,6 +57,8 @@ export const SyncDocument = z.discriminatedUnion('kind', [
     kind: z.literal('rotation'),
     record: z.object({ epoch: z.number().int().min(2), removed: z.string(), check: z.unknown(), grants: z.record(z.string(), KeyGrant) }),
   }),
+  /** What the inviting device held when it made a pairing link (rollback-heads.ts): created once, its id the hash the link carries. */
+  z.object({ ...header, kind: z.literal('heads'), record: Heads }),
   /** A pairing link's one use: whoever creates it first joined with that link. */
   z.object({ ...header, kind: z.literal('pairingUsed'), record: z.object({ deviceId: z.string() }) }),
 ]);

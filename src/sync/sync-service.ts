@@ -11,6 +11,7 @@ import { CouchClient } from './couch/couch-client.ts';
 import { claimDecision } from './decision-claims.ts';
 import type { SyncConfig } from './records/sync-records.ts';
 import { Replicator, type ReplicatorHooks } from './replicator.ts';
+import { publishHeads, storeFloors } from './rollback-heads.ts';
 import { SealedDocuments } from './sealed-documents.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { JoinWithPairing, PairingInvite, SyncResult, TurnOnSync } from './sync-control.ts';
@@ -240,6 +241,7 @@ class SyncSession implements SyncService {
     }
     this.stop();
     await storeSyncSetup(this.db, setup.config, setup.vault);
+    await storeFloors(this.db, setup.heads);
     this.#activate(setup);
     return { ok: true };
   }
@@ -252,7 +254,8 @@ class SyncSession implements SyncService {
   async addDevice(): Promise<PairingInvite> {
     const active = this.#active;
     if (!active) throw new Error('Turn on sync before adding a device.');
-    return invite(active.config, active.vault, { deviceId: this.options.deviceId, name: active.config.deviceName }, this.options.origin, this.#now());
+    const heads = await publishHeads(active.ctx);
+    return invite(active.config, active.vault, { deviceId: this.options.deviceId, name: active.config.deviceName }, this.options.origin, this.#now(), heads);
   }
 
   /**

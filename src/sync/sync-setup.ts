@@ -13,6 +13,7 @@ import { unwrapWithPassphrase, WrappedKey, wrapWithPassphrase } from './crypto/p
 import { passphraseContext } from './passphrase/passphrase-context.ts';
 import { passphraseStrength } from './passphrase/passphrase-strength.ts';
 import type { SyncConfig } from './records/sync-records.ts';
+import { readHeads, type Heads } from './rollback-heads.ts';
 import { SealedDocuments } from './sealed-documents.ts';
 import type { JoinWithPairing, PairingInvite, SyncRefusal, TurnOnSync } from './sync-control.ts';
 import type { Vault } from './sync-store.ts';
@@ -40,6 +41,8 @@ export interface SyncSetup {
   vault: Vault;
   keys: SyncKeys;
   client: CouchClient;
+  /** A pairing link's heads, read and checked (rollback-heads.ts): stored as floors before anything is applied. */
+  heads?: Heads;
 }
 
 /** Makes the client for a server and database (the service's, with its fetch). */
@@ -167,10 +170,13 @@ export async function joinWithPairing(input: JoinWithPairing, deviceId: string, 
   const keys = await deriveSyncKeys(raw);
   const params = await client.getDocument(PARAMS_ID).catch(asRefusal);
   if (!params || !(await checkParams(keys, database, params['check']))) refused('bad_link', 'The key in this pairing link does not open the database on the sync server.');
+  // What the inviting device held: missing or altered, the server is rolling this device back, and it does not join.
+  const heads = payload.heads === undefined ? undefined : await readHeads(client, new SealedDocuments(keys, database), payload.heads).catch(asRefusal);
+  if (payload.heads !== undefined && !heads) refused('bad_link', 'The sync server does not hold what the other device holds: it may be serving an old copy. Try again once the other device has synced.');
   const sealed = await new SealedDocuments(keys, database).seal({ v: 1, kind: 'pairingUsed', id: payload.pairingId, n: 1, from: deviceId, record: { deviceId } });
   const used = await client.createDocument(sealed._id, { e: sealed.e }).catch(asRefusal);
   if (used.outcome === 'conflict') refused('link_used', 'This pairing link was used already: on the other device, press Add a device for a new one.');
-  return { client, keys, vault: await vaultFor(raw, epochOf(params)), config: configOf(payload, input.deviceName, now) };
+  return { client, keys, vault: await vaultFor(raw, epochOf(params)), config: configOf(payload, input.deviceName, now), ...(heads ? { heads } : {}) };
 }
 
 /** How many times the data key was rotated: the parameters document says (1 before any rotation). */
@@ -180,13 +186,13 @@ export function epochOf(params: Record<string, unknown>): number {
 }
 
 /** `Add a device`: a link holding everything the new device needs, sealed under a fresh code. */
-export async function invite(config: SyncConfig, vault: Vault, inviter: { deviceId: string; name: string }, origin: string, now: number): Promise<PairingInvite> {
+export async function invite(config: SyncConfig, vault: Vault, inviter: { deviceId: string; name: string }, origin: string, now: number, heads?: string): Promise<PairingInvite> {
   const raw = await openForDevice(vault.vaultKey, vault.sealed);
   const code = newPairingCode();
   const expiresAt = now + PAIRING_TTL_MS;
   const { serverUrl, database, username, password } = config;
   const blob = await sealPairing(
-    { v: 1, serverUrl, database, username, password, dataKey: toBase64Url(raw), pairingId: crypto.randomUUID(), expiresAt, inviter },
+    { v: 1, serverUrl, database, username, password, dataKey: toBase64Url(raw), pairingId: crypto.randomUUID(), expiresAt, inviter, ...(heads ? { heads } : {}) },
     code,
   );
   raw.fill(0);

@@ -20,6 +20,8 @@ export const PairingPayload = z.object({
   /** The inviting device's clock; the joining device checks it, with the one-time use. */
   expiresAt: z.number().int().nonnegative(),
   inviter: z.object({ deviceId: z.string().min(1).max(200), name: z.string().max(200) }),
+  /** The hash of what the inviting device held (src/sync/rollback-heads.ts): the new device takes nothing older. */
+  heads: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 export type PairingPayload = z.infer<typeof PairingPayload>;
 
