@@ -10,6 +10,7 @@ import {
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
   type ElicitResult,
+  type ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import { McpToolDefinition } from './mcp-server-record.ts';
@@ -27,6 +28,8 @@ export interface McpSession {
   listTools(): Promise<McpToolDefinition[]>;
   /** Throws `CallDropped` (outcome unknown), `SessionLost` (not run; start a new session), `NotRun`, or `ProtocolError` (the server's answer). */
   callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult>;
+  /** `resources/read` of exactly this URI (an MCP App's `ui://` view, issue 36); the server's answer unread. */
+  readResource(uri: string, options: { signal: AbortSignal }): Promise<ReadResourceResult>;
   close(): Promise<void>;
 }
 
@@ -136,6 +139,8 @@ export function sessionOverClient(client: Client, transport: McpTransportKind, i
         inFlight.done(call);
       }
     },
+    // Never from the SDK's cache: a view is read as the server has it now.
+    readResource: (uri, { signal }) => client.readResource({ uri }, { signal, cacheMode: 'bypass' }),
     close,
   };
 }

@@ -8,6 +8,9 @@
 // an `input_required` result (2026-07-28's elicitation: the client answers and
 // calls again with the answer) and greets whoever answered.
 //
+// And `time`, an MCP App's tool (issue 36): its _meta names the ui:// view it
+// is shown in, served as text/html;profile=mcp-app.
+//
 // Test hooks, outside MCP: GET /test/calls lists the calls it ran (a greet
 // only once it has its answer), with the protocol revision each came on.
 import { createServer } from 'node:http';
@@ -48,6 +51,17 @@ function mcpServer() {
     calls.push({ tool: 'greet', args: { name: answer.name }, revision: revision(ctx) });
     return { content: [{ type: 'text', text: `Hello, ${answer.name}!` }] };
   });
+  server.registerResource('time-view', 'ui://modern/time.html', { mimeType: 'text/html;profile=mcp-app' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: '<!doctype html><title>Time</title><p id="time">now</p>' }],
+  }));
+  server.registerTool(
+    'time',
+    { description: 'Shows the time in a view', inputSchema: z.object({}), _meta: { ui: { resourceUri: 'ui://modern/time.html' } } },
+    async (_args, ctx) => {
+      calls.push({ tool: 'time', args: {}, revision: revision(ctx) });
+      return { content: [{ type: 'text', text: 'It is now.' }] };
+    },
+  );
   return server;
 }
 
