@@ -20,9 +20,11 @@ import type { ToolChangeEntryBody } from './audit-log-v2.ts';
  * base64url raw r‖s ECDSA P-256 / SHA-256 signature over the RFC 8785
  * canonical JSON of `signed` — and the file's top level lists the devices
  * whose keys verify them (`devices`: `key_id`, `name`, `public_key` as a JWK,
- * `key_id` being its RFC 7638 thumbprint). The chain's first link covers the
- * devices too: the first `prev_hash` is the hash of every top-level member
- * but `entries`, `entry_count`, `head_hash` and `skipped_records`.
+ * `key_id` being its RFC 7638 thumbprint), with the membership log that
+ * vouches for them (`membership`, for a device that syncs; check-membership.ts).
+ * The chain's first link covers them too: the first `prev_hash` is the hash of
+ * every top-level member but `entries`, `entry_count`, `head_hash` and
+ * `skipped_records`.
  *
  * **Adding to it.** As in version 3: a member added later to an entry is
  * optional (left out when there is nothing to say), entries are open objects
@@ -114,8 +116,15 @@ export const AuditLogFile = z
     metadata: AuditMetadata.meta({ description: 'How the file was made; in the chain (see devices).' }),
     devices: z.array(AuditDevice).meta({
       description:
-        'The devices whose keys verify the decisions\' signatures. In the chain: the first entry\'s prev_hash is the SHA-256 of the canonical JSON of {format, version, metadata, devices}.',
+        'The devices whose keys verify the decisions\' signatures. In the chain: the first entry\'s prev_hash is the SHA-256 of the canonical JSON of {format, version, metadata, devices} (and membership, when the file carries it).',
     }),
+    membership: z
+      .array(z.looseObject({}))
+      .optional()
+      .meta({
+        description:
+          'The membership log that vouches for the devices (src/sync/membership/membership-entry.ts): signed, hash-linked entries — found, add, remove — each signed by a member not removed at that point; every listed device is a member it names. Absent when this device never synced. In the chain with the devices.',
+      }),
     entries: z.array(AuditEntry).meta({ description: 'Every entry, oldest first, hash-chained.' }),
     entry_count: z.number().int().nonnegative(),
     head_hash: HeadHash.meta({

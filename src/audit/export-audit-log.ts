@@ -124,14 +124,16 @@ export async function exportAuditLog(
       filters: filtersUsed(checked),
     };
     // The devices' keys (src/identity) load with the export, not with the audit view that offers it.
-    const [scan, devices] = await Promise.all([
+    const [scan, head] = await Promise.all([
       scanPausePoints(db, checked, { order: 'oldest_first', pageSize }),
-      import('./audit-devices.ts').then(({ auditDevices }) => auditDevices(db)),
+      import('./audit-devices.ts').then(({ auditHead }) => auditHead(db)),
     ]);
-    await write(`{"format":${JSON.stringify(AUDIT_FORMAT)},"version":${AUDIT_VERSION},"metadata":${JSON.stringify(metadata)},"devices":${JSON.stringify(devices)},"entries":[`);
+    const { devices, membership } = head;
+    const log = membership ? `"membership":${JSON.stringify(membership)},` : '';
+    await write(`{"format":${JSON.stringify(AUDIT_FORMAT)},"version":${AUDIT_VERSION},"metadata":${JSON.stringify(metadata)},"devices":${JSON.stringify(devices)},${log}"entries":[`);
 
-    // The metadata and the devices are the chain's first link: editing them breaks entry 1, or the seal of an empty file.
-    let headHash = chainStart({ format: AUDIT_FORMAT, version: AUDIT_VERSION, metadata, devices });
+    // The metadata, the devices and their log are the chain's first link: editing them breaks entry 1, or the seal of an empty file.
+    let headHash = chainStart({ format: AUDIT_FORMAT, version: AUDIT_VERSION, metadata, devices, ...(membership ? { membership } : {}) });
     let entryCount = 0;
     let processed = 0;
     const skipped: UnreadableRecord[] = [];

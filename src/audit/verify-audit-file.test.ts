@@ -7,6 +7,12 @@ import { exportAuditLog } from './export-audit-log.ts';
 import { chainSeal, chainStart } from './hash-chain.ts';
 import { sha256Hex } from './sha256.ts';
 import { newDeviceIdentity } from '../identity/device-identity.ts';
+import { deviceIdentity } from '../identity/identity-store.ts';
+import { deriveSyncKeys, newDataKey } from '../sync/crypto/data-key.ts';
+import { newAgreementKeys } from '../sync/crypto/key-grant.ts';
+import { EMPTY_MEMBERSHIP, fold } from '../sync/membership/membership-state.ts';
+import { appendStoredLog } from '../sync/membership/membership-store.ts';
+import { joinEntry } from '../sync/membership/membership-writer.ts';
 import { OTHER_DEVICE, SCENARIO, seedAuditDb } from './testing/seed-audit-db.ts';
 import { rechain } from './testing/rechain.ts';
 import { signSeededDecisions } from './testing/sign-seeded-decisions.ts';
@@ -288,5 +294,48 @@ describe('version 4: each decision’s device signature', () => {
     const result = await verifyAuditFile(text);
     expect(result).toMatchObject({ ok: true, version: 4, signatures: { verified: 0, failed: [] } });
     if (result.ok && result.version === 4) expect(result.signatures.unsigned).toContain(SCENARIO.approved);
+  });
+});
+
+describe('version 4 with the membership log: the devices it vouches for', () => {
+  type Json = Record<string, unknown>;
+  let logText: string;
+  let phoneKeyId: string;
+  beforeAll(async () => {
+    const { db, cleanup } = await openTestDb();
+    await seedAuditDb(db);
+    // The laptop (this device) founds the log and the phone joins it, as pairing writes them.
+    const keys = await deriveSyncKeys(newDataKey());
+    const laptop = { deviceId: 'device-laptop', identity: await deviceIdentity(db), agreementKey: (await newAgreementKeys()).publicKey };
+    const phone = { deviceId: OTHER_DEVICE.deviceId, identity: await newDeviceIdentity(), agreementKey: (await newAgreementKeys()).publicKey };
+    phoneKeyId = phone.identity.keyId;
+    const found = await joinEntry(laptop, EMPTY_MEMBERSHIP, keys, 1, 1);
+    const added = await joinEntry(phone, fold(EMPTY_MEMBERSHIP, found), keys, 1, 2, laptop.deviceId);
+    await appendStoredLog(db, 'db', [found, added]);
+    await signSeededDecisions(db, { [OTHER_DEVICE.deviceId]: phone.identity });
+    const chunks: string[] = [];
+    await exportAuditLog(db, {}, (chunk) => void chunks.push(chunk), undefined, { deviceId: 'device-test' });
+    logText = chunks.join('');
+    await cleanup();
+  });
+
+  it('lists every member the log names with its pinned key, and verifies the phone’s decisions too', async () => {
+    const file = JSON.parse(logText) as Json;
+    expect((file.membership as Json[]).map((e) => e.op)).toEqual(['found', 'add']);
+    expect((file.devices as Json[]).map((d) => d.key_id)).toContain(phoneKeyId);
+    const result = await verifyAuditFile(logText);
+    expect(result).toMatchObject({ ok: true, version: 4, signatures: { failed: [], unlisted: [], unsigned: [] } });
+  });
+
+  it('fails a file whose log no longer names a listed device, or whose log entry was re-keyed, even with the chain computed again', async () => {
+    const cut = JSON.parse(logText) as Json;
+    cut.membership = (cut.membership as Json[]).slice(0, 1);
+    expect(failure(await verifyAuditFile(JSON.stringify(rechain(cut)))).reason).toMatch(/not vouched for: it lists .* whom its membership log does not name/);
+    const rekeyed = JSON.parse(logText) as Json;
+    const add = (rekeyed.membership as Json[])[1]! as { subject: { signingKey: unknown } };
+    add.subject.signingKey = (await newDeviceIdentity()).publicKey;
+    expect(failure(await verifyAuditFile(JSON.stringify(rechain(rekeyed)))).reason).toMatch(/membership log's entry 2 does not hold \(bad signature\)/);
+    // And the log is in the chain: edited without computing the chain again, the first entry no longer follows the head.
+    expect(failure(await verifyAuditFile(JSON.stringify({ ...JSON.parse(logText), membership: cut.membership })))).toMatchObject({ firstBadIndex: 0 });
   });
 });

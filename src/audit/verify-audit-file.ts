@@ -171,8 +171,10 @@ export async function verifyAuditFile(text: string, { onProgress }: VerifyOption
   }
   const checked = AuditLogFile.safeParse(parsed);
   if (!checked.success) return schemaFailure(checked.error, entries);
-  // The signature checks (WebCrypto, src/identity) load with a version 4 file, not with the audit view.
-  const { checkSignatures } = await import('./check-signatures.ts');
+  // The signature checks (WebCrypto, src/identity, the membership log's rules) load with a version 4 file, not with the audit view.
+  const [{ checkSignatures }, { membershipRefusal }] = await Promise.all([import('./check-signatures.ts'), import('./check-membership.ts')]);
+  const unvouched = await membershipRefusal(checked.data.devices, checked.data.membership);
+  if (unvouched !== undefined) return { ok: false, reason: `The devices of this audit log are not vouched for: ${unvouched}.` };
   const signatures = await checkSignatures(checked.data.devices, checked.data.entries);
   const [first] = signatures.failed;
   if (first) {
