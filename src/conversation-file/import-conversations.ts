@@ -8,6 +8,7 @@ import { fromChatGpt } from './from-chatgpt.ts';
 import { ImportError } from './import-error.ts';
 import type { ImportedConversation } from './imported-conversation.ts';
 import { readConversationStream } from './read-conversation-stream.ts';
+import { findZipEntry, isZip } from './zip-entry.ts';
 
 export interface ImportProgress {
   /** Conversations written so far. */
@@ -66,8 +67,17 @@ const BATCH_CHARACTERS = 1_000_000;
 const FileHeader = z.looseObject({ format: z.unknown().optional(), version: z.unknown().optional() });
 const Titled = z.looseObject({ title: z.string() });
 
-/** Imports a file the person chose, of any size: read as a stream (see `importConversationStream`). */
-export function importConversationsFile(db: PausepointDb, file: Blob, options: ImportOptions = {}): Promise<ImportResult> {
+/**
+ * Imports a file the person chose, of any size: read as a stream (see
+ * `importConversationStream`). A ChatGPT data export's `.zip`, as downloaded,
+ * is read for its `conversations.json`, inflated as it is read (zip-entry.ts).
+ */
+export async function importConversationsFile(db: PausepointDb, file: Blob, options: ImportOptions = {}): Promise<ImportResult> {
+  if (await isZip(file)) {
+    const entry = await findZipEntry(file, (path) => path === 'conversations.json' || path.endsWith('/conversations.json'));
+    if (!entry) throw new ImportError('foreign_format', 'This zip file has no conversations.json: it is not a ChatGPT data export. Nothing was imported.');
+    return importConversationStream(entry.stream(), new DexieImportSink(db), { totalBytes: entry.size, ...options });
+  }
   return importConversationStream(file.stream(), new DexieImportSink(db), { totalBytes: file.size, ...options });
 }
 

@@ -71,7 +71,14 @@ export async function* readConversationStream(stream: ReadableStream<Uint8Array>
 
   try {
     for (;;) {
-      const { done, value: chunk } = await reader.read();
+      const { done, value: chunk } = await reader.read().catch((error: unknown) => {
+        // The file changed on disk, or a zip's data does not inflate: the conversations before are kept.
+        throw new ImportError('malformed', `This file could not be read past byte ${bytes}: ${error instanceof Error ? error.message : String(error)}.`, {
+          ...(kind === 'chatgpt' ? { index } : {}),
+          offset: bytes,
+          cause: error,
+        });
+      });
       if (done) break;
       if (kind === null) {
         const first = firstByte(chunk, bytes === 0);

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { makeZip } from '../../src/conversation-file/testing/make-zip.ts';
 import { syntheticConversations } from '../../src/conversation-file/testing/synthetic-chatgpt-export.ts';
 import { setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
@@ -42,4 +43,24 @@ test('a multi-conversation ChatGPT export is imported with progress, and its con
   await sidebar.getByRole('link', { name: last.title }).click();
   await expect(page.getByText('[Image not imported: file-service://file-399x2, 1024×768]', { exact: false })).toBeVisible();
   expect(llm.chatRequests()).toHaveLength(0);
+});
+
+test('a ChatGPT data export’s .zip, as downloaded, is imported from its conversations.json', async ({ page, llm }, testInfo) => {
+  const conversations = [...syntheticConversations({ conversations: 60, messagesPerConversation: 20, textBytes: 800, seed: 7 })];
+  const path = testInfo.outputPath('chatgpt-export.zip');
+  const zip = makeZip([
+    { path: 'chat.html', data: '<html><body>ChatGPT export</body></html>' },
+    { path: 'conversations.json', data: `[${conversations.join(',')}]` },
+    { path: 'file-59x2.png', data: new Uint8Array(20_000).fill(1), store: true },
+  ]);
+  await writeFile(path, zip);
+  const last = JSON.parse(conversations.at(-1)!) as { title: string };
+
+  await setUpEndpoint(page, llm);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  const panel = page.getByRole('region', { name: 'Import conversations' });
+  await panel.getByLabel('Import conversations').setInputFiles(path);
+  await expect(panel.getByRole('status')).toContainText('Imported 60 conversations from the ChatGPT export, with ', { timeout: 30_000 });
+  await page.getByRole('navigation').first().getByRole('link', { name: last.title }).click();
+  await expect(page.getByText('[Image not imported: file-service://file-59x2, 1024×768]', { exact: false })).toBeVisible();
 });
