@@ -44,7 +44,8 @@ const ROUNDS = Number(process.env.BENCH_SYNC_ROUNDS ?? 20);
 const CONVERSATIONS = Number(process.env.BENCH_SYNC_CONVERSATIONS ?? 1_000);
 const MESSAGES = Number(process.env.BENCH_SYNC_MESSAGES ?? 20);
 const USER = { username: 'bench', password: 'bench-password' };
-const PASSPHRASE = 'bench passphrase';
+// Strong enough for a new database (src/sync/passphrase/passphrase-strength.ts): 'bench passphrase' was within 4× of the line.
+const PASSPHRASE = 'bench sync passphrase for the first device';
 const FIRST_SYNC_DATABASE = 'bench-first-sync';
 /** A folder: row 4 also writes the worker's and the page's CPU profiles of the sync there, and their heap snapshots after its final GC. */
 const SNAPSHOT_DIR = process.env.BENCH_SYNC_HEAP_SNAPSHOTS;

@@ -48,7 +48,11 @@ for (const { width, height, narrow } of [
       await devices.getByLabel('Sync server URL').fill('https://couch.example.com');
       await devices.getByLabel('User name').fill('ada');
       await devices.getByLabel('Password', { exact: true }).fill('secret');
+      await devices.getByLabel('Encryption passphrase').fill('password1234');
+      await expect(devices.getByRole('meter', { name: 'Passphrase strength' })).toBeVisible();
+      await expect(devices.getByText(/^Too weak: one GPU offline guesses it in/)).toBeVisible();
       await devices.getByLabel('Encryption passphrase').fill('correct horse battery staple');
+      await expect(devices.getByText(/^Strong enough: one GPU offline needs/)).toBeVisible();
       await devices.getByLabel('Repeat passphrase').fill('correct horse battery stable');
       await devices.getByLabel('Repeat passphrase').scrollIntoViewIfNeeded();
       await expectNoSeriousViolations(page);

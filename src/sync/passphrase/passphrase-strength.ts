@@ -30,14 +30,14 @@ export const PassphraseStrength = z.object({
   guesses: z.number().nonnegative(),
   /** At least `MIN_GUESSES`: a new sync database may be made with it. */
   strong: z.boolean(),
-  /** zxcvbn's 0–4, for the meter. */
-  score: z.number().int().min(0).max(4),
+  /** log10 of `guesses`, for the meter (the line is at log10(MIN_GUESSES) ≈ 11.5). */
+  log10: z.number(),
   /** What the meter says, e.g. `Too weak: one GPU offline guesses it in about 3 days.` */
   text: z.string(),
 });
 export type PassphraseStrength = z.infer<typeof PassphraseStrength>;
 
-type Checker = { check(password: string, userInputs?: (string | number)[]): { guesses: number; score: number; feedback: { warning: string | null } } };
+type Checker = { check(password: string, userInputs?: (string | number)[]): { guesses: number; guessesLog10: number; feedback: { warning: string | null } } };
 let checker: Promise<Checker> | undefined;
 
 function loadChecker(): Promise<Checker> {
@@ -58,7 +58,7 @@ export async function passphraseStrength(passphrase: string, userInputs: readonl
   const time = crackTimeText(result.guesses / GUESSES_PER_SECOND);
   const warning = result.feedback.warning ? ` ${result.feedback.warning}` : '';
   const text = strong ? `Strong enough: one GPU offline needs ${time} to guess it.` : `Too weak: one GPU offline guesses it in ${time}; a new sync database needs at least a year.${warning}`;
-  return { guesses: result.guesses, strong, score: Math.min(4, Math.max(0, Math.round(result.score))), text };
+  return { guesses: result.guesses, strong, log10: result.guessesLog10, text };
 }
 
 const UNITS: [number, string][] = [

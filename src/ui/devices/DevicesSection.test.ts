@@ -114,6 +114,52 @@ describe('Devices — turning sync on', () => {
   });
 });
 
+describe('Devices — the passphrase’s strength', { timeout: 60_000 }, () => {
+  it('measures the passphrase as it is typed: a meter named Passphrase strength, read out politely', async () => {
+    setUp();
+    await screen.findByRole('button', { name: 'Turn on sync' });
+    const field = screen.getByLabelText('Encryption passphrase');
+    await fireEvent.input(field, { target: { value: 'a' } });
+    // zxcvbn's dictionaries load on the first measure (seconds on a busy machine).
+    const meter = await screen.findByRole('meter', { name: 'Passphrase strength' }, { timeout: 30_000 });
+    const said = document.getElementById(field.getAttribute('aria-describedby')!.split(' ').find((id) => id.endsWith('-strength'))!)!;
+    expect(said.getAttribute('aria-live')).toBe('polite');
+    expect(said.textContent).toMatch(/^Too weak: one GPU offline guesses it in less than a minute; a new sync database needs at least a year\./);
+    expect(meter.getAttribute('aria-valuetext')).toBe(said.textContent);
+
+    await fireEvent.input(field, { target: { value: 'a long passphrase for the tests' } });
+    await waitFor(() => expect(said.textContent).toMatch(/^Strong enough: one GPU offline needs .+ to guess it\.$/), { timeout: 10_000 });
+    expect(Number(meter.getAttribute('value'))).toBeGreaterThan(11.5);
+  });
+
+  it('Suggest a passphrase fills both fields with four random words and says its entropy', async () => {
+    setUp();
+    await fireEvent.click(await screen.findByRole('button', { name: 'Suggest a passphrase' }));
+    const suggested = await screen.findByText(/^Suggested:/, {}, { timeout: 30_000 });
+    const phrase = (screen.getByLabelText('Encryption passphrase') as HTMLInputElement).value;
+    expect(phrase).toMatch(/^[a-z]+ [a-z]+ [a-z]+ [a-z]+$/);
+    expect((screen.getByLabelText('Repeat passphrase') as HTMLInputElement).value).toBe(phrase);
+    expect(suggested.textContent).toContain(phrase);
+    expect(suggested.textContent).toContain('about 51.7 bits');
+  });
+
+  it('a passphrase the worker refuses as weak is said at its field, and the field is marked invalid', async () => {
+    const { sync } = setUp();
+    const message = 'This passphrase is too weak for a new sync database. Too weak: one GPU offline guesses it in about 3 days. Nothing was changed.';
+    sync.turnOn.mockResolvedValueOnce({ ok: false, refusal: { kind: 'weak_passphrase', message } });
+    await screen.findByRole('button', { name: 'Turn on sync' });
+    await fillForm({ 'Encryption passphrase': 'password1234', 'Repeat passphrase': 'password1234' });
+    await fireEvent.click(screen.getByRole('button', { name: 'Turn on sync' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(message);
+    const field = screen.getByLabelText('Encryption passphrase');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(field.getAttribute('aria-describedby')?.split(' ')).toContain(alert.id);
+    // Next to the field it is about: the passphrase's own block holds it.
+    expect(field.closest('.field')?.contains(alert)).toBe(true);
+  });
+});
+
 describe('Devices — the status line', () => {
   const cases: [Partial<SyncStatus>, RegExp, boolean][] = [
     [{ kind: 'syncing', progress: { done: 3, total: 10 } }, /^Syncing: 3 of 10…$/, true],
