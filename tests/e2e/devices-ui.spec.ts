@@ -48,11 +48,7 @@ for (const { width, height, narrow } of [
       await devices.getByLabel('Sync server URL').fill('https://couch.example.com');
       await devices.getByLabel('User name').fill('ada');
       await devices.getByLabel('Password', { exact: true }).fill('secret');
-      await devices.getByLabel('Encryption passphrase').fill('password1234');
-      await expect(devices.getByRole('meter', { name: 'Passphrase strength' })).toBeVisible();
-      await expect(devices.getByText(/^Too weak: one GPU offline guesses it in/)).toBeVisible();
       await devices.getByLabel('Encryption passphrase').fill('correct horse battery staple');
-      await expect(devices.getByText(/^Strong enough: one GPU offline needs/)).toBeVisible();
       await devices.getByLabel('Repeat passphrase').fill('correct horse battery stable');
       await devices.getByLabel('Repeat passphrase').scrollIntoViewIfNeeded();
       await expectNoSeriousViolations(page);
@@ -101,4 +97,18 @@ test('a pairing link opened in a tab that already shows the app opens Join, with
   await page.evaluate(() => (window.location.hash = '#pair=another-blob'));
   await expect(join.getByLabel('Pairing code')).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { sameTab?: boolean }).sameTab)).toBe(true);
+});
+
+test('the passphrase is measured as it is typed, and Suggest a passphrase fills in four words', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  const devices = await openDevices(page, false);
+  await devices.getByLabel('Encryption passphrase').fill('password1234');
+  await expect(devices.getByRole('meter', { name: 'Passphrase strength' })).toBeVisible();
+  await expect(devices.getByText(/^Too weak: one GPU offline guesses it in/)).toBeVisible();
+  await devices.getByRole('button', { name: 'Suggest a passphrase' }).click();
+  await expect(devices.getByText(/^Suggested: /)).toContainText('about 51.7 bits');
+  const phrase = await devices.getByLabel('Encryption passphrase').inputValue();
+  expect(phrase).toMatch(/^[a-z]+ [a-z]+ [a-z]+ [a-z]+$/);
+  await expect(devices.getByLabel('Repeat passphrase')).toHaveValue(phrase);
+  await expect(devices.getByText(/^Strong enough: one GPU offline needs/)).toBeVisible();
 });
