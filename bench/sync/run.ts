@@ -10,6 +10,7 @@ import { p50p90, percentile } from '../latency/percentile.ts';
 import { startChromiumApp } from './chromium-app.ts';
 import { firstSyncInChromium, type FirstSyncFigures, type HeapFigures } from './first-sync-in-chromium.ts';
 import { browserRows } from './in-chromium.ts';
+import { recordSignatureCosts } from './record-signatures.ts';
 import { seededDevice, type SeededDevice } from './seeded-device.ts';
 
 /**
@@ -18,6 +19,8 @@ import { seededDevice, type SeededDevice } from './seeded-device.ts';
  * real CouchDB-protocol server on loopback (pouchdb-server, in memory, with
  * authentication on).
  *
+ * 0. What signing adds per synced record: seal and open with and without
+ *    the writer's signature (record-signatures.ts).
  * 1. Decide on device B → the continuation's model request on device A:
  *    p50 / p90 over ROUNDS rounds (target p50 ≤ 250 ms).
  * 2. A new device's first sync of CONVERSATIONS × MESSAGES: time and heap
@@ -109,8 +112,13 @@ function printFirstSyncInChromium(runs: readonly FirstSyncFigures[], dataBytes: 
   if (SNAPSHOT_DIR) console.log(`   CPU profiles and heap snapshots: ${SNAPSHOT_DIR}/first-sync-{devices,landing}-{worker,page}.{cpuprofile,heapsnapshot}`);
 }
 
-/** Rows 1 and 2; the seeded device stays open for row 4, which joins the same history. */
+/** Rows 0, 1 and 2; the seeded device stays open for row 4, which joins the same history. */
 async function inNode(): Promise<SeededDevice> {
+  // 0. what a signature adds per record (issue 38 point 2)
+  const cost = await recordSignatureCosts();
+  const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
+  console.log(`\n0. per synced record (Node, WebCrypto, 2,000 messages at once): seal ${us(cost.sealMs)}, seal + sign ${us(cost.sealSignedMs)}; open ${us(cost.openMs)}, open + verify ${us(cost.openVerifiedMs)}`);
+
   // 1. decide on B → continuation on A
   await server.createDatabase('bench-round-trip', USER);
   const asked: number[] = [];

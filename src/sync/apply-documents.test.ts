@@ -10,13 +10,17 @@ import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { applyDocuments, type Incoming } from './apply-documents.ts';
 import { CouchClient } from './couch/couch-client.ts';
 import { deriveSyncKeys, newDataKey, type SyncKeys } from './crypto/data-key.ts';
-import { SealedDocuments } from './sealed-documents.ts';
+import { sealedForTests } from './testing/one-signer.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { SyncDocument } from './sync-document.ts';
 
 let db: PausepointDb;
 let keys: SyncKeys;
-beforeAll(async () => (keys = await deriveSyncKeys(newDataKey())));
+let signed: Awaited<ReturnType<typeof sealedForTests>>;
+beforeAll(async () => {
+  keys = await deriveSyncKeys(newDataKey());
+  signed = await sealedForTests(keys, 'pausepoint');
+});
 useTestDb((fresh) => (db = fresh));
 
 const LAPTOP = { id: 'laptop', name: 'Laptop' };
@@ -24,7 +28,7 @@ const LAPTOP = { id: 'laptop', name: 'Laptop' };
 function phone(): SyncContext {
   // applyDocuments never reaches the server: the client is there for the type, pointed nowhere.
   const client = new CouchClient({ serverUrl: 'http://127.0.0.1:9', database: 'pausepoint', username: '', password: '' });
-  return { db, client, sealed: new SealedDocuments(keys, 'pausepoint'), device: { id: 'phone', name: 'Phone' }, since: 0, epoch: 1, now: Date.now };
+  return { db, client, ...signed, device: { id: 'phone', name: 'Phone' }, since: 0, epoch: 1, now: Date.now };
 }
 
 const incoming = (doc: SyncDocument): Incoming => ({ doc, docId: `${doc.kind}-${doc.id}`, rev: '1-a' });

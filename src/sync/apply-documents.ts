@@ -6,7 +6,7 @@ import { cardFloors } from './rollback-heads.ts';
 import type { SyncDocState } from './records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
-import { syncKey, type DecisionClaim, type Rotation, type SyncDocument } from './sync-document.ts';
+import { syncKey, type DecisionClaim, type SyncDocument } from './sync-document.ts';
 
 /** A document read from the server and opened, with where it was found. */
 export interface Incoming {
@@ -27,10 +27,6 @@ export interface Applied {
   newCards: PausePoint[];
   /** Conversations this device runs that another device asked to stop. */
   stops: string[];
-  /** Another device removed this one from sync. */
-  removedHere: boolean;
-  /** The newest rotation of the data key past this device's epoch, if one came. */
-  rotation?: Rotation;
 }
 
 type Verdict = 'applied' | 'ignored' | 'refused';
@@ -61,7 +57,7 @@ const TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'approvalR
 export async function applyDocuments(ctx: SyncContext, incoming: readonly Incoming[]): Promise<Applied> {
   const { db } = ctx;
   const me = ctx.device.id;
-  const out: Applied = { applied: 0, ignored: 0, refused: 0, claims: [], newCards: [], stops: [], removedHere: false };
+  const out: Applied = { applied: 0, ignored: 0, refused: 0, claims: [], newCards: [], stops: [] };
   if (incoming.length === 0) return out;
   await db.transaction('rw', TABLES.map((t) => db[t]), async () => {
     const states = await db.syncDocs.bulkGet(incoming.map(({ doc }) => syncKey(doc.kind, doc.id)));
@@ -87,7 +83,7 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
     const refold = new Set<string>();
     // A device that joined with a pairing link takes no card older than the inviting device had seen (rollback-heads.ts).
     const floors = await cardFloors(db);
-    // A removed device's documents are not taken any more, whatever they say.
+    // A removed device's documents do not open any more (their signer is no member); this also keeps what was opened before.
     const removed = new Set((await db.syncDevices.toArray()).filter((d) => d.removed).map((d) => d.id));
 
     for (const [i, entry] of incoming.entries()) {
@@ -161,10 +157,6 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           // Seen once only (its counter), so a stop pressed long ago does not stop a later run.
           if (runsHere(doc.record.conversationId)) out.stops.push(doc.record.conversationId);
           return 'applied';
-        case 'rotation':
-          if (doc.id !== String(doc.record.epoch) || doc.record.epoch <= ctx.epoch) return 'ignored';
-          if (!out.rotation || doc.record.epoch > out.rotation.epoch) out.rotation = doc.record;
-          return 'applied';
         // A whole rule (`rule`), from a device before rule events: what it says of a rule's state decides nothing. `heads`: read when joining only.
         case 'pairingUsed':
         case 'rule':
@@ -175,8 +167,8 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
       }
     }
 
-    /** The few kinds that read or write beside the page's records: rule events, audit events, devices, decisions, removals. */
-    async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'rotation' | 'pairingUsed' | 'rule' | 'heads' }>): Promise<Verdict> {
+    /** The few kinds that read or write beside the page's records: rule events, audit events, devices, decisions. */
+    async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'pairingUsed' | 'rule' | 'heads' }>): Promise<Verdict> {
       switch (doc.kind) {
         case 'ruleEvent':
           // Immutable: one already here is this one (its id says whose and which).
@@ -188,11 +180,13 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           if (await db.auditEvents.get(doc.id)) return 'ignored';
           await db.auditEvents.add(doc.record);
           return 'applied';
-        case 'device':
-          // A device writes its own document only.
+        case 'device': {
+          // A device writes its own document only (`from` is its signature's), and a key in it is never taken: keys come from the membership log.
           if (doc.record.id !== doc.id || doc.id !== doc.from) return 'refused';
-          await db.syncDevices.put(doc.record);
+          const { publicKey: _key, removed: _removed, ...device } = doc.record;
+          await db.syncDevices.put({ ...device, ...(removed.has(doc.id) ? { removed: true } : {}) });
           return 'applied';
+        }
         case 'decision': {
           const claim = doc.record;
           if (claim.pausePointId !== doc.id || claim.decidedBy.deviceId !== doc.from) return 'refused';
@@ -200,14 +194,6 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           // A claim of this device's still waiting to be sent has lost: another device's was created first.
           if (mine && mine.state === 'queued') await db.remoteDecisions.put({ ...mine, state: 'lost', winner: { decision: claim.decision, decidedBy: claim.decidedBy } });
           if (runsHere(claim.conversationId)) out.claims.push(claim);
-          return 'applied';
-        }
-        case 'removal': {
-          if (doc.record.deviceId !== doc.id) return 'refused';
-          removed.add(doc.id);
-          const device = await db.syncDevices.get(doc.id);
-          await db.syncDevices.put({ v: 1, id: doc.id, name: device?.name ?? doc.id, lastSeenAt: device?.lastSeenAt ?? 0, removed: true });
-          if (doc.id === me) out.removedHere = true;
           return 'applied';
         }
       }
@@ -219,7 +205,7 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
 /**
  * A document through the inert path (admitSynced): the records of the
  * person's data checked and clamped, the sync's own kinds (devices, claims,
- * stops, removals, rotations) as they are, each checked where it is applied.
+ * stops) as they are, each checked where it is applied.
  * Undefined when refused.
  */
 function admit(doc: SyncDocument, at: number): SyncDocument | undefined {

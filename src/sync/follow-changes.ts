@@ -1,5 +1,7 @@
 import { applyDocuments, type Applied, type Incoming } from './apply-documents.ts';
 import { CouchError } from './couch/couch-error.ts';
+import { MEMBER_PREFIX, MembershipEntry } from './membership/membership-entry.ts';
+import type { MembershipNews } from './membership/live-membership.ts';
 import { UnreadableDocument } from './sealed-documents.ts';
 import type { SyncContext } from './sync-context.ts';
 
@@ -10,8 +12,12 @@ export const LONGPOLL_MS = 25_000;
 
 export interface PageRead {
   applied: Applied;
-  /** Documents that failed to open (decrypt, schema, misplaced): skipped and counted. */
+  /** Documents that failed to open (decrypt, schema, misplaced, signature): skipped and counted. */
   unreadable: number;
+  /** Of those, documents written before documents were signed (an older version): the status line says what to do. */
+  unsigned: number;
+  /** What the membership log's new entries mean here, when the page showed some. */
+  membership?: MembershipNews;
   lastSeq: string;
   /** How many changes came in this page; a full page means more are waiting. */
   count: number;
@@ -29,28 +35,69 @@ export interface PageRead {
  */
 export async function readPage(ctx: SyncContext, since: string, feed: 'normal' | 'longpoll', signal?: AbortSignal): Promise<PageRead> {
   const page = await ctx.client.changes({ since, limit: PAGE, feed, timeoutMs: LONGPOLL_MS, includeDocs: true, ...(signal ? { signal } : {}) });
+  let results = page.results;
+  let pending = page.pending;
+  // The log first: a device that joined writes its entry before anything else, and its documents are checked against it.
+  let membership = results.some((change) => change.id.startsWith(MEMBER_PREFIX)) ? await ctx.membership.follow() : undefined;
+  if (membership?.rotated || membership?.removedHere) {
+    // The page ends at the rotation: what follows may be sealed under the new key, so this device takes it first and reads
+    // on from there, or a claim made under the new key would be skipped as unreadable, and lost.
+    const at = results.findIndex((change) => isRotationPast(change.doc, ctx.epoch));
+    const cut = at === -1 ? results.findIndex((change) => change.id.startsWith(MEMBER_PREFIX)) : at;
+    pending = results.length - (cut + 1) + (pending ?? 0);
+    results = results.slice(0, cut + 1);
+  }
+  const sealed = results.flatMap((change) => (change.deleted || !change.doc || change.id.startsWith('_') || !('e' in change.doc) ? [] : [change.doc]));
+  const opened = await Promise.all(sealed.map((doc) => openOne(ctx, doc)));
+  // Signed by a device this one has not pinned yet: its entry may have come after this page was read. Once more, after the log.
+  if (!membership && opened.some((o) => o instanceof UnreadableDocument && o.reason === 'signer')) {
+    membership = await ctx.membership.follow();
+    for (const [i, o] of opened.entries()) if (o instanceof UnreadableDocument && o.reason === 'signer') opened[i] = await openOne(ctx, sealed[i]!);
+  }
   const incoming: Incoming[] = [];
   let unreadable = 0;
-  for (const [i, change] of page.results.entries()) {
-    if (change.deleted || !change.doc || change.id.startsWith('_') || !('e' in change.doc)) continue;
-    try {
-      const doc = await ctx.sealed.open(change.doc);
-      incoming.push({ doc, docId: change.id, rev: change.doc._rev });
-      // The page ends at a rotation past this device's key: what follows may be sealed under the new key, so this device
-      // takes it first and reads on from here, or a claim made under the new key would be skipped as unreadable, and lost.
-      if (doc.kind === 'rotation' && doc.record.epoch > ctx.epoch) {
-        const rest = page.results.length - (i + 1) + (page.pending ?? 0);
-        return { applied: await applyDocuments(ctx, incoming), unreadable, lastSeq: change.seq, count: i + 1, pending: rest };
-      }
-    } catch (error) {
-      if (!(error instanceof UnreadableDocument)) throw error;
-      if (error.reason === 'superseded') continue;
-      console.warn('Pausepoint:', error.message);
-      unreadable++;
+  let unsigned = 0;
+  for (const o of opened) {
+    if (!(o instanceof UnreadableDocument)) {
+      incoming.push(o);
+      continue;
     }
+    if (o.reason === 'superseded') continue;
+    console.warn('Pausepoint:', o.message);
+    unreadable++;
+    if (o.reason === 'unsigned') unsigned++;
   }
   const applied = await applyDocuments(ctx, incoming);
-  return { applied, unreadable, lastSeq: page.lastSeq, count: page.results.length, ...(page.pending === undefined ? {} : { pending: page.pending }) };
+  const last = results.at(-1);
+  return {
+    applied,
+    unreadable,
+    unsigned,
+    lastSeq: last && results.length < page.results.length ? last.seq : page.lastSeq,
+    count: results.length,
+    ...(membership ? { membership } : {}),
+    ...(pending === undefined ? {} : { pending }),
+  };
+}
+
+/** A membership entry that rotates the data key past `epoch` (checked by the log; here only to find where the page ends). */
+function isRotationPast(doc: unknown, epoch: number): boolean {
+  const entry = MembershipEntry.safeParse(typeof doc === 'object' && doc !== null ? (doc as { m?: unknown }).m : undefined);
+  return entry.success && entry.data.op === 'remove' && entry.data.epoch > epoch;
+}
+
+/**
+ * One document opened (decrypted, its signature checked), or why not. The
+ * page's documents are opened at once: WebCrypto runs each off the thread,
+ * so a page of 500 costs about as long as its slowest few, not their sum.
+ */
+async function openOne(ctx: SyncContext, doc: { _id: string; _rev: string; e?: unknown }): Promise<Incoming | UnreadableDocument> {
+  try {
+    return { doc: await ctx.sealed.open(doc), docId: doc._id, rev: doc._rev };
+  } catch (error) {
+    if (error instanceof UnreadableDocument) return error;
+    throw error;
+  }
 }
 
 /** Waits before trying the server again: 1 s, doubling up to 30 s, cut short by `signal`. */

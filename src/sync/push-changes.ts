@@ -100,16 +100,19 @@ async function collect(ctx: SyncContext, outgoing: Outgoing[], kind: SyncKind, r
   }
 }
 
-/** This device's own document: pushed when its name changes, and as a heartbeat. */
+/**
+ * This device's own document: pushed when its name changes, and as a
+ * heartbeat. It carries no key: the others pin this device's keys from the
+ * membership log, never from here.
+ */
 async function collectDevice(ctx: SyncContext, outgoing: Outgoing[]): Promise<void> {
   const { id, name } = ctx.device;
-  const publicKey = ctx.publicKey;
   const [state] = await statesOf(ctx, 'device', [id]);
   const seen = await ctx.db.syncDevices.get(id);
-  const hash = recordHash({ id, name, publicKey });
+  const hash = recordHash({ id, name });
   const now = ctx.now();
   if (state?.hash === hash && seen && now - seen.lastSeenAt < HEARTBEAT_MS) return;
-  const record: SyncDevice = { v: 1, id, name, lastSeenAt: now, ...(publicKey ? { publicKey } : {}) };
+  const record: SyncDevice = { v: 1, id, name, lastSeenAt: now };
   // Shown in this device's own list too ("This device"), as the others see it.
   await ctx.db.syncDevices.put(record);
   outgoing.push({ kind: 'device', id, record, hash, state });
@@ -141,8 +144,8 @@ async function pushBatch(ctx: SyncContext, batch: readonly Outgoing[], watermark
     conflicts++;
     const current = await ctx.client.getDocument(body._id);
     if (!current) continue;
-    const theirs = await ctx.sealed.open(current).catch(() => undefined);
-    written.push({ key: syncKey(item.kind, item.id), docId: body._id, rev: current._rev, n: Math.max(n, theirs?.n ?? 0) });
+    const theirs = await ctx.sealed.counterOf(current);
+    written.push({ key: syncKey(item.kind, item.id), docId: body._id, rev: current._rev, n: Math.max(n, theirs ?? 0) });
   }
   // A conversation is recorded as pushed only with all of its own documents: otherwise the next push reads it again.
   const pushed = written.filter((w) => !(w.key.startsWith('conversation:') && failed.has(w.key.slice('conversation:'.length))));

@@ -8,7 +8,7 @@ import { CouchClient } from './couch/couch-client.ts';
 import { deriveSyncKeys, newDataKey, type SyncKeys } from './crypto/data-key.ts';
 import { claimDecision } from './decision-claims.ts';
 import { readPage } from './follow-changes.ts';
-import { SealedDocuments } from './sealed-documents.ts';
+import { sealedForTests } from './testing/one-signer.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { SyncDocument } from './sync-document.ts';
 
@@ -30,11 +30,11 @@ useTestDb((fresh) => (db = fresh));
 
 const LAPTOP = { id: 'laptop', name: 'Laptop' };
 
-function phone(fetcher?: typeof fetch): { ctx: SyncContext; name: string } {
+async function phone(fetcher?: typeof fetch): Promise<{ ctx: SyncContext; name: string }> {
   const name = `pausepoint-${++database}`;
   couch.createDatabase(name);
   const client = new CouchClient({ serverUrl: couch.url, database: name, username: 'ada', password: 'pw', ...(fetcher ? { fetch: fetcher } : {}) });
-  return { name, ctx: { db, client, sealed: new SealedDocuments(keys, name), device: { id: 'phone', name: 'Phone' }, since: 0, epoch: 1, now: Date.now } };
+  return { name, ctx: { db, client, ...(await sealedForTests(keys, name)), device: { id: 'phone', name: 'Phone' }, since: 0, epoch: 1, now: Date.now } };
 }
 
 async function put(ctx: SyncContext, doc: SyncDocument, rev?: string): Promise<string> {
@@ -48,7 +48,7 @@ const resolved = { ...pending, status: 'resolved' as const, resolution: 'approve
 
 describe('what the server sends back', () => {
   it('an old revision served again is ignored: the card stays decided', async () => {
-    const { ctx, name } = phone();
+    const { ctx, name } = await phone();
     await put(ctx, { v: 1, kind: 'conversation', id: 'c1', n: 1, from: 'laptop', record: conversation });
     const first = await put(ctx, { v: 1, kind: 'pausePoint', id: 'p1', n: 1, from: 'laptop', record: pending });
     await put(ctx, { v: 1, kind: 'pausePoint', id: 'p1', n: 2, from: 'laptop', record: resolved }, first);
@@ -63,8 +63,8 @@ describe('what the server sends back', () => {
   });
 
   it('documents that do not open are skipped and counted, never applied', async () => {
-    const { ctx } = phone();
-    const other = new SealedDocuments(await deriveSyncKeys(newDataKey()), ctx.sealed.database);
+    const { ctx } = await phone();
+    const { sealed: other } = await sealedForTests(await deriveSyncKeys(newDataKey()), ctx.sealed.database);
     const foreign = await other.seal({ v: 1, kind: 'conversation', id: 'c9', n: 1, from: 'laptop', record: { ...conversation, id: 'c9' } });
     await ctx.client.createDocument(foreign._id, { e: foreign.e });
     await ctx.client.createDocument('0123abcd', { e: { v: 1, iv: 'AAAAAAAAAAAAAAAA', ct: 'AAAAAAAAAAAAAAAAAAAAAAAA' } });
@@ -77,7 +77,7 @@ describe('what the server sends back', () => {
   });
 
   it('refuses what breaks who writes what: another device’s document, a conversation’s records from another writer', async () => {
-    const { ctx } = phone();
+    const { ctx } = await phone();
     await put(ctx, { v: 1, kind: 'conversation', id: 'c1', n: 1, from: 'laptop', record: conversation });
     await put(ctx, { v: 1, kind: 'device', id: 'laptop', n: 1, from: 'tablet', record: { v: 1, id: 'laptop', name: 'Not the laptop', lastSeenAt: 1 } });
     await put(ctx, { v: 1, kind: 'pausePoint', id: 'p1', n: 1, from: 'tablet', record: pending });
@@ -90,7 +90,7 @@ describe('what the server sends back', () => {
   });
 
   it('never takes another device’s copy of a conversation this device runs', async () => {
-    const { ctx } = phone();
+    const { ctx } = await phone();
     await db.conversations.put(makeConversation({ id: 'mine', title: 'Mine', ownerDevice: { id: 'phone', name: 'Phone' } }));
     await put(ctx, { v: 1, kind: 'conversation', id: 'mine', n: 1, from: 'laptop', record: { ...conversation, id: 'mine', title: 'Taken over' } });
     await readPage(ctx, '0', 'normal');
@@ -100,7 +100,7 @@ describe('what the server sends back', () => {
 
 describe('a claim on a server that is not one node', () => {
   /** A phone whose server, between the create's answer and the read-back, holds the tablet's claim too as a conflict (`wins`: the server picks it). */
-  function phoneWithTabletConflict(wins: boolean): { ctx: SyncContext; name: string } {
+  async function phoneWithTabletConflict(wins: boolean): Promise<{ ctx: SyncContext; name: string }> {
     const made: { setup?: { ctx: SyncContext; name: string } } = {};
     const fetcher: typeof fetch = async (input, init) => {
       const url = String(input instanceof Request ? input.url : input);
@@ -112,13 +112,13 @@ describe('a claim on a server that is not one node', () => {
       }
       return fetch(input, init);
     };
-    return (made.setup = phone(fetcher));
+    return (made.setup = await phone(fetcher));
   }
   const PHONE = { tabId: 't1', deviceId: 'phone', label: 'Phone' };
   const TABLET = { tabId: 't2', deviceId: 'tablet', label: 'Tablet' };
 
   it('a create answered 202 whose read-back shows another device’s claim winning is lost, not won', async () => {
-    const { ctx } = phoneWithTabletConflict(true);
+    const { ctx } = await phoneWithTabletConflict(true);
     couch.answerCreatesWith202();
     const outcome = await claimDecision(ctx, pending, { type: 'approve' }, PHONE);
     expect(outcome).toEqual({ outcome: 'lost', decision: { type: 'decline' }, decidedBy: TABLET });
@@ -126,20 +126,20 @@ describe('a claim on a server that is not one node', () => {
   });
 
   it('a create answered 201 whose read-back shows another device’s claim winning is lost, not won', async () => {
-    const { ctx } = phoneWithTabletConflict(true);
+    const { ctx } = await phoneWithTabletConflict(true);
     const outcome = await claimDecision(ctx, pending, { type: 'approve' }, PHONE);
     expect(outcome).toEqual({ outcome: 'lost', decision: { type: 'decline' }, decidedBy: TABLET });
     expect((await db.remoteDecisions.get('p1'))?.state).toBe('lost');
   });
 
   it('a create answered 201 whose own revision reads back with a conflict beside it is not won', async () => {
-    const { ctx } = phoneWithTabletConflict(false);
+    const { ctx } = await phoneWithTabletConflict(false);
     const outcome = await claimDecision(ctx, pending, { type: 'approve' }, PHONE);
     expect(outcome.outcome).toBe('lost');
   });
 
   it('a create answered 202 that reads back alone is won', async () => {
-    const { ctx } = phone();
+    const { ctx } = await phone();
     couch.answerCreatesWith202();
     expect(await claimDecision(ctx, pending, { type: 'approve' }, { tabId: 't1', deviceId: 'phone', label: 'Phone' })).toEqual({ outcome: 'won' });
   });

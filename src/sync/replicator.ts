@@ -5,7 +5,7 @@ import { flushClaims } from './decision-claims.ts';
 import { backoff, PAGE, readPage } from './follow-changes.ts';
 import { HEARTBEAT_MS, pushChanges } from './push-changes.ts';
 import type { SyncContext } from './sync-context.ts';
-import type { DecisionClaim, Rotation } from './sync-document.ts';
+import type { DecisionClaim } from './sync-document.ts';
 import { readCheckpoint, writeCheckpoint, writeSyncStatus } from './sync-store.ts';
 
 export interface ReplicatorHooks {
@@ -30,6 +30,10 @@ const STATUS_OF: Record<CouchError['kind'], SyncStatusKind> = {
   aborted: 'error',
 };
 
+/** Documents of a device still on a version before documents were signed: they are skipped until it is updated and paired again. */
+export const UNSIGNED_MESSAGE =
+  'Some synced documents are not signed (written by an older version of Pausepoint) and were skipped: update the other devices, then pair them again (Settings › Devices › Add a device).';
+
 /**
  * Sync's two loops, run by one worker of this browser at a time (the one
  * holding the sync lock): following the server's changes, and pushing this
@@ -46,7 +50,7 @@ export class Replicator {
     private readonly ctx: SyncContext,
     private readonly hooks: ReplicatorHooks,
     /** What ends this replicator's run: this device removed, or the data key rotated (the caller starts again under the new key). */
-    private readonly ends: { removed(): Promise<void>; rotated(rotation: Rotation): Promise<void> },
+    private readonly ends: { removed(): Promise<void>; rotated(epoch: number, raw: Uint8Array<ArrayBuffer>): Promise<void> },
   ) {}
 
   /** Something changed here: push it soon. */
@@ -91,9 +95,9 @@ export class Replicator {
         if (page.applied.newCards.length > 0) this.hooks.newCards(page.applied.newCards);
         since = page.lastSeq;
         await writeCheckpoint(db, since);
-        if (page.applied.removedHere) return await this.ends.removed();
+        if (page.membership?.removedHere) return await this.ends.removed();
         // The page is applied and the checkpoint is past it: the new key starts from there.
-        if (page.applied.rotation) return await this.ends.rotated(page.applied.rotation);
+        if (page.membership?.rotated) return await this.ends.rotated(page.membership.rotated.epoch, page.membership.rotated.raw);
         attempt = 0;
         done += page.count;
         const skipped = page.unreadable + page.applied.refused;
@@ -102,7 +106,8 @@ export class Replicator {
           await writeSyncStatus(db, 'syncing', { progress: { done, total: Math.max(total, done) }, skipped });
           continue;
         }
-        if (catchingUp || skipped > 0 || page.count > 0) await writeSyncStatus(db, 'up_to_date', { skipped });
+        const message = page.unsigned > 0 ? UNSIGNED_MESSAGE : undefined;
+        if (catchingUp || skipped > 0 || page.count > 0) await writeSyncStatus(db, 'up_to_date', { skipped, ...(message ? { message } : {}) });
         catchingUp = false;
       } catch (error) {
         if (signal.aborted) return;

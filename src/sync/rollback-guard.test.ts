@@ -4,9 +4,9 @@ import { startPouchdbServer, type PouchdbServer } from '../../tests/couch/pouchd
 import { readRules } from '../storage/approval-rules-repo.ts';
 import { deriveSyncKeys } from './crypto/data-key.ts';
 import { openForDevice } from './crypto/device-vault.ts';
+import { documentId } from './crypto/document-id.ts';
 import { openPairing } from './crypto/pairing-blob.ts';
 import { pairingBlobFrom } from './crypto/pairing-link.ts';
-import { SealedDocuments } from './sealed-documents.ts';
 import { readVault } from './sync-store.ts';
 import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-device.ts';
 
@@ -127,7 +127,7 @@ describe('a new device and a server that rolls it back', { timeout: 60_000 }, ()
     const blob = pairingBlobFrom(new URL(invite.link).hash)!;
     const { heads } = await openPairing(blob, invite.code);
     const vault = (await readVault(laptop.db))!;
-    const headsId = await new SealedDocuments(await deriveSyncKeys(await openForDevice(vault.vaultKey, vault.sealed)), db).idOf('heads', heads!);
+    const headsId = await documentId(await deriveSyncKeys(await openForDevice(vault.vaultKey, vault.sealed)), 'heads', heads!);
     const there = (await (await fetch(`${server.url}/${db}/${headsId}`, { headers: auth })).json()) as { _rev: string };
     expect((await fetch(`${server.url}/${db}/${headsId}?rev=${there._rev}`, { method: 'DELETE', headers: auth })).ok).toBe(true);
     const phone = await device('Phone');

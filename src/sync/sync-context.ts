@@ -1,6 +1,6 @@
 import type { PausepointDb } from '../storage/db.ts';
 import type { CouchClient } from './couch/couch-client.ts';
-import type { PublicKeyJwk } from './crypto/key-grant.ts';
+import type { FollowedMembership } from './membership/live-membership.ts';
 import type { SealedDocuments } from './sealed-documents.ts';
 
 /** What the replicator's parts share: this device, its database, the server, and the data key's documents. */
@@ -13,7 +13,7 @@ export interface SyncContext {
   since: number;
   /** The data key's rotations so far (the vault's `epoch`). */
   epoch: number;
-  /** This device's ECDH public key, published in its device document for rotations' grants. */
-  publicKey?: PublicKeyJwk;
+  /** The membership log as this session follows it: whose signatures count. */
+  membership: FollowedMembership;
   now(): number;
 }

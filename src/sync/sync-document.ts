@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
 import { ApprovalRule, AuditEvent, Conversation, DecidedBy, DeviceSignature, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
-import { KeyGrant } from './crypto/key-grant.ts';
 import { Heads } from './rollback-heads.ts';
 import { SyncDevice } from './records/sync-records.ts';
 
@@ -45,18 +44,6 @@ export const SyncDocument = z.discriminatedUnion('kind', [
   z.object({ ...header, kind: z.literal('decision'), record: DecisionClaim }),
   /** Stop, pressed on another device: the owner stops the conversation's run (created once per press). */
   z.object({ ...header, kind: z.literal('stop'), record: z.object({ conversationId: z.string(), requestedBy: z.string() }) }),
-  /** `Remove` pressed for a device (the document's id is that device's): the others stop taking its documents. */
-  z.object({ ...header, kind: z.literal('removal'), record: z.object({ deviceId: z.string(), removedBy: z.string() }) }),
-  /**
-   * The data key rotated when a device was removed: the new key granted to
-   * each device that stays (by its id), and the parameters' check sealed
-   * under it. Sealed under the key it replaces; created once per epoch.
-   */
-  z.object({
-    ...header,
-    kind: z.literal('rotation'),
-    record: z.object({ epoch: z.number().int().min(2), removed: z.string(), check: z.unknown(), grants: z.record(z.string(), KeyGrant) }),
-  }),
   /** What the inviting device held when it made a pairing link (rollback-heads.ts): created once, its id the hash the link carries. */
   z.object({ ...header, kind: z.literal('heads'), record: Heads }),
   /** A pairing link's one use: whoever creates it first joined with that link. */
@@ -66,14 +53,12 @@ export type SyncDocument = z.infer<typeof SyncDocument>;
 export type SyncKind = SyncDocument['kind'];
 export type RecordOf<K extends SyncKind> = Extract<SyncDocument, { kind: K }>['record'];
 
-/** The key of a record's row in `syncDocs`: kinds share no id space. */
-export type Rotation = RecordOf<'rotation'>;
-
 /** What a grant of a rotation is bound to: the database, the epoch and the device it is for. */
 export function grantContext(database: string, epoch: number, deviceId: string): string {
   return `pausepoint.rotation\n${database}\n${epoch}\n${deviceId}`;
 }
 
+/** The key of a record's row in `syncDocs`: kinds share no id space. */
 export function syncKey(kind: SyncKind, id: string): string {
   return `${kind}:${id}`;
 }

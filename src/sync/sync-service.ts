@@ -3,10 +3,18 @@ import type { Decision } from '../engine/decision.ts';
 import type { ClaimOutcome } from '../engine/devices-port.ts';
 import type { DecidedBy, DeviceSignature, PausePoint } from '../engine/records/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
+import { deviceIdentity } from '../identity/identity-store.ts';
+import type { DeviceIdentity } from '../identity/device-identity.ts';
 import { deriveSyncKeys, newDataKey, type SyncKeys } from './crypto/data-key.ts';
 import { openForDevice, sealForDevice, type SealedDataKey } from './crypto/device-vault.ts';
 import { sealDocument } from './crypto/envelope.ts';
-import { grantKey, newAgreementKeys, openGrant, type KeyGrant } from './crypto/key-grant.ts';
+import { grantKey, newAgreementKeys, type KeyGrant } from './crypto/key-grant.ts';
+import { EnterRefused, enterLog } from './membership/enter-log.ts';
+import { LiveMembership } from './membership/live-membership.ts';
+import { MembershipError } from './membership/membership-log.ts';
+import type { MembershipEntry } from './membership/membership-entry.ts';
+import { appendStoredLog, readMembershipState } from './membership/membership-store.ts';
+import { appendEntry, signEntry } from './membership/membership-writer.ts';
 import { CouchClient } from './couch/couch-client.ts';
 import { claimDecision } from './decision-claims.ts';
 import type { SyncConfig } from './records/sync-records.ts';
@@ -16,7 +24,7 @@ import { SealedDocuments } from './sealed-documents.ts';
 import type { SyncContext } from './sync-context.ts';
 import type { JoinWithPairing, PairingInvite, SyncResult, TurnOnSync } from './sync-control.ts';
 import { CHECK, invite, joinWithPairing, PARAMS_ID, SetupRefused, setUpWithPassphrase, type SyncSetup } from './sync-setup.ts';
-import { grantContext, type Rotation } from './sync-document.ts';
+import { grantContext } from './sync-document.ts';
 import { forgetSync, readSyncConfig, readVault, storeRotatedVault, storeSyncSetup, SYNC_CONFIG_KEY, writeSyncStatus, writeVault, type Vault } from './sync-store.ts';
 
 /** Everything the worker's sync host asks of sync (src/worker/sync-host.ts). */
@@ -62,9 +70,15 @@ interface Active {
   config: SyncConfig;
   vault: Vault;
   ctx: SyncContext;
+  membership: LiveMembership;
+  identity: DeviceIdentity;
   replicator: Replicator;
   stop: AbortController;
 }
+
+/** A device that synced before the membership log existed, and cannot enter it with the key it holds: it is told to set sync up again. */
+export const SET_UP_AGAIN =
+  'This version of Pausepoint proves which device wrote what, and this device could not join the devices’ signed list with the key it holds: pair it again from a device that syncs (or turn sync on again with the passphrase). Everything stays here.';
 
 export function createSyncService(db: PausepointDb, options: SyncServiceOptions): SyncService {
   return new SyncSession(db, options);
@@ -111,26 +125,76 @@ class SyncSession implements SyncService {
     this.stop();
     const withKeys = vault.agreement ? vault : { ...vault, agreement: await newAgreementKeys() };
     if (withKeys !== vault) await writeVault(this.db, withKeys);
-    this.#activate({ config, vault: withKeys, keys: await keysOf(withKeys, withKeys.sealed), client: this.#client(config) }, await previousKeys(withKeys));
+    const setup = { config, vault: withKeys, keys: await keysOf(withKeys, withKeys.sealed), client: this.#client(config) };
+    if (!(await readMembershipState(this.db, config.database)) && !(await this.#enterAsSynced(setup))) return;
+    await this.#activate(setup, await previousKeys(withKeys));
   }
 
-  #activate({ config, vault, keys, client }: SyncSetup, previous: readonly SyncKeys[] = []): void {
+  /**
+   * A device that synced before the membership log existed: it enters the
+   * log with the key it holds (founding it if none is there), and pushes
+   * everything again, signed. When it cannot (the log's key is newer, or
+   * this device was removed), it stops and says what to do; when the server
+   * cannot be reached, it says so and tries at its next start.
+   */
+  async #enterAsSynced({ config, vault, keys, client }: Omit<SyncSetup, 'membership'>): Promise<boolean> {
+    try {
+      const identity = await deviceIdentity(this.db);
+      const self = { deviceId: this.options.deviceId, identity, agreementKey: vault.agreement!.publicKey };
+      const { entries } = await enterLog({ client, self, keys, epoch: vault.epoch, now: this.#now() });
+      await appendStoredLog(this.db, config.database, entries, true);
+      await this.db.syncDocs.clear();
+      return true;
+    } catch (error) {
+      if (error instanceof EnterRefused || error instanceof MembershipError) await this.#forget(SET_UP_AGAIN);
+      else await writeSyncStatus(this.db, 'unreachable', { message: error instanceof Error ? error.message : String(error) });
+      return false;
+    }
+  }
+
+  async #activate(setup: Omit<SyncSetup, 'membership'>, previous: readonly SyncKeys[] = []): Promise<void> {
+    const begin = await this.#prepare(setup, previous);
+    if (!begin) return this.#forget(SET_UP_AGAIN);
+    begin();
+  }
+
+  /** Everything a session needs read first, so that starting it (the function answered) is one synchronous step. */
+  async #prepare({ config, vault, keys, client }: Omit<SyncSetup, 'membership'>, previous: readonly SyncKeys[]): Promise<(() => void) | undefined> {
+    const [identity, stored] = await Promise.all([deviceIdentity(this.db), readMembershipState(this.db, config.database)]);
+    if (!stored) return undefined;
+    // The keys this device holds by epoch: each rotation added one, so the previous ones count down from the current.
+    const keyring = new Map<number, SyncKeys>([[vault.epoch, keys], ...previous.map((k, i): [number, SyncKeys] => [vault.epoch - 1 - i, k])]);
+    const membership = new LiveMembership(stored.state, {
+      db: this.db,
+      client,
+      database: config.database,
+      deviceId: this.options.deviceId,
+      agreementKey: vault.agreement?.privateKey,
+      keyring,
+    });
     const ctx: SyncContext = {
       db: this.db,
       client,
-      sealed: new SealedDocuments(keys, config.database, previous),
+      sealed: new SealedDocuments(keys, config.database, previous, { identity, members: membership }),
       device: { id: this.options.deviceId, name: config.deviceName },
       since: config.since,
       epoch: vault.epoch,
-      ...(vault.agreement ? { publicKey: vault.agreement.publicKey } : {}),
+      membership,
       now: this.#now,
     };
     const replicator = new Replicator(ctx, this.options.hooks, {
       removed: () => this.#forget('Another device removed this one from sync: everything stays here, and nothing syncs.'),
-      rotated: (rotation) => this.#takeRotation(rotation),
+      rotated: (epoch, raw) => this.#rotated(raw, epoch),
     });
-    const stop = new AbortController();
-    this.#active = { config, vault, ctx, replicator, stop };
+    return () => {
+      this.stop();
+      this.#begin({ config, vault, ctx, membership, identity, replicator, stop: new AbortController() });
+    };
+  }
+
+  #begin(active: Active): void {
+    const { replicator, stop } = active;
+    this.#active = active;
     void this.options
       .lead((signal) => replicator.run(signal), stop.signal)
       .catch((error: unknown) => console.error('Pausepoint: sync stopped', error));
@@ -141,61 +205,48 @@ class SyncSession implements SyncService {
     await forgetSync(this.db, why);
   }
 
-  /**
-   * A rotation read from the feed: the new key is this device's grant,
-   * opened with its private key. No grant (or one that does not open) means
-   * this device was removed.
-   */
-  async #takeRotation(rotation: Rotation): Promise<void> {
-    const active = this.#active;
-    if (!active) return;
-    const { vault, config } = active;
-    const grant = rotation.grants[this.options.deviceId];
-    const raw = grant && vault.agreement ? await openGrant(grant, vault.agreement.privateKey, grantContext(config.database, rotation.epoch, this.options.deviceId)) : undefined;
-    if (!raw) return this.#forget('This device was removed from sync on another device: everything stays here, and nothing syncs.');
-    await this.#rotated(raw, rotation.epoch);
-  }
-
   /** Starts again under a rotated key: everything this device writes is pushed again, under the new key's ids. */
   async #rotated(raw: Uint8Array, epoch: number): Promise<void> {
     const active = this.#active;
-    if (!active) return;
+    // The feed and a Remove pressed here may both bring the same rotation: the second finds this device on it already.
+    if (!active || epoch <= active.vault.epoch) return;
     const { vault, config } = active;
     const rotated: Vault = { ...vault, sealed: await sealForDevice(vault.vaultKey, raw), epoch, previous: [vault.sealed, ...vault.previous] };
     const keys = await deriveSyncKeys(raw);
     raw.fill(0);
     const previous = await previousKeys(rotated);
+    // Prepared before it stops: a decision made meanwhile finds sync on, under one key or the other.
+    const begin = await this.#prepare({ config, vault: rotated, keys, client: this.#client(config) }, previous);
     this.stop();
     await storeRotatedVault(this.db, rotated);
-    this.#activate({ config, vault: rotated, keys, client: this.#client(config) }, previous);
+    if (begin) begin();
+    else await this.#forget(SET_UP_AGAIN);
   }
 
   /**
-   * A new data key, granted to every device that stays (those whose public
-   * key is known), sealed in a rotation document under the key it replaces;
-   * the parameters' check moves to the new key. A device removed, or left out,
-   * can read neither the grants nor anything sealed after.
+   * The removal of `removed` as a signed entry of the membership log, which
+   * carries the rotation: a new data key granted to every member that stays,
+   * at the agreement key the log pinned for it (never one a device document
+   * claims), and the parameters' check under the new key. A device removed,
+   * or left out, can read neither the grants nor anything sealed after; and
+   * its own entries no longer count, since it is no member after this one.
    */
-  async #rotate(active: Active, removed: string): Promise<void> {
-    const { vault, config, ctx } = active;
-    const me = this.options.deviceId;
-    const epoch = vault.epoch + 1;
+  async #removeEntry(active: Active, removed: string, state: LiveMembership['state']): Promise<MembershipEntry | undefined> {
+    const target = state.members.get(removed);
+    if (!target || target.removed) return undefined;
+    const { database } = active.config;
+    const epoch = state.epoch + 1;
     const raw = newDataKey();
     const keys = await deriveSyncKeys(raw);
-    const staying = (await this.db.syncDevices.toArray()).filter((d) => !d.removed && d.id !== removed && d.id !== me && d.publicKey);
     const grants: Record<string, KeyGrant> = {};
-    for (const device of staying) grants[device.id] = await grantKey(raw, device.publicKey!, grantContext(config.database, epoch, device.id));
-    if (vault.agreement) grants[me] = await grantKey(raw, vault.agreement.publicKey, grantContext(config.database, epoch, me));
-    const check = await sealDocument(keys, { database: config.database, docId: PARAMS_ID }, CHECK);
-    const sealed = await ctx.sealed.seal({ v: 1, kind: 'rotation', id: String(epoch), n: 1, from: me, record: { epoch, removed, check, grants } });
-    // Two removals at once: the other's rotation was first, and reaches this device through the feed.
-    if ((await ctx.client.createDocument(sealed._id, { e: sealed.e })).outcome === 'conflict') return;
-    const params = await ctx.client.getDocument(PARAMS_ID);
-    if (params) {
-      const { _id: _ignored, _rev: rev, ...fields } = params;
-      await ctx.client.putDocument(PARAMS_ID, rev, { ...fields, epoch, check });
+    for (const member of state.members.values()) {
+      if (member.removed || member.deviceId === removed) continue;
+      grants[member.deviceId] = await grantKey(raw, member.agreementKey, grantContext(database, epoch, member.deviceId));
     }
-    await this.#rotated(raw, epoch);
+    raw.fill(0);
+    const check = await sealDocument(keys, { database, docId: PARAMS_ID }, CHECK);
+    const me = this.options.deviceId;
+    return signEntry(active.identity, { v: 1, op: 'remove', seq: state.seq + 1, prev: state.head, epoch, by: me, at: this.#now(), subject: { deviceId: removed }, check, grants });
   }
 
   #client(config: Pick<SyncConfig, 'serverUrl' | 'database' | 'username' | 'password'>): CouchClient {
@@ -224,11 +275,13 @@ class SyncSession implements SyncService {
   }
 
   async turnOn(input: TurnOnSync): Promise<SyncResult> {
-    return this.#setUp(() => setUpWithPassphrase(input, this.#now(), (c) => this.#client(c)));
+    const joining = { deviceId: this.options.deviceId, identity: await deviceIdentity(this.db) };
+    return this.#setUp(() => setUpWithPassphrase(input, this.#now(), (c) => this.#client(c), joining));
   }
 
   async join(input: JoinWithPairing): Promise<SyncResult> {
-    return this.#setUp(() => joinWithPairing(input, this.options.deviceId, this.#now(), (c) => this.#client(c)));
+    const joining = { deviceId: this.options.deviceId, identity: await deviceIdentity(this.db) };
+    return this.#setUp(() => joinWithPairing(input, joining, this.#now(), (c) => this.#client(c)));
   }
 
   async #setUp(make: () => Promise<SyncSetup>): Promise<SyncResult> {
@@ -240,9 +293,11 @@ class SyncSession implements SyncService {
       throw error;
     }
     this.stop();
+    // The log first: another tab that starts on the new settings must find it.
+    await appendStoredLog(this.db, setup.config.database, setup.membership.entries, true);
     await storeSyncSetup(this.db, setup.config, setup.vault);
     await storeFloors(this.db, setup.heads);
-    this.#activate(setup);
+    await this.#activate(setup);
     return { ok: true };
   }
 
@@ -255,31 +310,47 @@ class SyncSession implements SyncService {
     const active = this.#active;
     if (!active) throw new Error('Turn on sync before adding a device.');
     const heads = await publishHeads(active.ctx);
-    return invite(active.config, active.vault, { deviceId: this.options.deviceId, name: active.config.deviceName }, this.options.origin, this.#now(), heads);
+    const { identity, membership } = active;
+    return invite(active.config, active.vault, { deviceId: this.options.deviceId, name: active.config.deviceName, identity, membership: membership.state }, this.options.origin, this.#now(), heads);
   }
 
   /**
-   * `Remove`: every device stops taking the removed one's documents, and the
-   * removed device, when it reads this, forgets the server and the key. The
-   * data key itself is not rotated yet: a removed device that ignores its
-   * removal could still open what is written after.
-   */
-  /**
-   * `Remove`: every device stops taking the removed one's documents, the
-   * data key is rotated to the devices that stay (so the removed one can read
-   * nothing written after), and the removed device, when it reads this,
-   * forgets the server and the key.
+   * `Remove`: a signed entry of the membership log that removes the device
+   * and rotates the data key to the devices that stay (so the removed one can
+   * read nothing written after, and nothing it signs counts any more); the
+   * removed device, when it reads this, forgets the server and the key. If
+   * another member's entry took the same place in the log, it is read and
+   * the removal written again after it.
    */
   async removeDevice(deviceId: string): Promise<void> {
     const active = this.#active;
     if (!active) throw new Error('Turn on sync before removing a device.');
     if (deviceId === this.options.deviceId) throw new Error('This device cannot remove itself: use Turn off sync.');
-    const sealed = await active.ctx.sealed.seal({ v: 1, kind: 'removal', id: deviceId, n: 1, from: this.options.deviceId, record: { deviceId, removedBy: this.options.deviceId } });
-    // Created once: a second Remove of the same device (409) changes nothing.
-    await active.ctx.client.createDocument(sealed._id, { e: sealed.e });
+    const { membership } = active;
+    let rotated: { epoch: number; raw: Uint8Array<ArrayBuffer> } | undefined;
+    const followed = await appendEntry(active.ctx.client, membership.state, membership.followOptions((epoch, raw) => (rotated = { epoch, raw })), (state) =>
+      this.#removeEntry(active, deviceId, state),
+    );
+    const news = await membership.adopt(followed.state, followed.adopted, rotated);
     const device = await this.db.syncDevices.get(deviceId);
-    if (device) await this.db.syncDevices.put({ ...device, removed: true });
-    await this.#rotate(active, deviceId);
+    if (device && !device.removed) await this.db.syncDevices.put({ ...device, removed: true });
+    if (news.removedHere) return this.#forget('Another device removed this one from sync: everything stays here, and nothing syncs.');
+    if (!news.rotated) return;
+    const written = followed.written;
+    if (written?.op === 'remove') await this.#moveCheck(active, written.check);
+    await this.#rotated(news.rotated.raw, news.rotated.epoch);
+  }
+
+  /** The parameters' check under the new key, so a passphrase (the first key) is told it no longer opens this database. Best effort: the log is what counts. */
+  async #moveCheck(active: Active, check: unknown): Promise<void> {
+    try {
+      const params = await active.ctx.client.getDocument(PARAMS_ID);
+      if (!params) return;
+      const { _id: _ignored, _rev: rev, ...fields } = params;
+      await active.ctx.client.putDocument(PARAMS_ID, rev, { ...fields, check });
+    } catch (error) {
+      console.warn('Pausepoint: the sync parameters kept the old check', error);
+    }
   }
 
   async renameDevice(name: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeCouch, type FakeCouch } from '../../tests/fake-couch/index.ts';
+import { newDeviceIdentity, type DeviceIdentity } from '../identity/device-identity.ts';
 import { CouchClient } from './couch/couch-client.ts';
 import { deriveSyncKeys, newDataKey } from './crypto/data-key.ts';
 import { sealDocument } from './crypto/envelope.ts';
@@ -11,7 +12,9 @@ import type { TurnOnSync } from './sync-control.ts';
 /** Turning sync on with a passphrase: where its strength is refused, and where it is not. */
 let couch: FakeCouch;
 let count = 0;
+let joining: { deviceId: string; identity: DeviceIdentity };
 beforeAll(async () => {
+  joining = { deviceId: 'laptop', identity: await newDeviceIdentity() };
   // zxcvbn's dictionaries load once (seconds on a busy machine, the thread held): before the server's keep-alive clock starts.
   await passphraseStrength('');
   couch = await startFakeCouch();
@@ -36,7 +39,7 @@ describe('a passphrase’s strength when turning sync on', { timeout: 60_000 }, 
   it('a first device’s weak passphrase is refused before anything is written: no parameters, no key', async () => {
     const name = `weak-${++count}`;
     couch.createDatabase(name);
-    const refusal = await refusalOf(setUpWithPassphrase(form(name, WEAK), 0, clientFor));
+    const refusal = await refusalOf(setUpWithPassphrase(form(name, WEAK), 0, clientFor, joining));
     expect(refusal.kind).toBe('weak_passphrase');
     expect(refusal.message).toMatch(/^This passphrase is too weak for a new sync database\. Too weak: one GPU offline guesses it in .+ Nothing was changed\.$/);
     expect(await clientFor(form(name, WEAK)).getDocument(PARAMS_ID)).toBeUndefined();
@@ -44,7 +47,7 @@ describe('a passphrase’s strength when turning sync on', { timeout: 60_000 }, 
 
   it('a database that does not exist yet is not created for a weak passphrase', async () => {
     const name = `missing-${++count}`;
-    const refusal = await refusalOf(setUpWithPassphrase(form(name, WEAK, { createDatabase: true }), 0, clientFor));
+    const refusal = await refusalOf(setUpWithPassphrase(form(name, WEAK, { createDatabase: true }), 0, clientFor, joining));
     expect(refusal.kind).toBe('weak_passphrase');
     await expect(clientFor(form(name, WEAK)).databaseInfo()).rejects.toMatchObject({ kind: 'no_database' });
   });
@@ -52,14 +55,14 @@ describe('a passphrase’s strength when turning sync on', { timeout: 60_000 }, 
   it('a passphrase built from the form’s own user name and device name is weak', async () => {
     const name = `context-${++count}`;
     couch.createDatabase(name);
-    const refusal = await refusalOf(setUpWithPassphrase(form(name, 'ada laptop', { username: 'ada', deviceName: 'laptop' }), 0, clientFor));
+    const refusal = await refusalOf(setUpWithPassphrase(form(name, 'ada laptop', { username: 'ada', deviceName: 'laptop' }), 0, clientFor, joining));
     expect(refusal.kind).toBe('weak_passphrase');
   });
 
   it('a first device’s strong passphrase makes the database’s key', async () => {
     const name = `strong-${++count}`;
     couch.createDatabase(name);
-    const setup = await setUpWithPassphrase(form(name, STRONG), 0, clientFor);
+    const setup = await setUpWithPassphrase(form(name, STRONG), 0, clientFor, joining);
     expect(setup.config.database).toBe(name);
     expect(await clientFor(form(name, STRONG)).getDocument(PARAMS_ID)).toMatchObject({ wrapped: expect.any(Object) });
   });
@@ -70,7 +73,7 @@ describe('a passphrase’s strength when turning sync on', { timeout: 60_000 }, 
     const raw = newDataKey();
     const keys = await deriveSyncKeys(raw);
     await clientFor(form(name, WEAK)).createDocument(PARAMS_ID, { wrapped: await wrapWithPassphrase(raw, WEAK), check: await sealDocument(keys, { database: name, docId: PARAMS_ID }, CHECK) });
-    const setup = await setUpWithPassphrase(form(name, WEAK), 0, clientFor);
+    const setup = await setUpWithPassphrase(form(name, WEAK), 0, clientFor, joining);
     expect(setup.config.database).toBe(name);
   });
 });

@@ -23,7 +23,7 @@ import { useTestDb } from '../../src/storage/testing/open-test-db.ts';
 import { applyDocuments } from '../../src/sync/apply-documents.ts';
 import { CouchClient } from '../../src/sync/couch/couch-client.ts';
 import { deriveSyncKeys, newDataKey } from '../../src/sync/crypto/data-key.ts';
-import { SealedDocuments } from '../../src/sync/sealed-documents.ts';
+import { sealedForTests } from '../../src/sync/testing/one-signer.ts';
 import { engineSettings } from '../../src/worker/engine-settings.ts';
 
 /**
@@ -237,7 +237,7 @@ describe('sync: records of the person’s other devices pass the same path, with
   async function phone() {
     const keys = await deriveSyncKeys(newDataKey());
     const client = new CouchClient({ serverUrl: 'http://127.0.0.1:9', database: 'pausepoint', username: '', password: '' });
-    return { db, client, sealed: new SealedDocuments(keys, 'pausepoint'), device: { id: 'phone', name: 'Phone' }, since: 0, epoch: 1, now: Date.now };
+    return { db, client, ...(await sealedForTests(keys, 'pausepoint')), device: { id: 'phone', name: 'Phone' }, since: 0, epoch: 1, now: Date.now };
   }
   const LAPTOP = { id: 'laptop', name: 'Laptop' };
 

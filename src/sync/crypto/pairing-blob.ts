@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SigningKeyJwk } from '../../identity/signing-key-jwk.ts';
 import { newIv, openGcm, sealGcm, IV_BYTES, TAG_BYTES } from './aes-gcm.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { base64UrlField } from './base64url-field.ts';
@@ -22,6 +23,14 @@ export const PairingPayload = z.object({
   inviter: z.object({ deviceId: z.string().min(1).max(200), name: z.string().max(200) }),
   /** The hash of what the inviting device held (src/sync/rollback-heads.ts): the new device takes nothing older. */
   heads: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /**
+   * The inviter's signing key and the membership log's head as it knows it
+   * (its seq and the hash of its last entry): the new device pins every key
+   * from a log that must end in this head, so the server cannot show it
+   * another group. Links of versions before the log lack them, and are refused.
+   */
+  inviterKey: SigningKeyJwk.optional(),
+  membership: z.object({ seq: z.number().int().positive(), hash: z.string().regex(/^[A-Za-z0-9_-]{43}$/) }).optional(),
 });
 export type PairingPayload = z.infer<typeof PairingPayload>;
 

@@ -85,7 +85,8 @@ export class LiveMembership implements FollowedMembership {
   /** Takes a followed state as this session's, stores what it adopted, and marks removed devices as such. */
   async adopt(state: MembershipState, adopted: readonly MembershipEntry[], rotated?: MembershipNews['rotated']): Promise<MembershipNews> {
     const { db, database, deviceId } = this.options;
-    this.state = state;
+    // Two followers at once (the feed's and a Remove's): the state only moves forward.
+    if (state.seq >= this.state.seq) this.state = state;
     if (adopted.length > 0) await appendStoredLog(db, database, adopted);
     for (const entry of adopted) {
       if (entry.op !== 'remove') continue;
