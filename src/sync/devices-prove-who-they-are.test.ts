@@ -1,6 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPouchdbServer, type PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
+import { describe, expect, it } from 'vitest';
 import { deviceIdentity } from '../identity/identity-store.ts';
 import { CouchClient } from './couch/couch-client.ts';
 import { deriveSyncKeys, newDataKey } from './crypto/data-key.ts';
@@ -17,7 +16,8 @@ import { SealedDocuments } from './sealed-documents.ts';
 import { CHECK, PARAMS_ID } from './sync-setup.ts';
 import { grantContext, type SyncDocument } from './sync-document.ts';
 import { readSyncStatus, readVault } from './sync-store.ts';
-import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-device.ts';
+import { eventually, type SyncedDevice } from './testing/synced-device.ts';
+import { syncTestbed, TEST_AUTH, TEST_PASSPHRASE, TEST_USER } from './testing/sync-testbed.ts';
 
 /**
  * Issue 38's review, as tests against a real CouchDB-protocol server: a
@@ -27,29 +27,16 @@ import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-de
  * membership log take none of it. The attacker is played with the device's
  * own stored keys, as a modified copy of the app would hold them.
  */
-let server: PouchdbServer;
-const USER = { username: 'ada', password: 'correct horse' };
-const PASSPHRASE = 'a long passphrase for the tests';
-let dbCount = 0;
-const open: SyncedDevice[] = [];
+const PASSPHRASE = TEST_PASSPHRASE;
 const SLOW = { timeout: 90_000 };
 
-beforeAll(async () => {
-  server = await startPouchdbServer();
-}, 30_000);
-afterAll(() => server?.close());
-afterEach(async () => {
-  for (const device of open.splice(0)) await device.close();
-});
+const bed = syncTestbed('attack');
+const USER = TEST_USER;
 
 const bigTransfer = { calls: [{ name: 'transfer', args: { amount: 48_173, to: 'Ada Lovelace' } }] };
-const auth = () => ({ authorization: `Basic ${btoa(`${USER.username}:${USER.password}`)}`, 'content-type': 'application/json' });
+const auth = () => ({ ...TEST_AUTH, 'content-type': 'application/json' });
 
-async function device(name: string, turns: Parameters<typeof syncedDevice>[1] = []) {
-  const made = await syncedDevice(name, turns);
-  open.push(made);
-  return made;
-}
+const device = bed.device;
 
 async function pair(from: SyncedDevice, to: SyncedDevice): Promise<void> {
   const invite = await from.sync.addDevice();
@@ -58,10 +45,9 @@ async function pair(from: SyncedDevice, to: SyncedDevice): Promise<void> {
 
 /** The laptop turns sync on and pauses on a transfer; the phone and the tablet pair from it. */
 async function laptopPhoneTablet(before?: (db: string) => Promise<void>) {
-  const db = `pausepoint-attack-${++dbCount}`;
-  await server.createDatabase(db, USER);
+  const db = await bed.database();
   const laptop = await device('Laptop', [bigTransfer, { text: 'Sent.' }]);
-  expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: server.url, database: db, ...USER, passphrase: PASSPHRASE })).toEqual({ ok: true });
+  expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: bed.server.url, database: db, ...USER, passphrase: PASSPHRASE })).toEqual({ ok: true });
   await laptop.engine.send(null, 'pay Ada');
   await laptop.engine.whenIdle();
   const [card] = await laptop.db.pausePoints.where('status').equals('pending').toArray();
@@ -84,7 +70,7 @@ async function stolen(d: SyncedDevice, db: string) {
   const keys = await deriveSyncKeys(raw);
   const identity = await deviceIdentity(d.db);
   const entries = (await readStoredLog(d.db))!.entries;
-  const client = new CouchClient({ serverUrl: server.url, database: db, ...USER });
+  const client = new CouchClient({ serverUrl: bed.server.url, database: db, ...USER });
   return { vault, keys, identity, entries, state: foldAll(entries), client };
 }
 
@@ -237,7 +223,7 @@ describe('from is a fact', SLOW, () => {
 describe('the epoch comes from the signed log', SLOW, () => {
   it('the server sets epoch 1000 in the clear parameters before a join: ignored, and the joiner follows the next rotation', async () => {
     const tamper = async (db: string) => {
-      const url = `${server.url}/${db}/${PARAMS_ID}`;
+      const url = `${bed.server.url}/${db}/${PARAMS_ID}`;
       const params = (await (await fetch(url, { headers: auth() })).json()) as Record<string, unknown>;
       expect((await fetch(url, { method: 'PUT', headers: auth(), body: JSON.stringify({ ...params, epoch: 1000 }) })).ok).toBe(true);
     };

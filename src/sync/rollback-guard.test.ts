@@ -1,6 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPouchdbServer, type PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
+import { describe, expect, it } from 'vitest';
 import { readRules } from '../storage/approval-rules-repo.ts';
 import { deriveSyncKeys } from './crypto/data-key.ts';
 import { openForDevice } from './crypto/device-vault.ts';
@@ -8,7 +7,8 @@ import { documentId } from './crypto/document-id.ts';
 import { openPairing } from './crypto/pairing-blob.ts';
 import { pairingBlobFrom } from './crypto/pairing-link.ts';
 import { readVault } from './sync-store.ts';
-import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-device.ts';
+import { eventually, type SyncedDevice } from './testing/synced-device.ts';
+import { syncTestbed, TEST_AUTH, TEST_PASSPHRASE, TEST_USER } from './testing/sync-testbed.ts';
 
 /**
  * The rollback guard (rollback-heads.ts) against a real CouchDB-protocol
@@ -17,33 +17,19 @@ import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-de
  * pairing link names what the inviting device held; the new device refuses
  * anything older.
  */
-let server: PouchdbServer;
-const USER = { username: 'ada', password: 'correct horse' };
-const auth = { authorization: `Basic ${btoa(`${USER.username}:${USER.password}`)}` };
-let dbCount = 0;
-const open: SyncedDevice[] = [];
 
-beforeAll(async () => {
-  server = await startPouchdbServer();
-}, 30_000);
-afterAll(() => server?.close());
-afterEach(async () => {
-  for (const device of open.splice(0)) await device.close();
-});
+const bed = syncTestbed('rollback');
+const USER = TEST_USER;
+const auth = TEST_AUTH;
 
 const transfer = (amount: number, to: string) => ({ calls: [{ name: 'transfer', args: { amount, to } }] });
 
-async function device(name: string) {
-  const made = await syncedDevice(name);
-  open.push(made);
-  return made;
-}
+const device = bed.device;
 
 async function laptopSyncing() {
-  const db = `pausepoint-rollback-${++dbCount}`;
-  await server.createDatabase(db, USER);
+  const db = await bed.database();
   const laptop = await device('Laptop');
-  expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: server.url, database: db, ...USER, passphrase: 'a long passphrase for the tests' })).toEqual({ ok: true });
+  expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: bed.server.url, database: db, ...USER, passphrase: TEST_PASSPHRASE })).toEqual({ ok: true });
   return { db, laptop };
 }
 
@@ -53,7 +39,7 @@ async function pushed(db: string, laptop: SyncedDevice, key: string, n = 1) {
     const s = await laptop.db.syncDocs.get(key);
     return s?.rev && s.n >= n ? s : undefined;
   });
-  return { docId: state.docId, doc: (await (await fetch(`${server.url}/${db}/${state.docId}`, { headers: auth })).json()) as { _rev: string; e: unknown } };
+  return { docId: state.docId, doc: (await (await fetch(`${bed.server.url}/${db}/${state.docId}`, { headers: auth })).json()) as { _rev: string; e: unknown } };
 }
 
 async function join(laptop: SyncedDevice, phone: SyncedDevice) {
@@ -77,7 +63,7 @@ describe('a new device and a server that rolls it back', { timeout: 60_000 }, ()
     const removal = await pushed(db, laptop, `ruleEvent:${laptop.id}:2`);
     await pushed(db, laptop, `ruleEvent:${laptop.id}:1`);
     // The server withholds the removal from whoever asks from now on.
-    const deleted = await fetch(`${server.url}/${db}/${removal.docId}?rev=${removal.doc._rev}`, { method: 'DELETE', headers: auth });
+    const deleted = await fetch(`${bed.server.url}/${db}/${removal.docId}?rev=${removal.doc._rev}`, { method: 'DELETE', headers: auth });
     expect(deleted.ok).toBe(true);
 
     const phone = await device('Phone');
@@ -109,7 +95,7 @@ describe('a new device and a server that rolls it back', { timeout: 60_000 }, ()
     await laptop.engine.whenIdle();
     const decided = await pushed(db, laptop, `pausePoint:${card!.id}`, 2);
     // The server puts the card's pending version back, as a new revision of its document.
-    const replayed = await fetch(`${server.url}/${db}/${decided.docId}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ _rev: decided.doc._rev, e: pending.doc.e }) });
+    const replayed = await fetch(`${bed.server.url}/${db}/${decided.docId}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ _rev: decided.doc._rev, e: pending.doc.e }) });
     expect(replayed.ok).toBe(true);
 
     const phone = await device('Phone');
@@ -128,8 +114,8 @@ describe('a new device and a server that rolls it back', { timeout: 60_000 }, ()
     const { heads } = await openPairing(blob, invite.code);
     const vault = (await readVault(laptop.db))!;
     const headsId = await documentId(await deriveSyncKeys(await openForDevice(vault.vaultKey, vault.sealed)), 'heads', heads!);
-    const there = (await (await fetch(`${server.url}/${db}/${headsId}`, { headers: auth })).json()) as { _rev: string };
-    expect((await fetch(`${server.url}/${db}/${headsId}?rev=${there._rev}`, { method: 'DELETE', headers: auth })).ok).toBe(true);
+    const there = (await (await fetch(`${bed.server.url}/${db}/${headsId}`, { headers: auth })).json()) as { _rev: string };
+    expect((await fetch(`${bed.server.url}/${db}/${headsId}?rev=${there._rev}`, { method: 'DELETE', headers: auth })).ok).toBe(true);
     const phone = await device('Phone');
     expect(await phone.sync.join({ blob, code: invite.code, deviceName: 'Phone' })).toMatchObject({ ok: false, refusal: { kind: 'bad_link' } });
     expect(await phone.db.settings.get('sync')).toBeUndefined();

@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPouchdbServer, type PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
+import { describe, expect, it } from 'vitest';
 import { setRuleEnabled } from '../storage/approval-rules-repo.ts';
 import { pairingBlobFrom } from './crypto/pairing-link.ts';
-import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-device.ts';
+import { eventually, type SyncedDevice } from './testing/synced-device.ts';
+import { syncTestbed, TEST_PASSPHRASE, TEST_USER } from './testing/sync-testbed.ts';
 
 /**
  * A rule's state across two of the person's devices, through a real
@@ -11,34 +11,20 @@ import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-de
  * the review's sequences, where a rule removed or disabled on one device came
  * back through the other's use of its copy.
  */
-let server: PouchdbServer;
-const USER = { username: 'ada', password: 'correct horse' };
-let dbCount = 0;
-const open: SyncedDevice[] = [];
 
-beforeAll(async () => {
-  server = await startPouchdbServer();
-}, 30_000);
-afterAll(() => server?.close());
-afterEach(async () => {
-  for (const device of open.splice(0)) await device.close();
-});
+const bed = syncTestbed('rules');
+const USER = TEST_USER;
 
 const transfer = (amount: number, to: string) => ({ calls: [{ name: 'transfer', args: { amount, to } }] });
 
-async function device(name: string) {
-  const made = await syncedDevice(name);
-  open.push(made);
-  return made;
-}
+const device = bed.device;
 
 /** The laptop makes "allow transfer" and turns sync on; the phone joins and gets the rule. */
 async function pairedWithRule() {
-  const db = `pausepoint-rules-${++dbCount}`;
-  await server.createDatabase(db, USER);
+  const db = await bed.database();
   const laptop = await device('Laptop');
   const rule = await laptop.engine.addRule({ effect: 'allow', tool: 'transfer', scope: { kind: 'everywhere' }, source: 'settings' }, laptop.by());
-  expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: server.url, database: db, ...USER, passphrase: 'a long passphrase for the tests' })).toEqual({ ok: true });
+  expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: bed.server.url, database: db, ...USER, passphrase: TEST_PASSPHRASE })).toEqual({ ok: true });
   const phone = await device('Phone');
   const invite = await laptop.sync.addDevice();
   expect(await phone.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Phone' })).toEqual({ ok: true });

@@ -1,6 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPouchdbServer, type PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
+import { describe, expect, it } from 'vitest';
 import { deviceIdentity } from '../identity/identity-store.ts';
 import { verifyDeviceSignature } from '../identity/device-signature.ts';
 import { deriveSyncKeys } from './crypto/data-key.ts';
@@ -11,7 +10,8 @@ import { readMembership } from './membership/membership-store.ts';
 import type { SyncDocument } from './sync-document.ts';
 import { currentPath } from '../engine/versions/current-path.ts';
 import { readVault } from './sync-store.ts';
-import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-device.ts';
+import { eventually, type SyncedDevice } from './testing/synced-device.ts';
+import { syncTestbed, TEST_AUTH, TEST_PASSPHRASE, TEST_USER } from './testing/sync-testbed.ts';
 
 /**
  * Two of the person's devices, each with its own database, engine and sync
@@ -19,39 +19,20 @@ import { eventually, syncedDevice, type SyncedDevice } from './testing/synced-de
  * in memory, with a user and the database's `_security`, so every request is
  * authenticated as in production).
  */
-let server: PouchdbServer;
-const USER = { username: 'ada', password: 'correct horse' };
-const PASSPHRASE = 'a long passphrase for the tests';
-let dbCount = 0;
-const open: SyncedDevice[] = [];
+const PASSPHRASE = TEST_PASSPHRASE;
 
-beforeAll(async () => {
-  server = await startPouchdbServer();
-}, 30_000);
-afterAll(() => server?.close());
-afterEach(async () => {
-  for (const device of open.splice(0)) await device.close();
-});
+const bed = syncTestbed('devices');
+const USER = TEST_USER;
 
 const bigTransfer = { calls: [{ name: 'transfer', args: { amount: 48_173, to: 'Ada Lovelace' } }] };
 
-async function database(): Promise<string> {
-  const name = `pausepoint-${++dbCount}`;
-  await server.createDatabase(name, USER);
-  return name;
-}
-
-async function device(name: string, turns: Parameters<typeof syncedDevice>[1] = []) {
-  const made = await syncedDevice(name, turns);
-  open.push(made);
-  return made;
-}
+const { database, device } = bed;
 
 /** The laptop turns sync on and pauses on a transfer; the phone joins with the laptop's pairing link. */
 async function laptopAndPhone() {
   const db = await database();
   const laptop = await device('Laptop', [bigTransfer, { text: 'Sent.' }]);
-  const on = await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: server.url, database: db, ...USER, passphrase: PASSPHRASE });
+  const on = await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: bed.server.url, database: db, ...USER, passphrase: PASSPHRASE });
   expect(on).toEqual({ ok: true });
   const { conversationId } = await laptop.engine.send(null, 'pay Ada');
   await laptop.engine.whenIdle();
@@ -176,7 +157,7 @@ describe('sync across devices', SLOW, () => {
     await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
     await laptop.engine.whenIdle();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const stored = await (await fetch(`${server.url}/${db}/_all_docs?include_docs=true`, { headers: { authorization: `Basic ${btoa(`${USER.username}:${USER.password}`)}` } })).text();
+    const stored = await (await fetch(`${bed.server.url}/${db}/_all_docs?include_docs=true`, { headers: TEST_AUTH })).text();
     expect(stored.length).toBeGreaterThan(1000);
     for (const plain of ['pay Ada', 'Ada Lovelace', '48173', card.title, 'Laptop', 'Phone', 'the secret reason', 'transfer', 'Sent.']) {
       expect(stored, plain).not.toContain(plain);
@@ -186,7 +167,7 @@ describe('sync across devices', SLOW, () => {
   it('a wrong passphrase on another device is refused and writes nothing', async () => {
     const { db } = await laptopAndPhone();
     const tablet = await device('Tablet');
-    const result = await tablet.sync.turnOn({ deviceName: 'Tablet', serverUrl: server.url, database: db, ...USER, passphrase: 'not the passphrase' });
+    const result = await tablet.sync.turnOn({ deviceName: 'Tablet', serverUrl: bed.server.url, database: db, ...USER, passphrase: 'not the passphrase' });
     expect(result).toMatchObject({ ok: false, refusal: { kind: 'wrong_passphrase' } });
     expect(await tablet.db.settings.get('sync')).toBeUndefined();
     expect(tablet.sync.on).toBe(false);
@@ -195,7 +176,7 @@ describe('sync across devices', SLOW, () => {
   it('the right passphrase on another device joins without a link', async () => {
     const { db, conversationId } = await laptopAndPhone();
     const tablet = await device('Tablet');
-    expect(await tablet.sync.turnOn({ deviceName: 'Tablet', serverUrl: server.url, database: db, ...USER, passphrase: PASSPHRASE })).toEqual({ ok: true });
+    expect(await tablet.sync.turnOn({ deviceName: 'Tablet', serverUrl: bed.server.url, database: db, ...USER, passphrase: PASSPHRASE })).toEqual({ ok: true });
     await eventually('the conversation reaches the tablet', async () => (await tablet.db.conversations.get(conversationId)) !== undefined);
   });
 
@@ -213,11 +194,11 @@ describe('sync across devices', SLOW, () => {
   it('wrong credentials and a missing database are refused with what to do', async () => {
     const laptop = await device('Laptop');
     const db = await database();
-    expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: server.url, database: db, username: 'ada', password: 'wrong', passphrase: PASSPHRASE })).toMatchObject({
+    expect(await laptop.sync.turnOn({ deviceName: 'Laptop', serverUrl: bed.server.url, database: db, username: 'ada', password: 'wrong', passphrase: PASSPHRASE })).toMatchObject({
       ok: false,
       refusal: { kind: 'unauthorized' },
     });
-    const missing = { deviceName: 'Laptop', serverUrl: server.url, database: 'not-there', ...server.admin, passphrase: PASSPHRASE };
+    const missing = { deviceName: 'Laptop', serverUrl: bed.server.url, database: 'not-there', ...bed.server.admin, passphrase: PASSPHRASE };
     expect(await laptop.sync.turnOn(missing)).toMatchObject({ ok: false, refusal: { kind: 'no_database' } });
     expect(await laptop.sync.turnOn({ ...missing, createDatabase: true })).toEqual({ ok: true });
     expect(await laptop.sync.turnOn({ ...missing, serverUrl: 'http://127.0.0.1:9' })).toMatchObject({ ok: false, refusal: { kind: 'unreachable' } });
@@ -260,8 +241,8 @@ describe('rotating the data key', SLOW, () => {
     expect(laptop.executions).toHaveLength(1);
     await eventually('the phone shows the decision', async () => (await phone.db.pausePoints.get(card.id))?.status === 'resolved');
 
-    const auth = { authorization: `Basic ${btoa(`${USER.username}:${USER.password}`)}` };
-    const { rows } = (await (await fetch(`${server.url}/${db}/_all_docs?include_docs=true`, { headers: auth })).json()) as { rows: { id: string; doc: { _id: string; e?: unknown } }[] };
+    const auth = TEST_AUTH;
+    const { rows } = (await (await fetch(`${bed.server.url}/${db}/_all_docs?include_docs=true`, { headers: auth })).json()) as { rows: { id: string; doc: { _id: string; e?: unknown } }[] };
     // Opened as the removed tablet can, with the old key alone (its signatures do not matter to what it can read).
     const opened = await Promise.all(
       rows.filter((r) => r.doc.e).map((r) => openDocument(tabletKeys, { database: db, docId: r.id }, r.doc.e).then((p) => (p as { doc: SyncDocument }).doc, () => undefined)),
@@ -273,7 +254,7 @@ describe('rotating the data key', SLOW, () => {
 
     // The passphrase wraps the first key only: a new device is told to pair from one that syncs.
     const late = await device('Late tablet');
-    const refused = await late.sync.turnOn({ deviceName: 'Late tablet', serverUrl: server.url, database: db, ...USER, passphrase: PASSPHRASE });
+    const refused = await late.sync.turnOn({ deviceName: 'Late tablet', serverUrl: bed.server.url, database: db, ...USER, passphrase: PASSPHRASE });
     expect(refused).toMatchObject({ ok: false, refusal: { message: expect.stringMatching(/pair this device/) } });
     // Pairing from a device that stays works under the new key.
     const newInvite = await phone.sync.addDevice();
