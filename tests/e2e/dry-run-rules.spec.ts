@@ -59,6 +59,8 @@ async function recordToolChange(page: Page) {
 }
 
 test('a dry-run rule decides nothing but records what it would have done; Make active lets the next call through; Disable, Enable', async ({ page, llm }) => {
+  // Three conversations, three axe scans and the audit log's filters in one scenario: 42–47 s on two loaded cores.
+  test.setTimeout(90_000);
   const url = `${llm.origin}/sink/items`;
   const host = new URL(llm.origin).host;
   scriptPosts(llm, url);
