@@ -43,7 +43,9 @@ test('two tabs approving the same card at the same moment: one decision, one con
 });
 
 test('the owner tab closed in the middle of a turn: the other open tab recovers the conversation', async ({ context, page, llm }) => {
-  const slow = 'A slow answer that will be cut off when its tab closes. '.repeat(8);
+  // About 36 s of streaming: still running when the second tab is up, however loaded the machine (at 8 repetitions,
+  // 7 s, a loaded run saw the answer end before the owner tab closed, and there was nothing to recover).
+  const slow = 'A slow answer that will be cut off when its tab closes. '.repeat(40);
   llm.enqueue({ content: slow, chunkSize: 5, chunkDelayMs: 80 }, { content: 'Recovered by the other tab.' });
   await setUpEndpoint(page, llm);
   const watcher = await context.newPage();
@@ -52,6 +54,8 @@ test('the owner tab closed in the middle of a turn: the other open tab recovers 
   await expect(page.getByText('A slow answer', { exact: false }).first()).toBeVisible();
   await watcher.goto(page.url());
   await expect(watcher.getByText('A slow answer', { exact: false }).first()).toBeVisible();
+  // The turn is still running when its tab closes.
+  await expect(watcher.getByRole('button', { name: 'Stop' })).toBeVisible();
   await page.close();
 
   await expect(watcher.getByText('Recovered by the other tab.')).toBeVisible({ timeout: 20_000 });
