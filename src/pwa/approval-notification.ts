@@ -58,13 +58,17 @@ export interface NotificationContext {
  * the app on them: an Approve there would be blind.
  */
 export function acceptsNotificationActions(pause: PausePoint, context: NotificationContext = {}): boolean {
+  return plainApproval(pause, context) && viewText(viewOf(pause, context)).whole;
+}
+
+/** A pending plain approval of a tool the person saw before: what a notification may decide, if its view fits. */
+function plainApproval(pause: PausePoint, context: NotificationContext): boolean {
   return (
     pause.status === 'pending' &&
     pause.kind === 'approval' &&
     (pause.origin === 'model' || pause.origin === 'gate') &&
     context.definitionChanged !== true &&
-    context.toolChanged !== true &&
-    viewText(viewOf(pause, context)).whole
+    context.toolChanged !== true
   );
 }
 
@@ -174,11 +178,13 @@ export function approvalNotification(
   { reminder = false, ...context }: { reminder?: boolean } & NotificationContext = {},
 ): { title: string; options: ApprovalNotificationOptions } {
   const view = viewOf(pause, context);
-  const rendered = viewText(view, { reminder });
-  const actionable = acceptsNotificationActions(pause, context);
+  // Rendered once. Whether it fits is judged under the first notification's title, as acceptsNotificationActions
+  // judges it when the action arrives; a reminder's own title prefix is shorter.
+  const rendered = viewText(view);
+  const actionable = plainApproval(pause, context) && rendered.whole;
   const body = actionable ? rendered.text : `${riskPrefix(pause)}${showControls(shortDescription(pause.description), false)} Tap to answer in the app.`.trim();
   return {
-    title: rendered.title,
+    title: notificationTitle(viewTitle(view), reminder),
     options: {
       body,
       tag: pause.id,
