@@ -44,6 +44,7 @@ type CallArguments = EveryIntent<{
   setAskForEverything: ['on'];
   setAlwaysAllowIrreversible: ['on'];
   searchConversations: ['query', 'limit'];
+  callToolFromView: 'fields';
   listModels: 'fields';
 }>;
 
@@ -88,7 +89,7 @@ export type SyncControl = { readonly [K in SyncKind as SyncMethod<K>]: IntentCal
  * comes back through live queries on IndexedDB, never through these return
  * values (so other tabs see the same).
  */
-export type AgentClient = Calls<Exclude<IntentKind, McpKind | SyncKind | 'listModels'>> & {
+export type AgentClient = Calls<Exclude<IntentKind, McpKind | SyncKind | 'listModels' | 'callToolFromView'>> & {
   /** This tab's id, as recorded in `decidedBy.tabId` when this tab decides and as `owner` of the loops it runs. */
   readonly tabId: string;
   /**
@@ -100,7 +101,15 @@ export type AgentClient = Calls<Exclude<IntentKind, McpKind | SyncKind | 'listMo
   readonly mcp?: McpControl;
   /** Sync across devices (Settings › Devices, the Join dialog). Optional: a client without it shows no Devices section. */
   readonly sync?: SyncControl;
+  /**
+   * MCP Apps: a view's `tools/call`, put through the engine like the model's (src/mcp/view-tool-call.ts).
+   * Optional: a client without it hosts no views. Resolves once the call is decided (and has run if approved).
+   */
+  readonly callToolFromView?: IntentCall<'callToolFromView'>;
 };
 
-/** Sends one intent and resolves with the worker's answer as it came (WorkerClient's own call, its timeout and abort included). */
-export type SendIntent = (intent: IntentInput, signal?: AbortSignal) => Promise<unknown>;
+/**
+ * Sends one intent and resolves with the worker's answer as it came (WorkerClient's own call, its timeout and abort
+ * included). `timeoutMs` 0: no backstop, for an answer that waits for a person (a view's tool call).
+ */
+export type SendIntent = (intent: IntentInput, signal?: AbortSignal, timeoutMs?: number) => Promise<unknown>;

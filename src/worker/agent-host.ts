@@ -164,6 +164,8 @@ export class AgentHost {
       setAlwaysAllowIrreversible: ({ on }) => setAlwaysAllowIrreversible(this.db, on),
       setAskForEverything: ({ on }) => setAskForEverything(this.db, on),
       listModels: async (endpoint) => (await modelFor(endpoint)).listModels(),
+      // Not wired yet (issue 36 point 3 lands it): until then a view's call is refused, never run unasked.
+      callToolFromView: async () => ({ outcome: 'refused', reason: 'not wired yet' }),
     };
   }
 

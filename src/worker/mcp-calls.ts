@@ -1,5 +1,5 @@
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
-import type { McpControl, SendIntent } from './agent-client.ts';
+import type { IntentCall, McpControl, SendIntent } from './agent-client.ts';
 import type { IntentInput } from './protocol.ts';
 import { AgentError } from './agent-error.ts';
 import { isObject, isString } from './worker-guards.ts';
@@ -9,7 +9,10 @@ import { isObject, isString } from './worker-guards.ts';
  * as WorkerClient reads the others. Loaded by WorkerClient on the first MCP
  * call: only Settings › MCP servers makes them, so start-up does not pay for them.
  */
-export function mcpCalls(send: SendIntent): McpControl {
+/** With MCP Apps' `callToolFromView`, which WorkerClient has beside `mcp` (the bridge calls it, not Settings). */
+export type McpCalls = McpControl & { readonly callToolFromView: IntentCall<'callToolFromView'> };
+
+export function mcpCalls(send: SendIntent): McpCalls {
   const nothing = async (intent: IntentInput, signal?: AbortSignal) => void (await send(intent, signal));
   return {
     add: async (draft, signal) => readServerId(await send({ type: 'mcpAdd', ...draft }, signal)),
@@ -20,6 +23,8 @@ export function mcpCalls(send: SendIntent): McpControl {
     beginSignIn: async (serverId, redirectUrl, signal) => readSignInStart(await send({ type: 'mcpBeginSignIn', serverId, redirectUrl }, signal)),
     finishSignIn: (serverId, code, state, iss, signal) => nothing({ type: 'mcpFinishSignIn', serverId, code, state, iss }, signal),
     signOut: async (serverId, signal) => readSignOut(await send({ type: 'mcpSignOut', serverId }, signal)),
+    // Its answer's zod schema comes with a view's first call: Settings › MCP servers does not pay for it.
+    callToolFromView: (input, signal) => import('./view-calls.ts').then(({ viewCall }) => viewCall((intent, s) => send(intent, s, 0))(input, signal)),
   };
 }
 

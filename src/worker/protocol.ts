@@ -4,6 +4,7 @@ import { Decision, ViewHash, type DecideResult } from '../engine/decision.ts';
 import type { RulePreview } from '../engine/preview-rule.ts';
 import { ApprovalRuleDraft, AttachmentRefs, Instructions } from '../engine/records/index.ts';
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
+import { ViewToolCall, type ViewToolCallAnswer } from '../mcp/view-tool-call.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 import type { SearchResults } from '../search/search-result.ts';
 import { JoinWithPairing, TurnOnSync, type PairingInvite, type SyncResult } from '../sync/sync-control.ts';
@@ -131,6 +132,11 @@ export const Intent = z.discriminatedUnion('type', [
    * newest first. A blank query finds nothing and gets the index ready (the field's focus sends one).
    */
   z.object({ type: z.literal('searchConversations'), query: z.string().max(500), limit: z.number().int().min(1).max(100) }),
+  /**
+   * MCP Apps: a `tools/call` a view sent (src/mcp/view-tool-call.ts). Answered once the call is decided and,
+   * when approved, has run: that may be long after the 2-minute backstop other intents have (worker-client.ts).
+   */
+  z.object({ type: z.literal('callToolFromView'), ...ViewToolCall.shape }),
   /** Test connection: lists the endpoint's models with these (unsaved) settings. */
   z.object({
     type: z.literal('listModels'),
@@ -200,6 +206,7 @@ export type IntentResults = PerIntent<{
   setAskForEverything: void;
   setAlwaysAllowIrreversible: void;
   searchConversations: SearchResults;
+  callToolFromView: ViewToolCallAnswer;
   listModels: string[];
 }>;
 

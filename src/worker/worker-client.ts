@@ -1,4 +1,5 @@
 import type { AgentClient, IntentCall, McpControl, SyncControl } from './agent-client.ts';
+import type { McpCalls } from './mcp-calls.ts';
 import type { OptionCalls } from './option-calls.ts';
 import { AgentAbortError, AgentError } from './agent-error.ts';
 import type { DecideResult, IntentInput, WorkerEvent } from './protocol.ts';
@@ -73,10 +74,10 @@ export class WorkerClient implements AgentClient {
     this.#call({ type: 'deleteConversation', conversationId }, ignore, signal);
 
   // MCP's calls and the guards that read their answers come on the first MCP call (mcp-calls.ts), as sync's do.
-  #mcpCalls: Promise<McpControl> | undefined;
-  #loadMcp(): Promise<McpControl> {
+  #mcpCalls: Promise<McpCalls> | undefined;
+  #loadMcp(): Promise<McpCalls> {
     return (this.#mcpCalls ??= import('./mcp-calls.ts').then(
-      ({ mcpCalls }) => mcpCalls((intent, signal) => this.#call(intent, same, signal)),
+      ({ mcpCalls }) => mcpCalls((intent, signal, timeoutMs) => this.#call(intent, same, signal, timeoutMs)),
       (error: unknown) => {
         this.#mcpCalls = undefined;
         throw error;
@@ -94,6 +95,9 @@ export class WorkerClient implements AgentClient {
     finishSignIn: (serverId, code, state, iss, signal) => this.#loadMcp().then((mcp) => mcp.finishSignIn(serverId, code, state, iss, signal)),
     signOut: (serverId, signal) => this.#loadMcp().then((mcp) => mcp.signOut(serverId, signal)),
   };
+
+  /** MCP Apps: a view's tool call (view-calls.ts, loaded through mcp-calls.ts). It waits for the card's decision: no backstop timeout. */
+  readonly callToolFromView: IntentCall<'callToolFromView'> = (input, signal) => this.#loadMcp().then((mcp) => mcp.callToolFromView(input, signal));
 
   // Sync's calls and the zod schemas that read their answers come on the first sync call (sync-calls.ts): start-up loads neither.
   #syncCalls: Promise<SyncControl> | undefined;
@@ -163,8 +167,9 @@ export class WorkerClient implements AgentClient {
    * Sends one intent and reads its answer with `read`. Settles once: with the
    * answer, the worker's error, a timeout, or the signal's abort — and the
    * pending entry goes with whichever comes first, so a late answer is dropped.
+   * `timeoutMs` 0 waits without a backstop (an answer that waits for a person).
    */
-  #call<T>(intent: IntentInput, read: (value: unknown) => T, signal: AbortSignal | undefined): Promise<T> {
+  #call<T>(intent: IntentInput, read: (value: unknown) => T, signal: AbortSignal | undefined, timeoutMs = REQUEST_TIMEOUT_MS): Promise<T> {
     if (signal?.aborted) return Promise.reject(new AgentAbortError());
     const id = this.#nextId++;
     return new Promise<unknown>((resolve, reject) => {
@@ -174,7 +179,7 @@ export class WorkerClient implements AgentClient {
         this.#pending.delete(id);
       };
       const abort = () => (done(), reject(new AgentAbortError()));
-      const timer = setTimeout(() => (done(), reject(new AgentError('TimeoutError', 'The agent worker did not answer in time.'))), REQUEST_TIMEOUT_MS);
+      const timer = timeoutMs && setTimeout(() => (done(), reject(new AgentError('TimeoutError', 'The agent worker did not answer in time.'))), timeoutMs);
       signal?.addEventListener('abort', abort, { once: true });
       this.#pending.set(id, {
         resolve: (value) => (done(), resolve(value)),
