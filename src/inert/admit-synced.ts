@@ -1,5 +1,5 @@
 import { ledgerId, type AuditEvent, type Conversation, type LedgerEntry, type Message, type PausePoint, type RuleStateEvent } from '../engine/records/index.ts';
-import { clampAuditEvent, clampConversation, clampLedgerEntry, clampMessage, clampPausePoint } from './clamp-times.ts';
+import { clampAuditEvent, clampConversation, clampLedgerEntry, clampMessage, clampPausePoint, clampTime } from './clamp-times.ts';
 import { inertRuleEvent } from './inert-rule.ts';
 import type { FromDevice } from './provenance.ts';
 
@@ -10,7 +10,19 @@ export type SyncedRecord =
   | { kind: 'pausePoint'; id: string; record: PausePoint }
   | { kind: 'ledger'; id: string; record: LedgerEntry }
   | { kind: 'ruleEvent'; id: string; record: RuleStateEvent }
-  | { kind: 'auditEvent'; id: string; record: AuditEvent };
+  | { kind: 'auditEvent'; id: string; record: AuditEvent }
+  | { kind: 'pushSettings'; id: string; record: SharedSetting };
+
+/**
+ * A setting a device shares with the person's other devices, where the later
+ * save stands (push settings: src/push/shared-push-settings.ts). Its content
+ * is checked by its own schema where it is decoded; what the inert path owns
+ * is whose it is and when it says it was saved.
+ */
+export interface SharedSetting {
+  id: string;
+  savedAt: number;
+}
 
 export type Admitted<S extends SyncedRecord> = { ok: true; synced: S } | { ok: false; problem: string };
 
@@ -36,6 +48,8 @@ export type Admitted<S extends SyncedRecord> = { ok: true; synced: S } | { ok: f
  *   as a restore writes it (an allow rule off).
  * - **Times clamped** to when it arrived: a device whose clock runs ahead can
  *   neither date a card after every later decision nor spend tomorrow today.
+ * - **A shared setting is its device's own** and its save is dated no later
+ *   than its arrival, so the later save stands fairly (push settings).
  * - **Nothing it brings is honoured by the engine on its own.** The sync applies
  *   a conversation's records only on a device that does not run it (its owner
  *   ignores them: apply-documents.ts), and the engine runs only the
@@ -65,5 +79,10 @@ export function admitSynced<S extends SyncedRecord>(synced: S, from: FromDevice)
     }
     case 'auditEvent':
       return admitted(clampAuditEvent(synced.record, from.at));
+    case 'pushSettings':
+      // One document per device, written by that device: no device speaks for another's save.
+      if (synced.id !== from.deviceId) return refuse('a device shares its own settings only');
+      // A save dated ahead would stand over every later one the person makes elsewhere.
+      return admitted({ ...synced.record, savedAt: clampTime(synced.record.savedAt, from.at) });
   }
 }

@@ -7,7 +7,7 @@
  * src/conversation-file, src/sync) call them, one conversation or record at
  * a time. The README's *Security model* says which rules hold for which.
  */
-export { admitSynced, type Admitted, type SyncedRecord } from './admit-synced.ts';
+export { admitSynced, type Admitted, type SharedSetting, type SyncedRecord } from './admit-synced.ts';
 export { clampAuditEvent, clampDated, clampTime } from './clamp-times.ts';
 export { INTERRUPTED_FROM_FILE, inertConversation, NOT_RUN_FROM_FILE, type ForeignConversation, type InertConversation } from './inert-conversation.ts';
 export { inertRule, inertRuleEvent } from './inert-rule.ts';

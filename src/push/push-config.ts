@@ -53,6 +53,29 @@ export type PushConfig = z.infer<typeof PushConfig>;
 
 export const PUSH_CONFIG_KEY = 'push';
 
+/**
+ * Row `pushOff`: when push was turned off here (or on another device, applied
+ * here). Kept instead of nothing so the later of a save and a turn-off stands
+ * across devices: without it, a device that never saw the turn-off would push
+ * the old settings back to the others.
+ */
+export const PUSH_OFF_KEY = 'pushOff';
+export const PushOff = z.object({ v: z.literal(1), savedAt: z.number() });
+export type PushOff = z.infer<typeof PushOff>;
+
+/**
+ * The push settings as one device shares them with the others (sync kind
+ * `pushSettings`, one document per device, its id the device's): the settings
+ * it last saved or applied, or `null` when they were turned off, and when.
+ * The access token is never in it (push-token.ts).
+ */
+export const SharedPushSettings = z.object({
+  id: z.string().min(1).max(200),
+  savedAt: z.number(),
+  config: PushConfig.omit({ savedAt: true }).nullable(),
+});
+export type SharedPushSettings = z.infer<typeof SharedPushSettings>;
+
 /** A fresh secret topic: 128 random bits in hex, which nobody can guess to read the pushes. */
 export function newTopic(random: (bytes: Uint8Array<ArrayBuffer>) => Uint8Array = (b) => crypto.getRandomValues(b)): string {
   const bytes = random(new Uint8Array(16));

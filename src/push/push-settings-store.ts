@@ -1,6 +1,6 @@
 import type { PausepointDb } from '../storage/db.ts';
 import { toStorageError } from '../storage/storage-error.ts';
-import { PUSH_CONFIG_KEY, PushConfig } from './push-config.ts';
+import { PUSH_CONFIG_KEY, PUSH_OFF_KEY, PushConfig, type PushOff } from './push-config.ts';
 import { PUSH_STATUS_KEY } from './push-status.ts';
 import { PUSH_TOKEN_KEY, pushTokenFor, type PushTokenValue } from './push-token.ts';
 
@@ -22,6 +22,7 @@ export async function savePushSettings(db: PausepointDb, config: PushConfig, tok
   try {
     await db.transaction('rw', db.settings, async () => {
       await db.settings.put({ key: PUSH_CONFIG_KEY, value: checked });
+      await db.settings.delete(PUSH_OFF_KEY);
       if (token === '') await db.settings.delete(PUSH_TOKEN_KEY);
       else await db.settings.put({ key: PUSH_TOKEN_KEY, value: tokenValue });
     });
@@ -30,10 +31,17 @@ export async function savePushSettings(db: PausepointDb, config: PushConfig, tok
   }
 }
 
-/** `Turn off`: the settings, the token and the last push's status go. */
-export async function turnOffPush(db: PausepointDb): Promise<void> {
+/**
+ * `Turn off`: the settings, the token and the last push's status go; when it
+ * was turned off stays, so the turn-off reaches the person's other devices
+ * (shared-push-settings.ts).
+ */
+export async function turnOffPush(db: PausepointDb, now = Date.now()): Promise<void> {
   try {
-    await db.settings.bulkDelete([PUSH_CONFIG_KEY, PUSH_TOKEN_KEY, PUSH_STATUS_KEY]);
+    await db.transaction('rw', db.settings, async () => {
+      await db.settings.bulkDelete([PUSH_CONFIG_KEY, PUSH_TOKEN_KEY, PUSH_STATUS_KEY]);
+      await db.settings.put({ key: PUSH_OFF_KEY, value: { v: 1, savedAt: now } satisfies PushOff });
+    });
   } catch (error) {
     throw toStorageError(error);
   }

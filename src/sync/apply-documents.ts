@@ -1,5 +1,6 @@
 import type { Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { admitSynced, type SyncedRecord } from '../inert/index.ts';
+import { applySharedPushSettings } from '../push/shared-push-settings.ts';
 import { refoldRules } from '../storage/rule-events-repo.ts';
 import { releaseRuleFloors } from '../storage/rule-floors.ts';
 import { cardFloors } from './rollback-heads.ts';
@@ -167,7 +168,7 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
       }
     }
 
-    /** The few kinds that read or write beside the page's records: rule events, audit events, devices, decisions. */
+    /** The few kinds that read or write beside the page's records: rule events, audit events, devices, decisions, push settings. */
     async function applyStored(doc: Exclude<SyncDocument, { kind: 'conversation' | 'message' | 'ledger' | 'pausePoint' | 'stop' | 'pairingUsed' | 'rule' | 'heads' }>): Promise<Verdict> {
       switch (doc.kind) {
         case 'ruleEvent':
@@ -187,6 +188,9 @@ export async function applyDocuments(ctx: SyncContext, incoming: readonly Incomi
           await db.syncDevices.put({ ...device, ...(removed.has(doc.id) ? { removed: true } : {}) });
           return 'applied';
         }
+        case 'pushSettings':
+          // The later save stands; an earlier one is seen and kept from being applied again.
+          return (await applySharedPushSettings(db, doc.record)) ? 'applied' : 'ignored';
         case 'decision': {
           const claim = doc.record;
           if (claim.pausePointId !== doc.id || claim.decidedBy.deviceId !== doc.from) return 'refused';
@@ -216,7 +220,8 @@ function admit(doc: SyncDocument, at: number): SyncDocument | undefined {
     case 'pausePoint':
     case 'ledger':
     case 'ruleEvent':
-    case 'auditEvent': {
+    case 'auditEvent':
+    case 'pushSettings': {
       const admitted = admitSynced({ kind: doc.kind, id: doc.id, record: doc.record } as SyncedRecord, from);
       return admitted.ok ? ({ ...doc, record: admitted.synced.record } as SyncDocument) : undefined;
     }

@@ -1,6 +1,7 @@
 import Dexie from 'dexie';
 import type { Conversation, Message } from '../engine/records/index.ts';
 import type { SyncDevice, SyncDocState } from './records/sync-records.ts';
+import { sharedPushSettings } from '../push/shared-push-settings.ts';
 import { pushRuleEvents } from './push-rule-events.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
@@ -28,7 +29,7 @@ export interface PushResult {
 /**
  * Pushes what changed here since the last push: the conversations this
  * device runs (with their messages, cards and ledger entries), every audit
- * event, the rule events the server lacks, and this device's own document. Another device's
+ * event, the rule events the server lacks, this device's push settings and its own document. Another device's
  * conversations are never pushed from here: each record has one writer, its
  * conversation's owner, so the server never holds two versions of one to
  * merge. A record is pushed when its hash differs from what was last pushed
@@ -65,6 +66,9 @@ export async function pushChanges(ctx: SyncContext): Promise<PushResult> {
   }
   await collect(ctx, outgoing, 'auditEvent', await db.auditEvents.toArray());
   await collectDevice(ctx, outgoing);
+  // Push settings, set up on one device for all: what this device holds, sent when it changes.
+  const push = await sharedPushSettings(db, ctx.device.id);
+  if (push) await collect(ctx, outgoing, 'pushSettings', [push]);
 
   let pushed = 0;
   let conflicts = 0;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Decision } from '../engine/decision.ts';
 import { ApprovalRule, AuditEvent, Conversation, DecidedBy, DeviceSignature, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
+import { SharedPushSettings } from '../push/push-config.ts';
 import { Heads } from './rollback-heads.ts';
 import { SyncDevice } from './records/sync-records.ts';
 
@@ -48,6 +49,8 @@ export const SyncDocument = z.discriminatedUnion('kind', [
   z.object({ ...header, kind: z.literal('heads'), record: Heads }),
   /** A pairing link's one use: whoever creates it first joined with that link. */
   z.object({ ...header, kind: z.literal('pairingUsed'), record: z.object({ deviceId: z.string() }) }),
+  /** A device's push settings, shared so one device sets push up for all (src/push/shared-push-settings.ts): its id is the device's. */
+  z.object({ ...header, kind: z.literal('pushSettings'), record: SharedPushSettings }),
 ]);
 export type SyncDocument = z.infer<typeof SyncDocument>;
 export type SyncKind = SyncDocument['kind'];

@@ -1,7 +1,8 @@
-import Dexie from 'dexie';
+import Dexie, { liveQuery } from 'dexie';
 import type { Decision } from '../engine/decision.ts';
 import type { ClaimOutcome } from '../engine/devices-port.ts';
 import type { DecidedBy, DeviceSignature, PausePoint } from '../engine/records/index.ts';
+import { PUSH_CONFIG_KEY, PUSH_OFF_KEY } from '../push/push-config.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { deviceIdentity } from '../identity/identity-store.ts';
 import type { DeviceIdentity } from '../identity/device-identity.ts';
@@ -96,6 +97,11 @@ class SyncSession implements SyncService {
     this.#now = options.now ?? Date.now;
     Dexie.on('storagemutated', (parts) => {
       if (this.#active && Object.keys(parts).some((key) => key === 'all' || WATCHED.test(key))) this.#active.replicator.poke();
+    });
+    // Of the settings table (written often: the sync's own status), only the shared push settings are pushed.
+    liveQuery(() => db.settings.bulkGet([PUSH_CONFIG_KEY, PUSH_OFF_KEY])).subscribe({
+      next: () => this.#active?.replicator.poke(),
+      error: (error: unknown) => console.error('Pausepoint: watching the push settings for sync failed', error),
     });
   }
 
