@@ -7,11 +7,12 @@ import { realSleeps } from '../engine/testing/fake-clock.ts';
 import { MemoryRules } from '../engine/testing/memory-rules.ts';
 import { McpConnectError } from './connect-failure.ts';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { approvalNotification } from '../pwa/approval-notification.ts';
 import { McpHub } from './mcp-hub.ts';
 import { McpServerDraft } from './mcp-server-record.ts';
 import { PLAIN_HTTP_MCP_REFUSED } from './plain-http-refused.ts';
-import { MAX_LISTED_TOOLS } from './screen-listing.ts';
+import { MAX_LISTED_TOOLS, MAX_TOOL_PAGES } from './screen-listing.ts';
 import { MAX_TITLE_NAME, titleName } from './title-name.ts';
 import type { HubOAuth } from './mcp-hub-options.ts';
 import { SessionLost } from './mcp-session.ts';
@@ -403,6 +404,25 @@ describe('point 16: MCP odds and ends', () => {
     expect(row!.tools).toHaveLength(MAX_LISTED_TOOLS);
     expect(hub.tools()).toHaveLength(MAX_LISTED_TOOLS);
     expect(row!.refusals).toEqual([`It lists more than ${MAX_LISTED_TOOLS} tools; only the first ${MAX_LISTED_TOOLS} are offered.`]);
+  });
+
+  it('a listing paged past the page bound keeps the tools of its first pages, with a warning, instead of failing the connection', async () => {
+    let pagesAsked = 0;
+    const { hub, store } = await hubOver((server) => {
+      server.registerTool('t0', { description: 'first', inputSchema: {} }, text);
+      // One tool a page, for ever: a server that would keep the client reading.
+      server.server.setRequestHandler(ListToolsRequestSchema, (request) => {
+        const page = Number(request.params?.cursor ?? '0');
+        pagesAsked = Math.max(pagesAsked, page + 1);
+        return { tools: [{ name: `t${page}`, description: `tool ${page}`, inputSchema: { type: 'object' as const } }], nextCursor: String(page + 1) };
+      });
+    });
+    const row = await until(() => (store.rows.get('srv-odd')?.status.kind === 'connected' ? store.rows.get('srv-odd') : undefined), 'connected');
+    // The SDK's bounded walk, then the bounded pages read again one by one.
+    expect(pagesAsked).toBe(MAX_TOOL_PAGES);
+    expect(row!.tools.map((t) => t.definition.name)).toEqual(Array.from({ length: MAX_TOOL_PAGES }, (_, i) => `t${i}`));
+    expect(hub.tools()).toHaveLength(MAX_TOOL_PAGES);
+    expect(row!.refusals).toEqual([`It lists its tools over more than ${MAX_TOOL_PAGES} pages; only the tools of its first ${MAX_TOOL_PAGES} pages are offered, and the rest were not read.`]);
   });
 
   it('refuses a plain http URL that is not this computer: the draft, and a server stored before (never opened, the status says why)', async () => {

@@ -3,13 +3,13 @@ import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { connectFailure, failureStatus, McpConnectError } from './connect-failure.ts';
 import { acceptDefinition, hashDefinitions, hasChanged, isListed, pinTools } from './definition-pin.ts';
 import { formatToolResult } from './format-tool-result.ts';
-import { newServerRecord, sameStatus, type McpServerDraft, type McpServerRecord, type McpServerStatus, type McpToolDefinition } from './mcp-server-record.ts';
+import { newServerRecord, sameStatus, type McpServerDraft, type McpServerRecord, type McpServerStatus } from './mcp-server-record.ts';
 import { definitionChangeEvents } from './definition-change-events.ts';
 import type { HubOAuth, McpHubOptions } from './mcp-hub-options.ts';
 import type { ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInChallenge, SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
-import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents } from './mcp-session.ts';
+import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents, type ToolListing } from './mcp-session.ts';
 import { mcpTools, serverLabel } from './mcp-tool.ts';
 import { serverRequests, urlElicitationRequired, type Asker } from './server-requests.ts';
 import { keptRefusals, screenListing, withinPinRoom } from './screen-listing.ts';
@@ -290,10 +290,10 @@ export class McpHub {
    * with theirs), written with `status` and why any were refused; a known
    * tool listed with a changed definition is an audit event, stored with it.
    */
-  async #storeTools(id: string, listed: readonly McpToolDefinition[], status?: McpServerStatus, serverInfo?: McpServerRecord['serverInfo']): Promise<void> {
+  async #storeTools(id: string, listed: ToolListing, status?: McpServerStatus, serverInfo?: McpServerRecord['serverInfo']): Promise<void> {
     const server = this.#find(id);
     if (!server) return;
-    const screened = screenListing(listed, server, this.#options.reserved);
+    const screened = screenListing(listed.tools, server, this.#options.reserved, listed.pagesLeft);
     const hashed = await hashDefinitions(screened.taken);
     const now = this.#now();
     await this.#update(

@@ -15,9 +15,15 @@ import {
 import { OutcomeUnknown } from '../engine/errors.ts';
 import { McpToolDefinition } from './mcp-server-record.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
-import { MAX_LISTED_TOOLS } from './screen-listing.ts';
+import { MAX_LISTED_TOOLS, MAX_TOOL_PAGES } from './screen-listing.ts';
 
 export type McpTransportKind = 'streamable_http' | 'sse';
+
+/** The definitions a `tools/list` brought, page after page, and whether the server had pages left when reading stopped at `MAX_TOOL_PAGES`. */
+export interface ToolListing {
+  tools: McpToolDefinition[];
+  pagesLeft: boolean;
+}
 
 /** One live connection to a server, as the hub uses it. */
 export interface McpSession {
@@ -25,7 +31,7 @@ export interface McpSession {
   readonly serverInfo: { name: string; version: string } | null;
   /** The protocol revision spoken: 2026-07-28 (no session) or the 2025 one the `initialize` handshake agreed. */
   readonly protocolVersion: string | null;
-  listTools(): Promise<McpToolDefinition[]>;
+  listTools(): Promise<ToolListing>;
   /** Throws `CallDropped` (outcome unknown), `SessionLost` (not run; start a new session), `NotRun`, or `ProtocolError` (the server's answer). */
   callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult>;
   /** `resources/read` of exactly this URI (an MCP App's `ui://` view, issue 36); the server's answer unread. */
@@ -74,8 +80,6 @@ export function toolCallError(error: unknown, serverLabel: string): unknown {
   return error;
 }
 
-/** At most this many pages of a tools/list are read (the SDK reads them all and fails past this). */
-export const MAX_TOOL_PAGES = 20;
 
 /**
  * Tracks which calls are in flight so that a broken connection can fail them
@@ -113,15 +117,20 @@ export function sessionOverClient(client: Client, transport: McpTransportKind, i
     serverInfo: info ? { name: info.name, version: info.version } : null,
     protocolVersion: client.getNegotiatedProtocolVersion() ?? null,
     async listTools() {
-      const tools: McpToolDefinition[] = [];
-      // The SDK reads every page (at most MAX_TOOL_PAGES, see newClient); one past the count is enough to know the listing is over it (screen-listing.ts).
-      const result = await client.listTools();
-      for (const tool of result.tools) {
-        const parsed = McpToolDefinition.safeParse(tool);
-        if (parsed.success) tools.push(parsed.data);
-        if (tools.length > MAX_LISTED_TOOLS) break;
+      try {
+        // The SDK's walk of every page (its cache, its SEP-2243 screening), bounded at MAX_TOOL_PAGES (newClient).
+        return { tools: parsedTools((await client.listTools()).tools), pagesLeft: false };
+      } catch (error) {
+        if (!(error instanceof SdkError && error.code === SdkErrorCode.ListPaginationExceeded)) throw error;
       }
-      return tools;
+      // Past the bound the SDK's walk fails and keeps nothing: read the bounded pages one by one, to keep what they list.
+      let page = await client.request({ method: 'tools/list' });
+      const tools = [...page.tools];
+      for (let read = 1; read < MAX_TOOL_PAGES && page.nextCursor !== undefined && tools.length <= MAX_LISTED_TOOLS; read++) {
+        page = await client.listTools({ cursor: page.nextCursor });
+        tools.push(...page.tools);
+      }
+      return { tools: parsedTools(tools), pagesLeft: page.nextCursor !== undefined && tools.length <= MAX_LISTED_TOOLS };
     },
     async callTool(name, args, { signal, timeoutMs }) {
       const call = inFlight.track();
@@ -143,6 +152,17 @@ export function sessionOverClient(client: Client, transport: McpTransportKind, i
     readResource: (uri, { signal }) => client.readResource({ uri }, { signal, cacheMode: 'bypass' }),
     close,
   };
+}
+
+/** The definitions that parse, up to one past the count (enough to know a listing is over it: screen-listing.ts). */
+function parsedTools(listed: readonly unknown[]): McpToolDefinition[] {
+  const tools: McpToolDefinition[] = [];
+  for (const tool of listed) {
+    const parsed = McpToolDefinition.safeParse(tool);
+    if (parsed.success) tools.push(parsed.data);
+    if (tools.length > MAX_LISTED_TOOLS) break;
+  }
+  return tools;
 }
 
 function classifyCallError(error: unknown, dropSignal: AbortSignal, stopSignal: AbortSignal): Error {

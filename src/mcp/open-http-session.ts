@@ -15,7 +15,8 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/valida
 import { bearerOnlyTo } from './bearer-only-to.ts';
 import { connectFailure, McpConnectError, type AuthChallenge } from './connect-failure.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
-import { InFlight, MAX_TOOL_PAGES, sessionOverClient, type McpSession, type McpTransportKind, type SessionEvents } from './mcp-session.ts';
+import { MAX_TOOL_PAGES } from './screen-listing.ts';
+import { InFlight, sessionOverClient, type McpSession, type McpTransportKind, type SessionEvents } from './mcp-session.ts';
 
 export const CLIENT_INFO = { name: 'pausepoint', version: '0.1.0' };
 const CONNECT_TIMEOUT_MS = 15_000;
@@ -46,7 +47,7 @@ export function newClient(events: SessionEvents): Client {
     versionNegotiation: { mode: 'auto' },
     // A server's list_changed reaches the hub on both revisions (on 2026-07-28 through the subscriptions/listen stream the SDK opens); the hub lists again itself.
     listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events.onToolsChanged() } },
-    // At most this many pages of tools are read (screen-listing.ts refuses a listing past its bounds).
+    // At most this many pages of a list are read; a tools/list past it keeps what its pages listed (mcp-session.ts).
     listMaxPages: MAX_TOOL_PAGES,
   });
   client.setRequestHandler('elicitation/create', (request, ctx) => {

@@ -40,7 +40,7 @@ describe('the app’s MCP client speaks the revision each server offers (issue 3
     const session = await openHttpSession({ url: modern.url, headers: {}, bearerToken: null }, noEvents);
     expect(session.protocolVersion).toBe('2026-07-28');
     expect(session.serverInfo).toEqual({ name: 'modern', version: '2.0.0' });
-    expect((await session.listTools()).map((tool) => tool.name).sort()).toEqual(['add', 'echo', 'greet', 'time']);
+    expect((await session.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['add', 'echo', 'greet', 'time']);
     const result = await session.callTool('echo', { message: 'now' }, { signal: new AbortController().signal, timeoutMs: 10_000 });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: now' }]);
     await session.close();
@@ -50,7 +50,7 @@ describe('the app’s MCP client speaks the revision each server offers (issue 3
   it('falls back to the 2025-11-25 initialize handshake with server-everything (the v1 SDK, which stops at 2025-11-25)', async () => {
     const session = await openHttpSession({ url: everything.url, headers: {}, bearerToken: null }, noEvents);
     expect(session.protocolVersion).toBe('2025-11-25');
-    expect((await session.listTools()).map((tool) => tool.name)).toContain('echo');
+    expect((await session.listTools()).tools.map((tool) => tool.name)).toContain('echo');
     const result = await session.callTool('echo', { message: 'then' }, { signal: new AbortController().signal, timeoutMs: 10_000 });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: then' }]);
     await session.close();
@@ -65,7 +65,7 @@ describe('the app’s MCP client speaks the revision each server offers (issue 3
     await transport.terminateSession();
     await v1.close();
     const session = await openHttpSession({ url: everything.url, headers: {}, bearerToken: null }, noEvents);
-    const after = await Promise.all((await session.listTools()).map(async (tool) => [tool.name, await definitionHash(tool)] as const));
+    const after = await Promise.all((await session.listTools()).tools.map(async (tool) => [tool.name, await definitionHash(tool)] as const));
     await session.close();
     expect(before.length).toBeGreaterThan(10);
     expect(new Map(after)).toEqual(new Map(before));

@@ -15,6 +15,14 @@ export const MAX_LISTED_TOOLS = 128;
 export const MAX_DEFINITION_CHARS = 20_000;
 export const MAX_TOOL_NAME = 128;
 /**
+ * At most this many pages of a tools/list are read. Each page is a round trip,
+ * and a server could page forever: past this, the tools listed so far are kept
+ * and offered and Settings says the rest were not read (screenListing),
+ * rather than failing the whole connection. Twenty pages hold the 128 tools
+ * that are offered at all as soon as a page has seven.
+ */
+export const MAX_TOOL_PAGES = 20;
+/**
  * Pins kept per server, listed tools and those that left together. A pin is
  * never dropped to make room (a server could otherwise cycle names until a
  * tool's pin is gone, and list it changed as new): past this, new tools are
@@ -41,8 +49,13 @@ export function screenListing(
   listed: readonly McpToolDefinition[],
   server: Pick<McpServerRecord, 'id' | 'prefix'>,
   reserved: ReadonlySet<string>,
+  /** The session stopped reading at its page bound (mcp-session.ts) with pages left. */
+  pagesLeft = false,
 ): Screened {
   const refusals: string[] = [];
+  if (pagesLeft) {
+    refusals.push(`It lists its tools over more than ${MAX_TOOL_PAGES} pages; only the tools of its first ${MAX_TOOL_PAGES} pages are offered, and the rest were not read.`);
+  }
   // The session stops reading a listing once it has more than the count (mcp-session.ts): how many more is not known.
   if (listed.length > MAX_LISTED_TOOLS) refusals.push(`It lists more than ${MAX_LISTED_TOOLS} tools; only the first ${MAX_LISTED_TOOLS} are offered.`);
   const fitting = listed.slice(0, MAX_LISTED_TOOLS).filter((definition) => {

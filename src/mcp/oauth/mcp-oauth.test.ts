@@ -112,7 +112,7 @@ describe('McpOAuth against the SDK’s own authorization server', () => {
     expect(store.rows.get(ref.id)).toMatchObject({ tokens: { access_token: expect.any(String), refresh_token: expect.any(String) }, pending: null });
 
     const session = await connect(oauth);
-    expect((await session.listTools()).map((t) => t.name)).toEqual(['whisper']);
+    expect((await session.listTools()).tools.map((t) => t.name)).toEqual(['whisper']);
     const result = await session.callTool('whisper', { message: 'hi' }, { signal: new AbortController().signal, timeoutMs: 10_000 });
     expect(result.content).toEqual([{ type: 'text', text: 'Whispered back: hi' }]);
     await session.close();
@@ -121,7 +121,7 @@ describe('McpOAuth against the SDK’s own authorization server', () => {
     const before = String(store.rows.get(ref.id)!.tokens!.access_token);
     await server.expireTokens();
     const again = await connect(oauth);
-    expect((await again.listTools()).map((t) => t.name)).toEqual(['whisper']);
+    expect((await again.listTools()).tools.map((t) => t.name)).toEqual(['whisper']);
     await again.close();
     expect(String(store.rows.get(ref.id)!.tokens!.access_token)).not.toBe(before);
 
@@ -314,7 +314,7 @@ describe('client identity without dynamic registration (issue 26 point 8)', () =
     const { code, state } = await approve(start.authorizationUrl);
     await oauth.finish(registered, code, state);
     const session = await openHttpSession({ url: ref.url, headers: {}, bearerToken: null, authProvider: await oauth.connectionProvider(registered) }, EVENTS);
-    expect((await session.listTools()).map((t) => t.name)).toEqual(['whisper']);
+    expect((await session.listTools()).tools.map((t) => t.name)).toEqual(['whisper']);
     await session.close();
     const events = await log();
     expect(events.filter((e) => e.event === 'sign_in').map((e) => e.clientId)).toEqual(['pausepoint-by-hand']);
