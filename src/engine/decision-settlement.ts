@@ -6,6 +6,7 @@ import type { MessageDraft, Settlement } from './storage-port.ts';
 import type { ApprovalRule, Conversation, ConversationState, DecidedBy, DeviceSignature, PausePoint } from './records/index.ts';
 import { resolvedPausePoint } from './resolve-decision.ts';
 import { limitDecisionNotice } from './spending-gate.ts';
+import type { SignedOutcomes } from './signed-outcomes.ts';
 import { validateDecision } from './validate-decision.ts';
 import { decisionView, VIEW_CHANGED } from './decision-view.ts';
 import { toolChangedNow } from './tool-changed-now.ts';
@@ -42,12 +43,25 @@ export function decisionSettlement(
    * taken, never on an expiry or a refusal.
    */
   signature?: DeviceSignature,
+  /**
+   * The deciding device's signatures of what it settles itself
+   * (signed-outcomes.ts): a card found past its time is expired (or declined,
+   * `If nobody decides`) only with this device's signature over exactly that
+   * record; without one yet, nothing is written, and the caller signs it and
+   * settles again. None given: the expiry is stored unsigned.
+   */
+  outcomes?: SignedOutcomes,
 ): Settlement {
   const update = (conversation: Conversation, stillPending: number) => afterDecision(conversation, stillPending, ctx.owner, ctx.clock.now());
   // A card past its time takes no decision, even if no sweep has seen it yet:
   // it is expired in this same transaction, and the run that follows tells the
-  // model and answers the call it guarded.
-  if (isDue(pending, now)) return { ...expirySettlement(ctx, pending, 'timeout'), update };
+  // model and answers the call it guarded. At the press's time, which every attempt shares.
+  if (isDue(pending, now)) {
+    const expiry = expirySettlement({ ...ctx, clock: { ...ctx.clock, now: () => now } }, pending, 'timeout');
+    const pausePoint = outcomes ? outcomes.attach(pending, expiry.pausePoint, toolChanged) : expiry.pausePoint;
+    if (!pausePoint) return { commit: false, reason: 'This card’s time is up: its expiry is signed before it is stored.' };
+    return { ...expiry, pausePoint, update };
+  }
   // A decision is for the view the person was shown: the card as it would run now must show the same.
   if (decision.viewHash !== undefined) {
     const changed = toolChanged ?? toolChangedNow(pending, ctx.tools.get(pending.toolName));

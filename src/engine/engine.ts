@@ -33,6 +33,7 @@ import {
   type PausePoint,
 } from './records/index.ts';
 import { claimedSignature, personSigned, signDecision, signedSettlement } from './signed-decision.ts';
+import { OutcomeNotSignedYet, SignedOutcomes } from './signed-outcomes.ts';
 import { expirySettlement, isDue } from './pause-expiry.ts';
 import { lastAssistant, needsModel, openCalls } from './read-history.ts';
 import { regeneratedConversation } from './regenerate.ts';
@@ -200,9 +201,21 @@ export class Engine {
       title: c.title === NEW_TITLE ? titleFrom(titleText) : c.title,
       state: { kind: 'running', owner: this.#ctx.owner, since: clock.now() },
     });
-    const setAside = (pending: PausePoint) => expirySettlement(this.#ctx, pending, 'abandoned');
-    const loaded = await this.#history
-      .load(id, openCallsToRead, (fromSeq, callsOf) => storage.appendAndLoadStep(id, [message], running, setAside, fromSeq, callsOf))
+    // The cards set aside are signed over exactly what the transaction writes, at the message's time (signed-outcomes.ts).
+    const at = { ...this.#ctx, clock: { ...clock, now: () => message.createdAt } };
+    const outcomes = new SignedOutcomes(this.#ctx);
+    const setAside = (pending: PausePoint) => {
+      const settled = expirySettlement(at, pending, 'abandoned');
+      const pausePoint = outcomes.attach(pending, settled.pausePoint);
+      if (!pausePoint) throw new OutcomeNotSignedYet(pending.id);
+      return { ...settled, pausePoint };
+    };
+    // Under the conversation's lock: no card is added between the aborted attempt and this read.
+    const signPending = async () => {
+      for (const card of await storage.listPendingPausePoints(id)) await outcomes.sign(card, expirySettlement(at, card, 'abandoned').pausePoint);
+    };
+    const loaded = await outcomes
+      .settle(() => this.#history.load(id, openCallsToRead, (fromSeq, callsOf) => storage.appendAndLoadStep(id, [message], running, setAside, fromSeq, callsOf)), signPending)
       .catch(notFoundForCaller);
     return stepOf(loaded);
   }
@@ -281,10 +294,14 @@ export class Engine {
 
   async #decide(pausePointId: string, decision: Decision, decidedBy: DecidedBy, rule?: ApprovalRule, signature?: DeviceSignature): Promise<DecideResult> {
     const now = this.#ctx.clock.now();
-    const settle = (pending: PausePoint) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now, rule, undefined, signature);
-    const here = this.#pausedHere.conversationOf(pausePointId);
-    const locked = here === undefined ? undefined : await this.#settleAndRun(here, pausePointId, settle);
-    const settled = locked ?? (await this.#ctx.storage.settlePausePoint(pausePointId, settle));
+    // A card this press finds past its time is expired signed: that settles in a second transaction (signed-outcomes.ts).
+    const outcomes = new SignedOutcomes(this.#ctx);
+    const settle = (pending: PausePoint) => decisionSettlement(this.#ctx, pending, decision, decidedBy, now, rule, undefined, signature, outcomes);
+    const { locked, settled } = await outcomes.settle(async () => {
+      const here = this.#pausedHere.conversationOf(pausePointId);
+      const locked = here === undefined ? undefined : await this.#settleAndRun(here, pausePointId, settle);
+      return { locked, settled: locked ?? (await this.#ctx.storage.settlePausePoint(pausePointId, settle)) };
+    });
     // Without the lock, the run that picks the decision up starts now (after whatever run holds it).
     const resume = (conversationId: string) => locked === undefined && this.#kick(conversationId);
     if (!settled.ok) {

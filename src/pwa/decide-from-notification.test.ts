@@ -11,6 +11,8 @@ import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { decideFromNotification, SERVICE_WORKER_OWNER } from './decide-from-notification.ts';
 import { decisionView } from '../engine/decision-view.ts';
 import { viewHash } from '../engine/view-hash.ts';
+import { verifyDeviceSignature } from '../identity/device-signature.ts';
+import { deviceIdentity } from '../identity/identity-store.ts';
 
 const BY_NOTIFICATION: DecidedBy = { tabId: SERVICE_WORKER_OWNER, deviceId: 'device-1', label: 'Chrome on Android (notification)' };
 const BY_TAB: DecidedBy = { tabId: 'tab-1', deviceId: 'device-1', label: 'Chrome on Android' };
@@ -69,6 +71,19 @@ describe('decideFromNotification', () => {
     await db.pausePoints.put(makePausePoint({ id: 'p4', conversationId: 'c1', origin: 'model', expiresAt: 4_000 }));
     expect(await decideFromNotification(db, 'p4', 'approve', BY_NOTIFICATION, fixed)).toMatchObject({ outcome: 'expired' });
     expect(await db.pausePoints.get('p4')).toMatchObject({ status: 'expired', resolution: null });
+  });
+
+  it('expires a card past its time signed by this device, over the card as it stood, as a tab would', async () => {
+    const card = makePausePoint({ id: 'p5', conversationId: 'c1', origin: 'model', expiresAt: 4_000 });
+    await db.pausePoints.put(card);
+    await decideFromNotification(db, 'p5', 'approve', BY_NOTIFICATION, fixed);
+    const expired = await db.pausePoints.get('p5');
+    const identity = await deviceIdentity(db);
+    expect(expired?.deviceSignature).toMatchObject({
+      key_id: identity.keyId,
+      signed: { card_id: 'p5', view_hash: viewHash(decisionView({ pause: card })), status: 'expired', resolution: null, by: 'expiry', decided_at: new Date(5_000).toISOString(), expired_reason: 'timeout' },
+    });
+    expect(await verifyDeviceSignature(identity.publicKey, expired?.deviceSignature)).toBe(true);
   });
 
   it('never decides a card of a conversation another device runs: the app decides it through the sync server', async () => {

@@ -2,6 +2,7 @@ import { decisionSettlement } from '../engine/decision-settlement.ts';
 import type { Decision } from '../engine/decision.ts';
 import type { DecidedBy, PausePoint } from '../engine/records/index.ts';
 import { personSigned } from '../engine/signed-decision.ts';
+import { SignedOutcomes } from '../engine/signed-outcomes.ts';
 import { ToolRegistry } from '../engine/tool-registry.ts';
 import { signObject } from '../identity/device-signature.ts';
 import { deviceIdentity } from '../identity/identity-store.ts';
@@ -60,11 +61,17 @@ export async function decideFromNotification(
   const changed = await toolChanged(db, pausePointId);
   const listedChanged = await viewToolChanged(db, pausePointId);
   // Signed by this device before the compare-and-set, as a press in the app is (src/engine/signed-decision.ts).
-  const signature = await signObject(await deviceIdentity(db), { ...personSigned(pausePointId, decision, at) });
-  const settled = await new DexieStorage(db).settlePausePoint(pausePointId, (pending) =>
-    acceptsNotificationActions(pending, { definitionChanged: changed, toolChanged: listedChanged })
-      ? decisionSettlement(ctx, pending, decision, decidedBy, at, undefined, listedChanged, signature)
-      : { commit: false, reason: 'This card needs an answer in the app.' },
+  const identity = await deviceIdentity(db);
+  const signature = await signObject(identity, { ...personSigned(pausePointId, decision, at) });
+  // A card found past its time is expired signed too, as from a tab (src/engine/signed-outcomes.ts).
+  const outcomes = new SignedOutcomes({ tools: NO_TOOLS, signer: { sign: (signed) => signObject(identity, signed) } });
+  const storage = new DexieStorage(db);
+  const settled = await outcomes.settle(() =>
+    storage.settlePausePoint(pausePointId, (pending) =>
+      acceptsNotificationActions(pending, { definitionChanged: changed, toolChanged: listedChanged })
+        ? decisionSettlement(ctx, pending, decision, decidedBy, at, undefined, listedChanged, signature, outcomes)
+        : { commit: false, reason: 'This card needs an answer in the app.' },
+    ),
   );
   if (settled.ok) {
     return { outcome: settled.pausePoint.status === 'expired' ? 'expired' : 'decided', pausePoint: settled.pausePoint };
