@@ -2,10 +2,15 @@ import { finish, finishFromLedger, type CallState } from './call-results.ts';
 import type { EngineContext } from './engine-context.ts';
 import { OutcomeUnknown } from './errors.ts';
 import { parseApprovalMarker } from './marker.ts';
-import type { PauseRequest, ToolDefinition } from './tool-definition.ts';
-import { ledgerId, MAX_TOOL_IMAGES, type AssistantMessage, type LedgerEntry, type PausePoint, type ToolCall, type ToolImage, type ToolOutcome } from './records/index.ts';
-import { createPause } from './pause-for-call.ts';
-import { askAboutUnknownOutcome, STOPPED_MID_CALL } from './unknown-outcome.ts';
+import { callContext } from './call-context.ts';
+import type { ToolDefinition } from './tool-definition.ts';
+import { ledgerId, type AssistantMessage, type LedgerEntry, type ToolCall, type ToolOutcome } from './records/index.ts';
+import { recordUnknownOutcome, STOPPED_MID_CALL } from './unknown-outcome.ts';
+
+/** The text the model reads for a call's output: with the final arguments first when the user edited them. */
+export function withEditNote(edited: boolean, args: unknown, output: string): string {
+  return edited ? `The user edited the arguments before approving. Final arguments: ${JSON.stringify(args)}\n\n${output}` : output;
+}
 
 /**
  * Runs a call that may run: records it in the ledger first (the compare-and-set
@@ -54,58 +59,35 @@ export async function executeCall(
 
   let content: string;
   let outcome: ToolOutcome;
-  let images: ToolImage[] = [];
-  // A re-run (its first run's tab died before storing the result) finds the card it made, possibly decided since.
-  let cardDecided = false;
+  const { context, shown } = callContext(ctx, message, call, signal);
+  let current = entry;
   try {
     const output = await tool.execute(args, {
-      conversationId: message.conversationId,
-      toolCallId: call.id,
-      turnIndex: message.turnIndex,
-      signal,
-      pause: async (request) => {
-        const card = await pauseForTool(ctx, message, call, request);
-        cardDecided = card.status !== 'pending';
-        return card.id;
+      ...context,
+      // Written before the tool goes on: from here a reload reads the task's outcome back instead of asking (follow-task.ts).
+      recordTask: async (task) => {
+        current = { ...current, task: { id: task.id } };
+        await ctx.storage.putLedgerEntry(current);
       },
-      ask: async (request) => ctx.asks.wait(ctx, await createPause(ctx, message, call, request, 'elicitation'), signal),
-      showImages: (shown) => void (images = [...images, ...shown].slice(0, MAX_TOOL_IMAGES)),
     });
-    content = edited ? `The user edited the arguments before approving. Final arguments: ${JSON.stringify(args)}\n\n${output}` : output;
+    content = withEditNote(edited, args, output);
     outcome = parseApprovalMarker(output) ? 'awaiting_approval' : 'done';
   } catch (error) {
-    if (signal.aborted && tool.safeToRetry?.(args)) {
-      // Cut short by Stop, and harmless to repeat: it counts as not run. The
-      // entry stays `started`, so the next run runs it again, as after a crash.
+    if (signal.aborted && (tool.safeToRetry?.(args) || (current.task && tool.followTask))) {
+      // Cut short by Stop, and harmless to repeat or a task the server goes on
+      // with: the entry stays `started`, so the next run runs it again (as
+      // after a crash) or reads the task's outcome back.
       return 'waiting';
     }
     const cause = signal.aborted ? STOPPED_MID_CALL : error instanceof OutcomeUnknown ? error.message : null;
     if (cause !== null) {
-      // The cause is kept with the entry for the question; after a Stop the
-      // question waits for the next run, as the user asked this one to end.
-      const unknown: LedgerEntry = { ...entry, status: 'unknown', result: cause };
-      await ctx.storage.putLedgerEntry(unknown);
-      if (!signal.aborted) await askAboutUnknownOutcome(ctx, message, call, unknown);
+      await recordUnknownOutcome(ctx, message, call, current, cause, !signal.aborted);
       return 'waiting';
     }
     content = `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
     outcome = 'failed';
   }
-  const finished: LedgerEntry = { ...entry, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
-  const stored = await finish(ctx, message, call, finished, content, outcome, outcome === 'failed' ? [] : images);
-  return outcome === 'awaiting_approval' && !cardDecided ? 'waiting' : stored;
-}
-
-/** `context.pause` for tools: idempotent per call, so a re-run finds the card it already made. */
-async function pauseForTool(
-  ctx: EngineContext,
-  message: AssistantMessage,
-  call: ToolCall,
-  request: PauseRequest,
-): Promise<{ id: string; status: PausePoint['status'] }> {
-  const existing = (await ctx.storage.loadCalls(message.conversationId, [call.id])).pausePoints.find(
-    (p) => p.toolCallId === call.id && p.origin === 'model',
-  );
-  if (existing) return existing;
-  return { id: await createPause(ctx, message, call, request, 'model'), status: 'pending' };
+  const finished: LedgerEntry = { ...current, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
+  const stored = await finish(ctx, message, call, finished, content, outcome, outcome === 'failed' ? [] : shown.images);
+  return outcome === 'awaiting_approval' && !shown.cardDecided ? 'waiting' : stored;
 }

@@ -5,6 +5,7 @@ import { decideByRules } from './decide-by-rules.ts';
 import { decideGate } from './decide-gate.ts';
 import type { EngineContext } from './engine-context.ts';
 import { executeCall } from './execute-call.ts';
+import { followTask, hasTask } from './follow-task.ts';
 import { irreversibleFlag } from './irreversible-flag.ts';
 import { parseCall } from './parse-call.ts';
 import { pausePointFor } from './pause-for-call.ts';
@@ -163,10 +164,15 @@ async function settleCall(
           mustAsk = true;
           break;
         }
+        const edited = gatePauses.at(-1)?.editedPayload !== undefined;
+        const follow = tool.followTask;
+        if (hasTask(ledger) && follow) {
+          // Its server runs it as a task: the outcome is read back from there, never asked about, never run again.
+          return followTask(ctx, message, call, (id, args, context) => follow.call(tool, id, args, context), ledger, edited, signal);
+        }
         if (tool.safeToRetry?.(ledger.args) && ledger.restored !== true) {
           // The same attempt again, after its tab died or a Stop cut it short:
           // with the arguments its gate let through, and no new question.
-          const edited = gatePauses.at(-1)?.editedPayload !== undefined;
           return executeCall(ctx, message, call, tool, ledger.args, edited, { previous: ledger, reopen: ['started'] }, signal);
         }
         await ctx.storage.putLedgerEntry({ ...ledger, status: 'unknown' });

@@ -32,6 +32,13 @@ export interface ToolContext {
    * only what `execute` returns. Optional so plain test contexts need none.
    */
   showImages?(images: readonly ToolImage[]): void;
+  /**
+   * The server took the call as a task with this id: stored on the call's
+   * ledger entry before this resolves, so the tool goes on (waits for the
+   * task) only once a reload could read the outcome back. Optional so plain
+   * test contexts need none; a tool without it must not start a task.
+   */
+  recordTask?(task: { id: string }): Promise<void>;
 }
 
 /** What a gate asks the user when it holds a call back. */
@@ -93,4 +100,14 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   definitionChanged?: boolean;
   /** Returns the text the model reads as this call's result. Throws on failure. */
   execute(args: z.infer<S>, context: ToolContext): Promise<string>;
+  /**
+   * For a call its server runs as a task (`ToolContext.recordTask`): waits
+   * for the task's outcome and returns it as `execute` would have, without
+   * running anything again. Used when the run that started the call is gone
+   * (a reload, a closed tab, a crash). Throws `OutcomeUnknown` when the server
+   * can no longer say (it forgot the task).
+   */
+  followTask?(taskId: string, args: z.infer<S>, context: ToolContext): Promise<string>;
+  /** Asks the server to cancel the call's task; its outcome still comes through `followTask` or `execute`. */
+  cancelTask?(taskId: string): Promise<void>;
 }

@@ -37,6 +37,17 @@ export async function askAboutUnknownOutcome(ctx: EngineContext, message: Assist
   );
 }
 
+/**
+ * Records a call's outcome as unknown with its cause, kept with the entry for
+ * the question; `askNow` false (after a Stop) leaves the question to the next
+ * run, as the user asked this one to end.
+ */
+export async function recordUnknownOutcome(ctx: EngineContext, message: AssistantMessage, call: ToolCall, entry: LedgerEntry, cause: string, askNow: boolean): Promise<void> {
+  const unknown: LedgerEntry = { ...entry, status: 'unknown', result: cause };
+  await ctx.storage.putLedgerEntry(unknown);
+  if (askNow) await askAboutUnknownOutcome(ctx, message, call, unknown);
+}
+
 function whatHappened(tool: string, cause: string | null): string {
   if (cause === null) {
     return `Pausepoint was interrupted (the tab closed or crashed) while **${tool}** was running, so it cannot tell whether the action happened.`;

@@ -27,6 +27,13 @@ export const LedgerEntry = z.object({
    * entry's arguments (see restored-start.ts). An entry this browser writes carries no flag.
    */
   restored: z.boolean().optional(),
+  /**
+   * The server runs this call as a task (MCP's Tasks extension): its id there,
+   * written the moment the server answered with it and before the call goes
+   * on. A `started` entry with a task is not an unknown outcome after a crash:
+   * its tool reads the outcome back from the server (`ToolDefinition.followTask`).
+   */
+  task: z.object({ id: z.string().min(1).max(500) }).optional(),
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 

@@ -1,0 +1,48 @@
+import type { EngineContext } from './engine-context.ts';
+import { createPause } from './pause-for-call.ts';
+import type { PauseRequest, ToolContext } from './tool-definition.ts';
+import { MAX_TOOL_IMAGES, type AssistantMessage, type PausePoint, type ToolCall, type ToolImage } from './records/index.ts';
+
+/** What a running call showed through its context: its images, and whether a card it made was decided already. */
+export interface CallShown {
+  images: ToolImage[];
+  cardDecided: boolean;
+}
+
+/**
+ * The `ToolContext` of one call, run (execute-call.ts) or followed to its
+ * task's end (follow-task.ts): its cards, its questions, its images.
+ * `recordTask` is the caller's: only a run that owns the ledger entry adds it.
+ */
+export function callContext(ctx: EngineContext, message: AssistantMessage, call: ToolCall, signal: AbortSignal): { context: ToolContext; shown: CallShown } {
+  const shown: CallShown = { images: [], cardDecided: false };
+  const context: ToolContext = {
+    conversationId: message.conversationId,
+    toolCallId: call.id,
+    turnIndex: message.turnIndex,
+    signal,
+    pause: async (request) => {
+      const card = await pauseForTool(ctx, message, call, request);
+      // A re-run (its first run's tab died before storing the result) finds the card it made, possibly decided since.
+      shown.cardDecided = card.status !== 'pending';
+      return card.id;
+    },
+    ask: async (request) => ctx.asks.wait(ctx, await createPause(ctx, message, call, request, 'elicitation'), signal),
+    showImages: (images) => void (shown.images = [...shown.images, ...images].slice(0, MAX_TOOL_IMAGES)),
+  };
+  return { context, shown };
+}
+
+/** `context.pause` for tools: idempotent per call, so a re-run finds the card it already made. */
+async function pauseForTool(
+  ctx: EngineContext,
+  message: AssistantMessage,
+  call: ToolCall,
+  request: PauseRequest,
+): Promise<{ id: string; status: PausePoint['status'] }> {
+  const existing = (await ctx.storage.loadCalls(message.conversationId, [call.id])).pausePoints.find(
+    (p) => p.toolCallId === call.id && p.origin === 'model',
+  );
+  if (existing) return existing;
+  return { id: await createPause(ctx, message, call, request, 'model'), status: 'pending' };
+}
