@@ -37,6 +37,7 @@ export class WorkerClient implements AgentClient {
   /** `start` is given the worker's name, this tab's id. */
   constructor(start: (name: string) => AgentWorker = startWorker) {
     this.#worker = start(this.tabId);
+    Object.assign(this, forwardTo(() => this.#loadOptions(), OPTION_CALLS));
     this.#worker.addEventListener('message', (event) => this.#receive(event.data));
     this.#worker.addEventListener('error', (event) => {
       const error = new AgentError('WorkerError', `The agent worker failed: ${event.message || 'it could not start'}`);
@@ -56,8 +57,6 @@ export class WorkerClient implements AgentClient {
   readonly decide: IntentCall<'decide'> = (pausePointId, decision, signal) =>
     this.#call({ type: 'decide', pausePointId, decision }, readDecision, signal);
 
-  readonly decideBatch: IntentCall<'decideBatch'> = (...args) => this.#loadOptions().then((calls) => calls.decideBatch(...args));
-
   readonly stop: IntentCall<'stop'> = (conversationId, signal) => this.#call({ type: 'stop', conversationId }, ignore, signal);
 
   readonly retry: IntentCall<'retry'> = (conversationId, signal) => this.#call({ type: 'retry', conversationId }, ignore, signal);
@@ -67,8 +66,6 @@ export class WorkerClient implements AgentClient {
 
   readonly renameConversation: IntentCall<'renameConversation'> = (conversationId, title, signal) =>
     this.#call({ type: 'renameConversation', conversationId, title }, ignore, signal);
-  readonly setConversationInstructions: IntentCall<'setConversationInstructions'> = (...args) =>
-    this.#loadOptions().then((calls) => calls.setConversationInstructions(...args));
 
   readonly deleteConversation: IntentCall<'deleteConversation'> = (conversationId, signal) =>
     this.#call({ type: 'deleteConversation', conversationId }, ignore, signal);
@@ -85,16 +82,10 @@ export class WorkerClient implements AgentClient {
     ));
   }
 
-  readonly mcp: McpControl = {
-    add: (draft, signal) => this.#loadMcp().then((mcp) => mcp.add(draft, signal)),
-    setEnabled: (serverId, enabled, signal) => this.#loadMcp().then((mcp) => mcp.setEnabled(serverId, enabled, signal)),
-    setTrusted: (serverId, trusted, signal) => this.#loadMcp().then((mcp) => mcp.setTrusted(serverId, trusted, signal)),
-    setToolEnabled: (serverId, toolName, enabled, signal) => this.#loadMcp().then((mcp) => mcp.setToolEnabled(serverId, toolName, enabled, signal)),
-    remove: (serverId, signal) => this.#loadMcp().then((mcp) => mcp.remove(serverId, signal)),
-    beginSignIn: (serverId, redirectUrl, signal) => this.#loadMcp().then((mcp) => mcp.beginSignIn(serverId, redirectUrl, signal)),
-    finishSignIn: (serverId, code, state, iss, signal) => this.#loadMcp().then((mcp) => mcp.finishSignIn(serverId, code, state, iss, signal)),
-    signOut: (serverId, signal) => this.#loadMcp().then((mcp) => mcp.signOut(serverId, signal)),
-  };
+  readonly mcp: McpControl = forwardTo(
+    (): Promise<McpControl> => this.#loadMcp(),
+    ['add', 'setEnabled', 'setTrusted', 'setToolEnabled', 'remove', 'beginSignIn', 'finishSignIn', 'signOut'],
+  );
 
   /** MCP Apps: a view's tool call (view-calls.ts, loaded through mcp-calls.ts). It waits for the card's decision: no backstop timeout. */
   readonly callToolFromView: IntentCall<'callToolFromView'> = (input, signal) => this.#loadMcp().then((mcp) => mcp.callToolFromView(input, signal));
@@ -111,15 +102,7 @@ export class WorkerClient implements AgentClient {
     ));
   }
 
-  readonly sync: SyncControl = {
-    turnOn: (input, signal) => this.#loadSync().then((sync) => sync.turnOn(input, signal)),
-    turnOff: (signal) => this.#loadSync().then((sync) => sync.turnOff(signal)),
-    addDevice: (signal) => this.#loadSync().then((sync) => sync.addDevice(signal)),
-    join: (input, signal) => this.#loadSync().then((sync) => sync.join(input, signal)),
-    removeDevice: (deviceId, signal) => this.#loadSync().then((sync) => sync.removeDevice(deviceId, signal)),
-    renameDevice: (name, signal) => this.#loadSync().then((sync) => sync.renameDevice(name, signal)),
-    retry: (signal) => this.#loadSync().then((sync) => sync.retry(signal)),
-  };
+  readonly sync: SyncControl = forwardTo(() => this.#loadSync(), ['turnOn', 'turnOff', 'addDevice', 'join', 'removeDevice', 'renameDevice', 'retry']);
 
   // Like sync's: the search call and its answer's schema come with the first search (search-calls.ts).
   #searchCall: Promise<IntentCall<'searchConversations'>> | undefined;
@@ -148,20 +131,21 @@ export class WorkerClient implements AgentClient {
     ));
   }
 
-  readonly addRule: IntentCall<'addRule'> = (...args) => this.#loadOptions().then((calls) => calls.addRule(...args));
-  readonly previewRule: IntentCall<'previewRule'> = (...args) => this.#loadOptions().then((calls) => calls.previewRule(...args));
-  readonly makeRuleActive: IntentCall<'makeRuleActive'> = (...args) => this.#loadOptions().then((calls) => calls.makeRuleActive(...args));
-  readonly removeRule: IntentCall<'removeRule'> = (...args) => this.#loadOptions().then((calls) => calls.removeRule(...args));
-  readonly enableRule: IntentCall<'enableRule'> = (...args) => this.#loadOptions().then((calls) => calls.enableRule(...args));
-  readonly disableRule: IntentCall<'disableRule'> = (...args) => this.#loadOptions().then((calls) => calls.disableRule(...args));
-  readonly setAlwaysAllowIrreversible: IntentCall<'setAlwaysAllowIrreversible'> = (...args) =>
-    this.#loadOptions().then((calls) => calls.setAlwaysAllowIrreversible(...args));
-  readonly setAskForEverything: IntentCall<'setAskForEverything'> = (...args) =>
-    this.#loadOptions().then((calls) => calls.setAskForEverything(...args));
-  readonly listModels: IntentCall<'listModels'> = (...args) => this.#loadOptions().then((calls) => calls.listModels(...args));
-  readonly editMessage: IntentCall<'editMessage'> = (...args) => this.#loadOptions().then((calls) => calls.editMessage(...args));
-  readonly regenerate: IntentCall<'regenerate'> = (...args) => this.#loadOptions().then((calls) => calls.regenerate(...args));
-  readonly switchVersion: IntentCall<'switchVersion'> = (...args) => this.#loadOptions().then((calls) => calls.switchVersion(...args));
+  // Declared here, made in the constructor: one forwarder each (forwardTo), not a written-out arrow each on the start path.
+  declare readonly decideBatch: OptionCalls['decideBatch'];
+  declare readonly setConversationInstructions: OptionCalls['setConversationInstructions'];
+  declare readonly addRule: OptionCalls['addRule'];
+  declare readonly previewRule: OptionCalls['previewRule'];
+  declare readonly makeRuleActive: OptionCalls['makeRuleActive'];
+  declare readonly removeRule: OptionCalls['removeRule'];
+  declare readonly enableRule: OptionCalls['enableRule'];
+  declare readonly disableRule: OptionCalls['disableRule'];
+  declare readonly setAlwaysAllowIrreversible: OptionCalls['setAlwaysAllowIrreversible'];
+  declare readonly setAskForEverything: OptionCalls['setAskForEverything'];
+  declare readonly listModels: OptionCalls['listModels'];
+  declare readonly editMessage: OptionCalls['editMessage'];
+  declare readonly regenerate: OptionCalls['regenerate'];
+  declare readonly switchVersion: OptionCalls['switchVersion'];
 
   /**
    * Sends one intent and reads its answer with `read`. Settles once: with the
@@ -217,6 +201,38 @@ function readDecision(value: unknown): DecideResult {
   if (!result) throw new AgentError('ProtocolError', 'The agent worker answered a decision with something unreadable.');
   return result;
 }
+
+/** The calls option-calls.ts makes, each forwarded to it once it is loaded. */
+const OPTION_CALLS = [
+  'decideBatch',
+  'setConversationInstructions',
+  'addRule',
+  'previewRule',
+  'makeRuleActive',
+  'removeRule',
+  'enableRule',
+  'disableRule',
+  'setAlwaysAllowIrreversible',
+  'setAskForEverything',
+  'listModels',
+  'editMessage',
+  'regenerate',
+  'switchVersion',
+] as const;
+
+/**
+ * An object whose methods `names` load the calls that make them (a chunk of
+ * their own: sync-calls.ts, mcp-calls.ts, option-calls.ts) and call them with
+ * the same arguments. Start-up pays for one function and the names, instead
+ * of a written-out arrow per call (npm run size).
+ */
+function forwardTo<T extends object, const N extends readonly (keyof T)[]>(load: () => Promise<T>, names: N & EveryKeyOf<T, N>): T {
+  type Method = (...args: unknown[]) => unknown;
+  return Object.fromEntries(names.map((name) => [name, (...args: unknown[]) => load().then((calls) => (calls[name] as Method)(...args))])) as T;
+}
+
+/** `unknown` when `N` names every method of `T`; else `never`, so a forgotten one fails to type-check instead of being undefined. */
+type EveryKeyOf<T, N extends readonly (keyof T)[]> = Exclude<keyof T, N[number]> extends never ? unknown : never;
 
 /** For intents that answer nothing (`null` on the wire). */
 const ignore = (): void => undefined;
