@@ -194,3 +194,23 @@ test('If nobody decides: the card is declined after the (test-shortened) wait, w
   // The pushes are in the audit log too: that one went, to which server, and why; nothing of what the card said.
   await expect(page.getByRole('article', { name: 'Push notification sent' }).first()).toContainText(ntfy.url);
 });
+
+test('a push that fails shows on every screen, not only in Settings, and goes once a retry gets through', async ({ page, llm, ntfy }) => {
+  // Set-up through Settings, a card, and the retry's 5 s: 66 s once at load 20.
+  test.setTimeout(90_000);
+  await setUpEndpoint(page, llm);
+  await setUpPush(page, ntfy);
+  llm.enqueue(waitCall({ title: 'Archive the old invoices', description: 'Moves **340** invoices.' }), { content: 'Archived.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'archive the invoices');
+  await expect(card(page, 'Archive the old invoices')).toBeVisible();
+  // The first publish meets a 503; the card is not on screen here (a visible card is never pushed).
+  ntfy.failNext(503);
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  const note = page.getByRole('region', { name: 'Push failed' });
+  await expect(note.getByRole('status')).toHaveText(/^Last push: failed just now — .+/, { timeout: 15_000 });
+  await expect(note.getByRole('link', { name: 'Push settings' })).toHaveAttribute('href', '#/settings');
+  // Tried again after 5 s: it goes, and the note with it.
+  await ntfy.waitForPublishes(1, 20_000);
+  await expect(note).toBeHidden();
+});
