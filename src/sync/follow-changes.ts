@@ -1,9 +1,11 @@
 import { applyDocuments, type Applied, type Incoming } from './apply-documents.ts';
+import { claimsFirst } from './claims-first.ts';
 import { CouchError } from './couch/couch-error.ts';
 import { MEMBER_PREFIX, MembershipEntry } from './membership/membership-entry.ts';
 import type { MembershipNews } from './membership/live-membership.ts';
 import { UnreadableDocument } from './sealed-documents.ts';
 import type { SyncContext } from './sync-context.ts';
+import type { DecisionClaim } from './sync-document.ts';
 
 /** Changes per page: a first sync of a long history streams in pages of this many, each applied whole. */
 export const PAGE = 500;
@@ -33,7 +35,14 @@ export interface PageRead {
  * checkpoint moves only after the page is applied, and applying a page again
  * changes nothing, so a feed cut anywhere resumes from the checkpoint.
  */
-export async function readPage(ctx: SyncContext, since: string, feed: 'normal' | 'longpoll', signal?: AbortSignal): Promise<PageRead> {
+export async function readPage(
+  ctx: SyncContext,
+  since: string,
+  feed: 'normal' | 'longpoll',
+  signal?: AbortSignal,
+  /** Applies another device's claim for a card this device runs, before the rest of the page (claims-first.ts); such claims are then not in `applied.claims`. */
+  applyClaim?: (claim: DecisionClaim) => Promise<void>,
+): Promise<PageRead> {
   const page = await ctx.client.changes({ since, limit: PAGE, feed, timeoutMs: LONGPOLL_MS, includeDocs: true, ...(signal ? { signal } : {}) });
   let results = page.results;
   let pending = page.pending;
@@ -67,7 +76,10 @@ export async function readPage(ctx: SyncContext, since: string, feed: 'normal' |
     unreadable++;
     if (o.reason === 'unsigned') unsigned++;
   }
+  const first = applyClaim ? await claimsFirst(ctx, incoming) : [];
+  if (applyClaim) for (const claim of first) await applyClaim(claim);
   const applied = await applyDocuments(ctx, incoming);
+  if (first.length > 0) applied.claims = applied.claims.filter((claim) => !first.some((done) => done.pausePointId === claim.pausePointId));
   const last = results.at(-1);
   return {
     applied,

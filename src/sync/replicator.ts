@@ -89,7 +89,7 @@ export class Replicator {
           await writeSyncStatus(db, 'syncing');
           total = (await this.ctx.client.databaseInfo(signal)).docCount;
         }
-        const page = await readPage(this.ctx, since, catchingUp ? 'normal' : 'longpoll', signal);
+        const page = await readPage(this.ctx, since, catchingUp ? 'normal' : 'longpoll', signal, (claim) => this.hooks.applyClaim(claim));
         for (const claim of page.applied.claims) await this.hooks.applyClaim(claim);
         for (const conversationId of page.applied.stops) await this.hooks.stop(conversationId);
         if (page.applied.newCards.length > 0) this.hooks.newCards(page.applied.newCards);
