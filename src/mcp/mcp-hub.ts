@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
+import { OutcomeUnknown } from '../engine/errors.ts';
 import { connectFailure, failureStatus, McpConnectError } from './connect-failure.ts';
 import { acceptDefinition, hashDefinitions, hasChanged, isListed, pinTools } from './definition-pin.ts';
 import { formatToolResult } from './format-tool-result.ts';
@@ -10,7 +11,7 @@ import type { ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInChallenge, SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
 import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents, type ToolListing } from './mcp-session.ts';
-import { mcpTools, serverLabel } from './mcp-tool.ts';
+import { mcpTools, serverLabel, type McpTaskCalls } from './mcp-tool.ts';
 import { serverRequests, urlElicitationRequired, type Asker } from './server-requests.ts';
 import { keptRefusals, screenListing, withinPinRoom } from './screen-listing.ts';
 import { serverPrefix } from './tool-names.ts';
@@ -193,7 +194,7 @@ export class McpHub {
     );
     if (key === this.#toolsKey) return;
     this.#toolsKey = key;
-    this.#tools = mcpTools(this.#servers, this.#options.reserved, this.#call);
+    this.#tools = mcpTools(this.#servers, this.#options.reserved, this.#call, this.#tasks);
   }
 
   async #update(id: string, change: (server: McpServerRecord) => McpServerRecord, audit?: ServerAuditEvents): Promise<McpServerRecord | undefined> {
@@ -367,10 +368,7 @@ export class McpHub {
         void stale?.then((session) => session.close()).catch(() => undefined);
         result = await this.#callOnce(id, toolName, args, context);
       }
-      const formatted = formatToolResult(label, toolName, result);
-      if (formatted.isError) throw new Error(`the server reported an error.\n${formatted.text}`);
-      if (formatted.images.length > 0) context.showImages?.(formatted.images);
-      return formatted.text;
+      return this.#formatted(label, toolName, result, context);
     } catch (error) {
       // Not run, and not sent again: the server's status asks the user to Sign in again (the one prompt this call makes).
       if (error instanceof NeedsMoreAccess) await this.#setStatus(id, failureStatus(connectFailure(error, server.url, 'list'), this.#now()));
@@ -381,6 +379,44 @@ export class McpHub {
     }
   };
 
+  #formatted(label: string, toolName: string, result: CallToolResult, context: ToolContext): string {
+    const formatted = formatToolResult(label, toolName, result);
+    if (formatted.isError) throw new Error(`the server reported an error.\n${formatted.text}`);
+    if (formatted.images.length > 0) context.showImages?.(formatted.images);
+    return formatted.text;
+  }
+
+  /**
+   * A call its server runs as a task, after the run that sent it is gone: its
+   * end read back with `tasks/get` (the session's, connecting if need be),
+   * never sent again. Its questions are cards of the call, as when it ran.
+   */
+  readonly #tasks: McpTaskCalls = {
+    follow: async (id, toolName, taskId, context) => {
+      const server = this.#find(id);
+      if (!server) throw new OutcomeUnknown(`the MCP server that runs its task ${taskId} was removed, so its outcome cannot be read back.`);
+      const label = serverLabel(server);
+      const link = this.#link(id);
+      link.running.push(context);
+      try {
+        const tasks = (await this.#session(id).catch((error: unknown) => {
+          throw new OutcomeUnknown(`${label} could not be reached to read back its task ${taskId}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        })).tasks;
+        if (!tasks) throw new OutcomeUnknown(`${label} no longer offers tasks, so its task ${taskId} cannot be read back.`);
+        return this.#formatted(label, toolName, await tasks.follow(taskId, context.signal), context);
+      } catch (error) {
+        throw toolCallError(error, label);
+      } finally {
+        link.running.splice(link.running.indexOf(context), 1);
+      }
+    },
+    cancel: async (id, taskId) => {
+      const tasks = (await this.#session(id)).tasks;
+      if (!tasks) throw new Error('This MCP server no longer offers tasks, so its task cannot be cancelled from here.');
+      await tasks.cancel(taskId, AbortSignal.timeout(this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS));
+    },
+  };
+
   async #callOnce(id: string, toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
     let session: McpSession;
     try {
@@ -388,7 +424,13 @@ export class McpHub {
     } catch (error) {
       throw new NotRun(`the MCP server could not be reached, so the call was not sent. ${error instanceof Error ? error.message : String(error)}`);
     }
-    return session.callTool(toolName, args, { signal: context.signal, timeoutMs: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS });
+    const recordTask = context.recordTask;
+    return session.callTool(toolName, args, {
+      signal: context.signal,
+      timeoutMs: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      // A task only where its id can be kept on the ledger (the engine's run does): else the server runs it as a plain call.
+      ...(recordTask ? { onTask: (taskId: string) => recordTask({ id: taskId }) } : {}),
+    });
   }
 
   /** The running call a server's request belongs to (the newest on that server): its cards go to that call's conversation. */

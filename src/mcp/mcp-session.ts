@@ -16,6 +16,7 @@ import { OutcomeUnknown } from '../engine/errors.ts';
 import { McpToolDefinition } from './mcp-server-record.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
 import { MAX_LISTED_TOOLS, MAX_TOOL_PAGES } from './screen-listing.ts';
+import type { TaskWire } from './task-wire.ts';
 
 export type McpTransportKind = 'streamable_http' | 'sse';
 
@@ -32,8 +33,16 @@ export interface McpSession {
   /** The protocol revision spoken: 2026-07-28 (no session) or the 2025 one the `initialize` handshake agreed. */
   readonly protocolVersion: string | null;
   listTools(): Promise<ToolListing>;
-  /** Throws `CallDropped` (outcome unknown), `SessionLost` (not run; start a new session), `NotRun`, or `ProtocolError` (the server's answer). */
-  callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<CallToolResult>;
+  /**
+   * Throws `CallDropped` (outcome unknown), `SessionLost` (not run; start a new session), `NotRun`, or `ProtocolError` (the server's answer).
+   * With `onTask`, a server that offers MCP's Tasks extension may take the call as a task: `onTask` is awaited with its id before anything else is sent, then the task is followed to its end.
+   */
+  callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number; onTask?: (taskId: string) => Promise<void> }): Promise<CallToolResult>;
+  /** Present when the server offers the Tasks extension: a task's end, read back (`OutcomeUnknown` when the server forgot it), and its cancellation. */
+  readonly tasks?: {
+    follow(taskId: string, signal: AbortSignal): Promise<CallToolResult>;
+    cancel(taskId: string, signal: AbortSignal): Promise<void>;
+  };
   /** `resources/read` of exactly this URI (an MCP App's `ui://` view, issue 36); the server's answer unread. */
   readResource(uri: string, options: { signal: AbortSignal }): Promise<ReadResourceResult>;
   close(): Promise<void>;
@@ -110,9 +119,28 @@ export class InFlight {
 }
 
 /** A connected SDK client as a session: tool listing (every page, as the SDK reads them), and calls classified by what is known of their outcome. */
-export function sessionOverClient(client: Client, transport: McpTransportKind, inFlight: InFlight, close: () => Promise<void>): McpSession {
+export function sessionOverClient(client: Client, transport: McpTransportKind, inFlight: InFlight, close: () => Promise<void>, tasks?: TaskWire): McpSession {
   const info = client.getServerVersion();
+  /** One request tracked as in flight, its failure classified by what is known of its outcome. */
+  const tracked = async <T>(signal: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    const call = inFlight.track();
+    try {
+      return await run(AbortSignal.any([signal, call.signal]));
+    } catch (error) {
+      throw classifyCallError(error, call.signal, signal);
+    } finally {
+      inFlight.done(call);
+    }
+  };
   return {
+    ...(tasks
+      ? {
+          tasks: {
+            follow: (taskId, signal) => tracked(signal, (both) => tasks.follow(taskId, both)),
+            cancel: (taskId, signal) => tracked(signal, (both) => tasks.cancel(taskId, both)),
+          },
+        }
+      : {}),
     transport,
     serverInfo: info ? { name: info.name, version: info.version } : null,
     protocolVersion: client.getNegotiatedProtocolVersion() ?? null,
@@ -132,21 +160,12 @@ export function sessionOverClient(client: Client, transport: McpTransportKind, i
       }
       return { tools: parsedTools(tools), pagesLeft: page.nextCursor !== undefined && tools.length <= MAX_LISTED_TOOLS };
     },
-    async callTool(name, args, { signal, timeoutMs }) {
-      const call = inFlight.track();
-      try {
-        const result = await client.callTool({ name, arguments: args }, {
-          signal: AbortSignal.any([signal, call.signal]),
-          timeout: timeoutMs,
-          resetTimeoutOnProgress: true,
-          onprogress: () => {},
-        });
+    async callTool(name, args, { signal, timeoutMs, onTask }) {
+      if (tasks && onTask) return tracked(signal, (both) => tasks.callTool(name, args, onTask, both));
+      return tracked(signal, async (both) => {
+        const result = await client.callTool({ name, arguments: args }, { signal: both, timeout: timeoutMs, resetTimeoutOnProgress: true, onprogress: () => {} });
         return result as CallToolResult;
-      } catch (error) {
-        throw classifyCallError(error, call.signal, signal);
-      } finally {
-        inFlight.done(call);
-      }
+      });
     },
     // Never from the SDK's cache: a view is read as the server has it now.
     readResource: (uri, { signal }) => client.readResource({ uri }, { signal, cacheMode: 'bypass' }),

@@ -18,6 +18,12 @@ const MAX_DESCRIPTION = 1_500;
  */
 export type McpCaller = (serverId: string, toolName: string, definitionHash: string, args: Record<string, unknown>, context: ToolContext) => Promise<string>;
 
+/** The hub's side of a call its server runs as a task (MCP's Tasks extension): its end read back, and its cancellation. */
+export interface McpTaskCalls {
+  follow(serverId: string, toolName: string, taskId: string, context: ToolContext): Promise<string>;
+  cancel(serverId: string, taskId: string): Promise<void>;
+}
+
 export function serverLabel(server: Pick<McpServerRecord, 'name' | 'url'>): string {
   return server.name?.trim() || new URL(server.url).host;
 }
@@ -40,7 +46,7 @@ export function runsUnasked(server: McpServerRecord, tool: McpToolRecord): boole
  * definition as listed now (`sourceDefinition`), so a rule or card made for
  * the pinned one does not carry over to the change.
  */
-export function mcpToolDefinition(name: string, server: McpServerRecord, tool: McpToolRecord, call: McpCaller): ToolDefinition {
+export function mcpToolDefinition(name: string, server: McpServerRecord, tool: McpToolRecord, call: McpCaller, tasks?: McpTaskCalls): ToolDefinition {
   const { definition } = tool;
   const offered = tool.pinned.definition;
   const label = serverLabel(server);
@@ -61,6 +67,12 @@ export function mcpToolDefinition(name: string, server: McpServerRecord, tool: M
     mcp: { serverId: server.id, serverUrl: server.url, serverName: label, toolName: definition.name, definitionHash: tool.hash },
     // `input` admits only JSON objects.
     execute: (args, context) => call(server.id, definition.name, tool.hash, args as Record<string, unknown>, context),
+    ...(tasks
+      ? {
+          followTask: (taskId: string, _args: unknown, context: ToolContext) => tasks.follow(server.id, definition.name, taskId, context),
+          cancelTask: (taskId: string) => tasks.cancel(server.id, taskId),
+        }
+      : {}),
   };
 }
 
@@ -70,7 +82,7 @@ export function mcpToolDefinition(name: string, server: McpServerRecord, tool: M
  * or not, so switching one off renames nothing; a tool left without a name
  * (tool-names.ts) is not offered.
  */
-export function mcpTools(servers: readonly McpServerRecord[], reserved: ReadonlySet<string>, call: McpCaller): ToolDefinition[] {
+export function mcpTools(servers: readonly McpServerRecord[], reserved: ReadonlySet<string>, call: McpCaller, tasks?: McpTaskCalls): ToolDefinition[] {
   const all = servers.flatMap((server) => server.tools.filter(isListed).map((tool) => ({ server, tool })));
   const names = assignToolNames(
     all.map(({ server, tool }) => ({ serverId: server.id, prefix: server.prefix, toolName: tool.definition.name })),
@@ -79,7 +91,7 @@ export function mcpTools(servers: readonly McpServerRecord[], reserved: Readonly
   const byTool = new Map([...names].map(([name, t]) => [`${t.serverId}\u0000${t.toolName}`, name]));
   return all.flatMap(({ server, tool }) => {
     const name = byTool.get(`${server.id}\u0000${tool.definition.name}`);
-    return server.enabled && tool.enabled && name !== undefined ? [mcpToolDefinition(name, server, tool, call)] : [];
+    return server.enabled && tool.enabled && name !== undefined ? [mcpToolDefinition(name, server, tool, call, tasks)] : [];
   });
 }
 

@@ -8,6 +8,7 @@ import {
   SdkHttpError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
+  type ClientCapabilities,
   type OAuthClientProvider,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -15,10 +16,12 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/valida
 import { bearerOnlyTo } from './bearer-only-to.ts';
 import { connectFailure, McpConnectError, type AuthChallenge } from './connect-failure.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
+import { TASKS_EXTENSION, TaskWire } from './task-wire.ts';
 import { MAX_TOOL_PAGES } from './screen-listing.ts';
 import { InFlight, sessionOverClient, type McpSession, type McpTransportKind, type SessionEvents } from './mcp-session.ts';
 
 export const CLIENT_INFO = { name: 'pausepoint', version: '0.1.0' };
+const CLIENT_CAPABILITIES: ClientCapabilities = { elicitation: { form: {}, url: {} }, sampling: {} };
 const CONNECT_TIMEOUT_MS = 15_000;
 
 export interface HttpEndpoint {
@@ -41,7 +44,7 @@ export interface HttpEndpoint {
  */
 export function newClient(events: SessionEvents): Client {
   const client = new Client(CLIENT_INFO, {
-    capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
+    capabilities: CLIENT_CAPABILITIES,
     // The SDK's default in a browser is this one too; Node's (Ajv) compiles schemas with new Function, which the app's CSP forbids.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     versionNegotiation: { mode: 'auto' },
@@ -167,11 +170,17 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
     throw error;
   }
   connected = true;
-  const session = sessionOverClient(client, kind, inFlight, async () => {
-    connected = false;
-    if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
-    await client.close();
-  });
+  const session = sessionOverClient(
+    client,
+    kind,
+    inFlight,
+    async () => {
+      connected = false;
+      if (transport instanceof StreamableHTTPClientTransport) await transport.terminateSession().catch(() => undefined);
+      await client.close();
+    },
+    taskWire(client, transport, events),
+  );
   // A server may let `initialize` in and ask for sign-in at `tools/list`: that 401's challenge goes with the failure too.
   return {
     ...session,
@@ -181,6 +190,13 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
         throw failure.kind === 'needs_auth' && (challenge.resourceMetadataUrl || challenge.scope) ? new McpConnectError(failure.kind, failure.message, { ...challenge }) : failure;
       }),
   };
+}
+
+/** MCP's Tasks extension, when the server offers it on 2026-07-28 (`server/discover`'s capabilities). */
+function taskWire(client: Client, transport: Transport, events: SessionEvents): TaskWire | undefined {
+  const version = client.getNegotiatedProtocolVersion();
+  if (client.getProtocolEra() !== 'modern' || !version || client.getServerCapabilities()?.extensions?.[TASKS_EXTENSION] === undefined) return undefined;
+  return new TaskWire(transport, version, CLIENT_INFO, CLIENT_CAPABILITIES, events);
 }
 
 /** The SDK's default retries a broken stream twice; a dead server is noticed sooner this way, and the hub reconnects. */

@@ -11,8 +11,16 @@
 // And `time`, an MCP App's tool (issue 36): its _meta names the ui:// view it
 // is shown in, served as text/html;profile=mcp-app.
 //
+// And `slow_job`, which the server runs as a task (MCP's Tasks extension,
+// io.modelcontextprotocol/tasks, SEP-2663) for a client that declares the
+// extension: the call answers at once with a task handle, `tasks/get` says
+// `working` for `seconds` and then `completed` with the result, `tasks/cancel`
+// ends it as `cancelled`. The SDK's v2 server has no tasks runtime, so these
+// requests are answered here, before the SDK's handler, as plain JSON.
+//
 // Test hooks, outside MCP: GET /test/calls lists the calls it ran (a greet
-// only once it has its answer), with the protocol revision each came on.
+// only once it has its answer), with the protocol revision each came on (and
+// a slow_job's task id); GET /test/tasks/<id> says how a task stands.
 import { createServer } from 'node:http';
 import { acceptedContent, createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
@@ -21,7 +29,7 @@ const port = Number(process.env.PORT);
 const calls = [];
 
 function mcpServer() {
-  const server = new McpServer({ name: 'modern', version: '2.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new McpServer({ name: 'modern', version: '2.0.0' }, { capabilities: { tools: { listChanged: true }, extensions: { [TASKS]: {} } } });
   const revision = (ctx) => ctx.mcpReq.envelope?.['io.modelcontextprotocol/protocolVersion'] ?? 'legacy';
   server.registerTool(
     'echo',
@@ -62,7 +70,55 @@ function mcpServer() {
       return { content: [{ type: 'text', text: 'It is now.' }] };
     },
   );
+  server.registerTool(
+    'slow_job',
+    { description: 'Runs a job that takes a while (as a task, for a client that can follow one)', inputSchema: z.object({ label: z.string(), seconds: z.number() }) },
+    async ({ label }, ctx) => {
+      calls.push({ tool: 'slow_job', args: { label }, revision: revision(ctx), task: null });
+      return { content: [{ type: 'text', text: `Job ${label} done (no task).` }] };
+    },
+  );
   return server;
+}
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+const tasks = new Map();
+
+/** The answer to a Tasks request, or null for a request the SDK answers. */
+function taskAnswer(request) {
+  const params = request?.params ?? {};
+  const declared = params._meta?.['io.modelcontextprotocol/clientCapabilities']?.extensions?.[TASKS] !== undefined;
+  const now = () => new Date().toISOString();
+  const view = (task) => {
+    const status = task.cancelled ? 'cancelled' : Date.now() >= task.doneAt ? 'completed' : 'working';
+    return {
+      taskId: task.id,
+      status,
+      createdAt: task.createdAt,
+      lastUpdatedAt: now(),
+      ttlMs: 600_000,
+      pollIntervalMs: 250,
+      ...(status === 'completed' ? { result: { content: [{ type: 'text', text: `Job ${task.label} done.` }], isError: false } } : {}),
+      ...(status === 'cancelled' ? { statusMessage: 'Cancelled at the client’s request.' } : {}),
+    };
+  };
+  if (request?.method === 'tools/call' && params.name === 'slow_job' && declared) {
+    const id = `task-${tasks.size + 1}`;
+    const task = { id, label: String(params.arguments?.label), createdAt: now(), doneAt: Date.now() + 1000 * Number(params.arguments?.seconds ?? 1), cancelled: false };
+    tasks.set(id, task);
+    calls.push({ tool: 'slow_job', args: { label: task.label }, revision: params._meta['io.modelcontextprotocol/protocolVersion'], task: id });
+    return { resultType: 'task', ...view(task) };
+  }
+  if (request?.method === 'tasks/get' || request?.method === 'tasks/cancel') {
+    const task = tasks.get(params.taskId);
+    if (!task) return { error: { code: -32602, message: `Failed to retrieve task: ${params.taskId} not found` } };
+    if (request.method === 'tasks/cancel') {
+      if (Date.now() < task.doneAt) task.cancelled = true;
+      return { resultType: 'complete' };
+    }
+    return { resultType: 'complete', ...view(task) };
+  }
+  return null;
 }
 
 const handler = createMcpHandler(mcpServer);
@@ -76,6 +132,11 @@ const CORS = {
 };
 
 createServer(async (req, res) => {
+  if (req.url?.startsWith('/test/tasks/')) {
+    const task = tasks.get(req.url.slice('/test/tasks/'.length));
+    res.writeHead(task ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(task ? taskAnswer({ method: 'tasks/get', params: { taskId: task.id } }) : null));
+    return;
+  }
   if (req.url === '/test/calls') {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(calls));
     return;
@@ -86,6 +147,20 @@ createServer(async (req, res) => {
   }
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
+  if (req.method === 'POST') {
+    let request;
+    try {
+      request = JSON.parse(Buffer.concat(chunks).toString());
+    } catch {
+      request = null;
+    }
+    const answer = taskAnswer(request);
+    if (answer) {
+      const body = answer.error ? { jsonrpc: '2.0', id: request.id, error: answer.error } : { jsonrpc: '2.0', id: request.id, result: answer };
+      res.writeHead(200, { 'content-type': 'application/json', ...CORS }).end(JSON.stringify(body));
+      return;
+    }
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
   const aborted = new AbortController();
