@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { card, send, setUpEndpointThroughUi, waitCall } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -34,7 +34,7 @@ async function letPendingCardsFallDue(page: Page) {
 
 test('a card whose expiry passed while the app was closed shows expired as soon as the app opens', async ({ page, llm }) => {
   llm.enqueue(waitCall({ title: 'Book the room', description: 'Books room 4 for Friday, 10:00.' }), { content: 'The request expired, so I did not book.' });
-  await setUpEndpoint(page, llm, { expiry: 'After 15 minutes' });
+  await setUpEndpointThroughUi(page, llm, { expiry: 'After 15 minutes' });
   await send(page, 'book the room');
   const approval = card(page, 'Book the room');
   await expect(approval.getByText(/^Expires/)).toBeVisible();

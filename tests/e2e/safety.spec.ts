@@ -1,4 +1,4 @@
-import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { card, send, setUpEndpoint, setUpEndpointThroughUi, waitCall } from './app.ts';
 import { API_KEY, expect, test } from './fixtures.ts';
 
 test('a gated POST approved once causes exactly one request to its target', async ({ page, llm }) => {
@@ -83,7 +83,8 @@ test('the API key goes to the configured endpoint and to no other origin', async
     { toolCalls: [{ id: 'call_get', name: 'http_request', arguments: { method: 'GET', url: `${llm.origin}/sink/lookup` } }] },
     { content: 'Looked it up.' },
   );
-  await setUpEndpoint(page, llm);
+  // Through the setup screen: the key typed into its form and saved is part of what must not leak.
+  await setUpEndpointThroughUi(page, llm);
   await send(page, 'look something up');
   // A read from the endpoint's own origin is not allowed implicitly: it asks like any other.
   await card(page, `GET to ${new URL(llm.origin).host}`).getByRole('button', { name: 'Approve' }).click();

@@ -7,7 +7,16 @@ import { saveSettings } from '../../../src/storage/settings-repo.ts';
 import { WorkerClient } from '../../../src/worker/worker-client.ts';
 
 const db = new PausepointDb();
-const client = new WorkerClient();
+// Started on first use: a test that only seeds storage here (tests/e2e/app.ts: setUpEndpoint) starts no agent worker.
+let client: WorkerClient | undefined;
 
-Object.assign(globalThis, { probe: { db, client, saveSettings: (input: Parameters<typeof saveSettings>[1]) => saveSettings(db, input) } });
+Object.assign(globalThis, {
+  probe: {
+    db,
+    get client() {
+      return (client ??= new WorkerClient());
+    },
+    saveSettings: (input: Parameters<typeof saveSettings>[1]) => saveSettings(db, input),
+  },
+});
 document.body.dataset.ready = 'true';
