@@ -32,7 +32,9 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
-    command: `PAUSEPOINT_PROBES=1 npx vite build --logLevel warn && npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
+    // `npm test` (scripts/test-all.mjs) makes this build beside its other first checks and says so with
+    // PAUSEPOINT_E2E_BUILT=1; then the server only serves it.
+    command: `${process.env.PAUSEPOINT_E2E_BUILT === '1' ? '' : 'PAUSEPOINT_PROBES=1 npx vite build --logLevel warn && '}npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
     url: `http://localhost:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,

@@ -3,7 +3,7 @@
 // one test each; vitest and Playwright report their own counts (read from
 // their JSON reporters, not scraped from their human output), and the MCP
 // conformance suite its scenarios (scripts/conformance-mcp.mjs --report).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +21,34 @@ function step(name, cmd, args, env = {}) {
   return { ok: result.status === 0, seconds };
 }
 
-function staticCheck(name, cmd, args, env = {}) {
-  const { ok, seconds } = step(name, cmd, args, env);
+/**
+ * `step`, for running beside others: its output is held and printed whole when it ends, so
+ * the log reads one step at a time whatever order they finish in.
+ */
+function stepAside(name, cmd, args, env = {}) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (status) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`\n── ${name} ──`);
+      process.stdout.write(Buffer.concat(output));
+      resolve({ ok: status === 0, seconds });
+    });
+  });
+}
+
+function countCheck(name, { ok, seconds }) {
   if (ok) tally.passed++;
   else tally.failed++;
   lines.push(`${name}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`);
+}
+
+function staticCheck(name, cmd, args, env = {}) {
+  countCheck(name, step(name, cmd, args, env));
 }
 
 function countVitest(file) {
@@ -41,8 +64,7 @@ function countPlaywright(file) {
   return { passed: stats.expected + stats.flaky, failed: stats.unexpected + (stats.skipped ?? 0), flaky: stats.flaky };
 }
 
-function suite(name, counted, run) {
-  const { ok, seconds } = run();
+function suite(name, counted, { ok, seconds }) {
   const counts = counted() ?? { passed: 0, failed: 1 };
   // A runner that crashed before writing its report still fails the suite.
   if (!ok && counts.failed === 0) counts.failed = 1;
@@ -54,27 +76,38 @@ function suite(name, counted, run) {
 }
 
 const started = Date.now();
-staticCheck('typecheck', 'npm', ['run', '--silent', 'check']);
-staticCheck('lint', 'npx', ['--no-install', 'eslint', '.']);
+// Side by side, on the machine's cores: the type check, the lint and the end-to-end tests' build (which
+// Playwright's webServer would otherwise make later, alone), each mostly one core's work. One after the
+// other they took 48 + 26 s and the build (20–130 s by the load) besides. Not the MCP conformance suite: its
+// client waits 20 s for each scenario's server, and beside these it missed that wait at load 22.
+const [typecheck, lint, e2eBuild] = await Promise.all([
+  stepAside('typecheck', 'npm', ['run', '--silent', 'check']),
+  stepAside('lint', 'npx', ['--no-install', 'eslint', '.']),
+  stepAside('build for the end-to-end tests', 'npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], { PAUSEPOINT_PROBES: '1' }),
+]);
+countCheck('typecheck', typecheck);
+countCheck('lint', lint);
 
 const vitestReport = join(reports, 'vitest.json');
-suite('unit', () => countVitest(vitestReport), () =>
+suite('unit', () => countVitest(vitestReport),
   step('unit tests (vitest)', 'npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
 );
 
 // The official MCP conformance suite's client scenarios, each counted as one test; the failures its
 // baseline expects (tests/conformance/baseline.yml, each with its reason) count as neither.
 const conformanceReport = join(reports, 'conformance.json');
-suite('MCP conformance', () => (existsSync(conformanceReport) ? JSON.parse(readFileSync(conformanceReport, 'utf8')) : undefined), () =>
+suite('MCP conformance', () => (existsSync(conformanceReport) ? JSON.parse(readFileSync(conformanceReport, 'utf8')) : undefined),
   step('MCP conformance suite (client scenarios)', 'node', ['scripts/conformance-mcp.mjs', '--report', conformanceReport]),
 );
 
 const browser = ensureChromium();
 console.log(`\nChromium: ${browser.path} (${browser.source})`);
 const playwrightReport = join(reports, 'playwright.json');
-suite('e2e', () => countPlaywright(playwrightReport), () =>
+suite('e2e', () => countPlaywright(playwrightReport),
   step('end-to-end tests (Playwright, Chromium)', 'npx', ['--no-install', 'playwright', 'test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+    // The build made above: playwright.config.ts's webServer then only serves it. If it failed, the webServer builds (and says why).
+    ...(e2eBuild.ok ? { PAUSEPOINT_E2E_BUILT: '1' } : {}),
   }),
 );
 
