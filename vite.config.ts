@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
@@ -89,6 +90,9 @@ export default defineConfig({
   preview: { host: '127.0.0.1', headers: { ...SECURITY_HEADERS } },
   server: { host: '127.0.0.1', headers: { 'Content-Security-Policy': DEV_CONTENT_SECURITY_POLICY } },
   test: {
+    // Vitest's default is one fork fewer than the cores: one on CI's two. Many files mostly wait (a pouchdb-server,
+    // a child process streaming an import, server-everything starting), so two forks on two cores overlap those waits.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Two projects: Node for everything but the UI, and jsdom with Svelte's browser
     // build for src/ui (Svelte resolves to its server build under Node conditions,
     // where `mount` is unavailable). Each UI test file also says `@vitest-environment jsdom`.
