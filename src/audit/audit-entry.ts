@@ -74,6 +74,13 @@ const decisionShape = {
     description:
       'The deciding device\'s signature of the decision (see AuditDeviceSignature). Absent while pending, and on decisions stored before decisions were signed.',
   }),
+  // Added to version 4 as an optional member (MCP Apps, issue 36): earlier version 4 files stay valid.
+  proposed_by: z.literal('view').optional().meta({
+    description: 'Who proposed the call: `view` when an MCP App\'s interactive view asked for it (a button in it), not the model. Absent: the model.',
+  }),
+  view_call_id: z.string().optional().meta({
+    description: 'With proposed_by `view`: the tool call whose result the view was shown with (the call row it asked from).',
+  }),
 };
 
 export const AuditRuleSnapshot = AuditRuleSnapshotV3;

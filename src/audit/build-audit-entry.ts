@@ -71,6 +71,7 @@ export function buildAuditEntry(pp: PausePoint, explanation: Explanation | undef
       ...(pp.risk === undefined ? {} : { risk: pp.risk }),
       ...(pp.batchId === undefined ? {} : { batch_id: pp.batchId }),
       ...(pp.viewHash === undefined ? {} : { view_hash: pp.viewHash }),
+      ...(pp.fromView ? { proposed_by: 'view' as const, view_call_id: pp.fromView.viewCallId } : {}),
       ...(pp.deviceSignature === undefined || pp.status === 'pending' ? {} : { device_signature: pp.deviceSignature }),
       ...(explanation?.attachments.get(pp.toolCallId) ? { attachments: explanation.attachments.get(pp.toolCallId) } : {}),
     },

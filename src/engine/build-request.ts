@@ -50,6 +50,8 @@ export function buildRequest(
   const conversation = instructions.conversation?.trim();
   if (conversation) out.push({ role: 'system', content: CONVERSATION_INSTRUCTIONS_PREFIX + conversation });
   for (const message of history) {
+    // A view's call, its result and the decision on it are the app's business, not the model's (call-from-view.ts).
+    if (message.fromView) continue;
     switch (message.role) {
       case 'user':
         out.push({ role: 'user', content: message.attachments ? userParts(message, attachments) : message.content });

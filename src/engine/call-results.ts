@@ -32,8 +32,10 @@ export async function finish(
   outcome: ToolOutcome,
   /** The tool's images, for the user's view only (lost if the tab dies before this write, like the result). */
   images: readonly ToolImage[] = [],
+  /** For a call a view proposed: the server's result as JSON, which the view is answered with (call-from-view.ts). */
+  appResult?: string,
 ): Promise<Message> {
-  return ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome, images));
+  return ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome, images, appResult));
 }
 
 /** A ledger entry finished without its result stored next to it (written by an earlier version, which stored them apart). */
@@ -59,6 +61,7 @@ function resultDraft(
   content: string,
   outcome: ToolOutcome,
   images: readonly ToolImage[] = [],
+  appResult?: string,
 ): MessageDraft {
   return {
     v: 1,
@@ -70,6 +73,9 @@ function resultDraft(
     toolName: call.name,
     content,
     ...(images.length > 0 ? { images: [...images] } : {}),
+    // The result of a view's call is the view's, like the call (read-history.ts): the model is not sent it.
+    ...(message.fromView ? { fromView: message.fromView } : {}),
+    ...(appResult === undefined ? {} : { appResult }),
     outcome,
   };
 }

@@ -86,6 +86,8 @@ export function decisionSettlement(
           role: 'user',
           content: decisionMessage(resolved),
           decision: { pausePointId: pending.id },
+          // On a view's call: the app is answered with the call's result, and the model is not told (read-history.ts).
+          ...(pending.fromView ? { fromView: pending.fromView } : {}),
         };
   return { commit: true, pausePoint: resolved, messages: [message], update, ...(rule ? { rule } : {}) };
 }

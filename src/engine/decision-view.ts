@@ -4,7 +4,7 @@ import { RISK_TEXT } from './risk-label.ts';
 import { showControls } from './show-controls.ts';
 
 /** Why a card warns: its tool changed, it asks again after a restore, a rule cannot read its URL, a rule asked or would decide, its risk. */
-export type ViewWarning = 'risk' | 'definition_changed' | 'restored' | 'unclear_url' | 'rule' | 'dry_run' | 'edited';
+export type ViewWarning = 'risk' | 'from_view' | 'definition_changed' | 'restored' | 'unclear_url' | 'rule' | 'dry_run' | 'edited';
 
 /**
  * One line of a decision view. Every text is shown as it is here, control,
@@ -68,7 +68,7 @@ const LEADING_WARNINGS: readonly (readonly [string, ViewWarning])[] = [
 /**
  * The decision view: the ordered lines a person must see to decide a card —
  * its title, the tool (an MCP tool's server too), every warning (its risk
- * label, a tool that changed, asked again after a restore, a URL a rule
+ * label, an app's view that asked rather than the model, a tool that changed, asked again after a restore, a URL a rule
  * cannot read, the rule that asked, a dry-run rule that would have decided,
  * an edit), the description, and every argument in full, as it will run (an
  * unsent edit in place of the proposal). Every surface that offers a decision
@@ -84,6 +84,8 @@ export function decisionView({ pause, toolChanged = false, edit }: DecisionViewI
   const warn = (warning: ViewWarning, text: string) => lines.push({ kind: 'warning', warning, text: showControls(text, false) });
 
   warn('risk', `Risk: ${RISK_TEXT[pause.risk ?? 'unknown']}`);
+  // MCP Apps: a button in a server's view made this call; the model did not ask for it.
+  if (pause.fromView) warn('from_view', fromViewText(pause));
   if (toolChanged) warn('definition_changed', CHANGED_NOW);
   let description = pause.description;
   // Only the engine writes a gate card's description; the model's own card may say anything, and is not read for warnings.
@@ -118,6 +120,11 @@ export function decisionView({ pause, toolChanged = false, edit }: DecisionViewI
     }
   }
   return { pausePointId: pause.id, lines };
+}
+
+/** The line of a card whose call an app's view proposed. */
+export function fromViewText(pause: Pick<PausePoint, 'mcp'>): string {
+  return `Asked by the interactive view of ${pause.mcp?.serverName ?? 'an MCP server'}, not by the model.`;
 }
 
 /** The tool a card is about, with its server for an MCP tool; none for the model's own question or a spending limit. */

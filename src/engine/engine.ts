@@ -3,6 +3,7 @@ import { NO_ATTACHMENTS } from './attachments-port.ts';
 import type { BatchCardResult, BatchDecision, BatchResult } from './batch-decision.ts';
 import type { DecideResult, Decision } from './decision.ts';
 import { claimThenDecide, type DecideHere } from './claim-then-decide.ts';
+import { pauseForView, settleViewCalls, startViewCall, viewCallOutcome, type ViewCallOutcome, type ViewCallRequest } from './call-from-view.ts';
 import { decisionSettlement } from './decision-settlement.ts';
 import { THIS_BROWSER_ONLY, type DevicesPort } from './devices-port.ts';
 import { editableMessage, editedConversation, keptFiles } from './edit-message.ts';
@@ -254,6 +255,16 @@ export class Engine {
       }
     }
     return { batchId, cards };
+  }
+
+  /**
+   * MCP Apps: a `tools/call` an app's view sent, stored as its own row and settled as a model's call is, under
+   * the conversation's lock (call-from-view.ts). Resolves once it is decided and, if approved, has run, wherever
+   * that happens; `signal` ends only the waiting.
+   */
+  async callFromView(request: ViewCallRequest, signal?: AbortSignal): Promise<ViewCallOutcome> {
+    const started = await this.#options.locks.withLock(lockName(request.conversationId), () => startViewCall(this.#ctx, this.#devices, request));
+    return 'outcome' in started ? started : viewCallOutcome(this.#ctx, request.conversationId, started.callId, started.seq, signal);
   }
 
   /**
@@ -528,6 +539,10 @@ export class Engine {
         continue;
       }
       if (await this.#closeOrphanedStream(history)) continue;
+      // A view's calls (MCP Apps) are settled as the model's are, and never make the model answer (call-from-view.ts).
+      const viewed = await settleViewCalls(this.#ctx, history, signal);
+      if (viewed.questions.length > 0) return pauseForView(this.#ctx, conversationId, viewed.questions);
+      if (viewed.results.length > 0) continue;
       // The state this tab wrote is only written again when it changes.
       const runningHere = step.state.kind === 'running' && step.state.owner === this.#ctx.owner;
       const running: ConversationState = runningHere ? step.state : { kind: 'running', owner: this.#ctx.owner, since: clock.now() };

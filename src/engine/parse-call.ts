@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ToolDefinition } from './tool-definition.ts';
+import type { ToolAudience, ToolDefinition } from './tool-definition.ts';
 import type { ToolCall } from './records/index.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
@@ -8,12 +8,14 @@ export type ParsedCall =
   | { ok: false; error: string };
 
 /**
- * A model's tool call, checked: a known tool, JSON arguments, and arguments
+ * A model's tool call (or, `by: 'app'`, a view's), checked: a tool offered to
+ * whoever called it (MCP Apps' visibility: an app-only tool is no tool to the
+ * model, and a model-only one none to a view), JSON arguments, and arguments
  * that pass the tool's schema. Every failure is a sentence the model can act on.
  */
-export function parseCall(call: ToolCall, tools: ToolRegistry): ParsedCall {
+export function parseCall(call: ToolCall, tools: ToolRegistry, by: ToolAudience = 'model'): ParsedCall {
   const tool = tools.get(call.name);
-  if (!tool) {
+  if (!tool || !offeredTo(tool, by)) {
     return { ok: false, error: `Error: there is no tool named "${call.name}". Available tools: ${tools.names().join(', ')}.` };
   }
   let raw: unknown;
@@ -35,4 +37,9 @@ export function describeIssues(error: z.ZodError): string {
     .slice(0, 5)
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
     .join('; ');
+}
+
+/** Whether `tool` may be called by `by` (its `visibility`; absent: by both). */
+export function offeredTo(tool: Pick<ToolDefinition, 'visibility'>, by: ToolAudience): boolean {
+  return tool.visibility === undefined || tool.visibility.includes(by);
 }

@@ -45,6 +45,8 @@ export async function pausePointFor(
     ...deadline,
     ...(definitionHash === undefined ? {} : { definitionHash }),
     ...(mcp === undefined ? {} : { mcp: { ...mcp } }),
+    // Every card and rule decision of a view's call says the view proposed it, not the model (decision-view.ts, the audit log).
+    ...(message.fromView ? { fromView: message.fromView } : {}),
     // The label is the call's as the card is made: the record, not today's tool, is what the audit log shows.
     risk: riskOfPause(tool, { origin, kind: request.kind, payload: request.payload ?? null }),
   };

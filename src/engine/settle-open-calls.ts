@@ -136,7 +136,8 @@ async function settleCall(
 ): Promise<CallState> {
   const result = (content: string, outcome: ToolOutcome) => writeResult(ctx, message, call, content, outcome);
 
-  const parsed = parseCall(call, ctx.tools);
+  // A view's call is checked as the view's: a tool only the model may call is refused to it (call-from-view.ts).
+  const parsed = parseCall(call, ctx.tools, message.fromView ? 'app' : 'model');
   if (!parsed.ok) return result(parsed.error, 'invalid');
   const { tool } = parsed;
   let args = parsed.args;

@@ -39,7 +39,16 @@ export interface ToolContext {
    * test contexts need none; a tool without it must not start a task.
    */
   recordTask?(task: { id: string }): Promise<void>;
+  /**
+   * Given only for a call an app's view proposed (MCP Apps): the tool's
+   * result as its server gave it, as JSON, which the view is answered with.
+   * Stored with the call's result if it succeeds; never sent to the model.
+   */
+  keepResultForView?(json: string): void;
 }
+
+/** MCP Apps' `_meta.ui.visibility`: who may call a tool, the model, an app's view, or both (the default). */
+export type ToolAudience = 'model' | 'app';
 
 /** What a gate asks the user when it holds a call back. */
 export interface GateQuestion {
@@ -84,6 +93,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * audit log; it changes nothing about how a call is decided.
    */
   mcp?: McpToolSource;
+  /**
+   * Who may call it (MCP Apps' `_meta.ui.visibility`); absent: both. A tool
+   * without `model` is never listed to the model nor run on its call; one
+   * without `app` is refused to a view (call-from-view.ts, parse-call.ts).
+   */
+  visibility?: readonly ToolAudience[];
   /**
    * The tool's whole definition where it comes from, when it is more than
    * what the model is sent, or newer: an MCP tool as its server lists it now

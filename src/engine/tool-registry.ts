@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { definitionHash } from './definition-hash.ts';
 import type { ToolSpec } from './model-port.ts';
+import { offeredTo } from './parse-call.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 
 /**
@@ -28,9 +29,9 @@ export class ToolRegistry {
     this.#dynamic = dynamic;
   }
 
-  /** What is sent to the model: every tool's name, description and JSON Schema. */
+  /** What is sent to the model: every tool's name, description and JSON Schema, but those only an app's view may call. */
   get specs(): ToolSpec[] {
-    return this.#current().specs;
+    return this.#current().modelSpecs;
   }
 
   /**
@@ -56,8 +57,14 @@ export class ToolRegistry {
     return this.#current().byName.get(name);
   }
 
+  /** The names the model may call (as `specs`). */
   names(): string[] {
-    return [...this.#current().byName.keys()];
+    return this.#current().modelSpecs.map((spec) => spec.function.name);
+  }
+
+  /** The tools of every kind, the app-only ones too (call-from-view.ts finds a view's tool among them). */
+  all(): IterableIterator<ToolDefinition> {
+    return this.#current().byName.values();
   }
 
   #current(): Built {
@@ -73,7 +80,9 @@ export class ToolRegistry {
         parameters: tool.parameters ?? (z.toJSONSchema(tool.input) as Record<string, unknown>),
       },
     }));
-    this.#built = { from, byName, specs, bySpec: new Map(specs.map((spec) => [spec.function.name, spec])), hashes: new Map() };
+    // An app-only tool keeps its spec (its definition hash is made from it, for rules and cards) but is not the model's.
+    const modelSpecs = specs.filter((spec) => offeredTo(byName.get(spec.function.name) ?? {}, 'model'));
+    this.#built = { from, byName, specs, modelSpecs, bySpec: new Map(specs.map((spec) => [spec.function.name, spec])), hashes: new Map() };
     return this.#built;
   }
 }
@@ -83,6 +92,8 @@ interface Built {
   from: readonly ToolDefinition[];
   byName: Map<string, ToolDefinition>;
   specs: ToolSpec[];
+  /** `specs` without the tools only an app's view may call. */
+  modelSpecs: ToolSpec[];
   bySpec: Map<string, ToolSpec>;
   /** The promise, not its value: two calls that ask at once share one digest. */
   hashes: Map<string, Promise<string>>;

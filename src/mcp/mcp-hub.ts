@@ -383,6 +383,8 @@ export class McpHub {
     const formatted = formatToolResult(label, toolName, result);
     if (formatted.isError) throw new Error(`the server reported an error.\n${formatted.text}`);
     if (formatted.images.length > 0) context.showImages?.(formatted.images);
+    // A view's call (MCP Apps): the view is answered with the result as the server gave it, not the model's text.
+    context.keepResultForView?.(JSON.stringify(result));
     return formatted.text;
   }
 

@@ -27,6 +27,13 @@ export const McpToolDefinition = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   annotations: McpToolAnnotations.optional(),
+  /**
+   * MCP Apps (issue 36): who may call it, from `_meta.ui.visibility`
+   * (tool-visibility.ts); absent: the model and the server's views both. An
+   * app-only tool is never offered to the model; a model-only one is refused
+   * to a view. Part of the pinned definition: a change of audience is a changed tool.
+   */
+  visibility: z.array(z.enum(['model', 'app'])).min(1).max(1).optional(),
 });
 export type McpToolDefinition = z.infer<typeof McpToolDefinition>;
 

@@ -17,6 +17,7 @@ import { McpToolDefinition } from './mcp-server-record.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
 import { MAX_LISTED_TOOLS, MAX_TOOL_PAGES } from './screen-listing.ts';
 import type { TaskWire } from './task-wire.ts';
+import { toolVisibility } from './tool-visibility.ts';
 
 export type McpTransportKind = 'streamable_http' | 'sse';
 
@@ -177,7 +178,9 @@ export function sessionOverClient(client: Client, transport: McpTransportKind, i
 function parsedTools(listed: readonly unknown[]): McpToolDefinition[] {
   const tools: McpToolDefinition[] = [];
   for (const tool of listed) {
-    const parsed = McpToolDefinition.safeParse(tool);
+    // MCP Apps: who may call it (`_meta.ui.visibility`), kept only when not both (tool-visibility.ts).
+    const visibility = typeof tool === 'object' && tool !== null && '_meta' in tool ? toolVisibility(tool._meta) : undefined;
+    const parsed = McpToolDefinition.safeParse(visibility && typeof tool === 'object' ? { ...tool, visibility } : tool);
     if (parsed.success) tools.push(parsed.data);
     if (tools.length > MAX_LISTED_TOOLS) break;
   }

@@ -65,6 +65,9 @@ export function mcpToolDefinition(name: string, server: McpServerRecord, tool: M
     // A changed definition's annotations are claims the person has not seen yet: read as from an untrusted server.
     risk: () => mcpAnnotationRisk(definition.annotations, server.trusted && !hasChanged(tool)),
     mcp: { serverId: server.id, serverUrl: server.url, serverName: label, toolName: definition.name, definitionHash: tool.hash },
+    // Who may call it as the person accepted it (the pinned definition, as the model's offer): a server that
+    // hands an app-only tool to the model reaches the model only once a call of the change is approved.
+    ...(offered.visibility ? { visibility: offered.visibility } : {}),
     // `input` admits only JSON objects.
     execute: (args, context) => call(server.id, definition.name, tool.hash, args as Record<string, unknown>, context),
     ...(tasks

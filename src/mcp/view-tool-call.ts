@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { ViewCallOutcome } from '../engine/call-from-view.ts';
 
 /**
  * MCP Apps (issue 36, point 3): a `tools/call` a view sends. The bridge never
@@ -43,3 +44,23 @@ export const ViewToolCallAnswer = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('refused'), reason: z.string().max(2_000) }),
 ]);
 export type ViewToolCallAnswer = { outcome: 'ran'; result: CallToolResult } | { outcome: 'declined'; reason: string } | { outcome: 'refused'; reason: string };
+
+/**
+ * The view's answer to the engine's outcome: the server's own result when it
+ * was kept (call-from-view.ts), else the text result the engine stored, as
+ * one text block (`isError` for a call that failed).
+ */
+export function answerForView(outcome: ViewCallOutcome): ViewToolCallAnswer {
+  if (outcome.outcome !== 'ran') return outcome;
+  const kept = outcome.result === null ? undefined : ViewToolCallAnswer.safeParse({ outcome: 'ran', result: parseJson(outcome.result) });
+  if (kept?.success) return kept.data;
+  return { outcome: 'ran', result: { content: [{ type: 'text', text: outcome.text }], ...(outcome.isError ? { isError: true } : {}) } };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

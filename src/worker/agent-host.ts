@@ -18,6 +18,7 @@ import { browserNetwork, randomIds, systemClock } from './browser-runtime.ts';
 import { deviceLabel } from './device-label.ts';
 import { engineSettings } from './engine-settings.ts';
 import { McpHost } from './mcp-host.ts';
+import { answerForView } from '../mcp/view-tool-call.ts';
 import { PushHost } from './push-host.ts';
 import { SearchHost } from './search-host.ts';
 import { SyncHost } from './sync-host.ts';
@@ -164,8 +165,11 @@ export class AgentHost {
       setAlwaysAllowIrreversible: ({ on }) => setAlwaysAllowIrreversible(this.db, on),
       setAskForEverything: ({ on }) => setAskForEverything(this.db, on),
       listModels: async (endpoint) => (await modelFor(endpoint)).listModels(),
-      // Not wired yet (issue 36 point 3 lands it): until then a view's call is refused, never run unasked.
-      callToolFromView: async () => ({ outcome: 'refused', reason: 'not wired yet' }),
+      // MCP Apps: through the engine like a model's call (call-from-view.ts); answered once decided and run.
+      callToolFromView: async ({ type: _type, ...request }) => {
+        await this.#mcp.ready;
+        return answerForView(await this.engine.callFromView(request));
+      },
     };
   }
 

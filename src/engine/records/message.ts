@@ -22,6 +22,14 @@ const base = {
    * current version, unless the draft names one.
    */
   branch: z.string().min(1).max(200).optional(),
+  /**
+   * MCP Apps (issue 36): written for a call an app's view proposed (the call,
+   * its result, the decision on its card), not by or for the model. Shown to
+   * the person; never sent to the model, and never a reason to ask it anything
+   * (read-history.ts, build-request.ts): MCP Apps results go back to the app.
+   * `viewCallId`: the call row whose view asked.
+   */
+  fromView: z.object({ viewCallId: z.string().min(1).max(200) }).optional(),
 };
 
 export const UserMessage = z.object({
@@ -61,6 +69,9 @@ import { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES } 
 
 export { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES };
 
+/** The longest MCP result (as JSON) kept for the view that proposed its call; past it the view is answered with the text result. */
+export const MAX_APP_RESULT_CHARS = 200_000;
+
 /** An image a tool returned, kept for the user's view of the call; the model reads only a placeholder in `content`. */
 export const ToolImage = z.object({
   mimeType: z.enum(TOOL_IMAGE_TYPES),
@@ -77,6 +88,11 @@ export const ToolMessage = z.object({
   content: z.string(),
   /** Images the tool returned, for the user only (shown in the call's row); never sent to the model. */
   images: z.array(ToolImage).max(MAX_TOOL_IMAGES).optional(),
+  /**
+   * For a call a view proposed (`fromView`): the MCP result as the server gave it, as JSON, which the view
+   * is answered with (src/engine/call-from-view.ts). Absent when larger than `MAX_APP_RESULT_CHARS`: the view then gets `content`.
+   */
+  appResult: z.string().max(MAX_APP_RESULT_CHARS).optional(),
   /** How the call ended, for the UI; the model only reads `content`. */
   outcome: z.enum(['done', 'failed', 'declined', 'invalid', 'awaiting_approval', 'expired', 'skipped', 'unknown']),
 });

@@ -163,5 +163,11 @@ export const PausePoint = z.object({
    * signed, and while pending.
    */
   deviceSignature: DeviceSignature.optional(),
+  /**
+   * MCP Apps (issue 36): the call was proposed by an app's view, not by the
+   * model (its card says so, and the audit log's `proposed_by`). `viewCallId`:
+   * the call row whose view asked.
+   */
+  fromView: z.object({ viewCallId: z.string().min(1).max(200) }).optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;
