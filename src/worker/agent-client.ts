@@ -15,6 +15,7 @@ type CallArguments = EveryIntent<{
   mcpBeginSignIn: ['serverId', 'redirectUrl'];
   mcpFinishSignIn: ['serverId', 'code', 'state', 'iss'];
   mcpSignOut: ['serverId'];
+  mcpCancelTask: ['conversationId', 'toolCallId'];
   syncTurnOn: 'fields';
   syncTurnOff: [];
   syncAddDevice: [];

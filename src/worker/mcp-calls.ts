@@ -22,6 +22,7 @@ export function mcpCalls(send: SendIntent): McpCalls {
     remove: (serverId, signal) => nothing({ type: 'mcpRemove', serverId }, signal),
     beginSignIn: async (serverId, redirectUrl, signal) => readSignInStart(await send({ type: 'mcpBeginSignIn', serverId, redirectUrl }, signal)),
     finishSignIn: (serverId, code, state, iss, signal) => nothing({ type: 'mcpFinishSignIn', serverId, code, state, iss }, signal),
+    cancelTask: (conversationId, toolCallId, signal) => nothing({ type: 'mcpCancelTask', conversationId, toolCallId }, signal),
     signOut: async (serverId, signal) => readSignOut(await send({ type: 'mcpSignOut', serverId }, signal)),
     // Its answer's zod schema comes with a view's first call: Settings › MCP servers does not pay for it.
     callToolFromView: (input, signal) => import('./view-calls.ts').then(({ viewCall }) => viewCall((intent, s) => send(intent, s, 0))(input, signal)),

@@ -1,4 +1,5 @@
 import { liveQuery } from 'dexie';
+import { ledgerId } from '../engine/records/index.ts';
 import type { ToolDefinition } from '../engine/tool-definition.ts';
 import type { McpHub } from '../mcp/mcp-hub.ts';
 import type { PausepointDb } from '../storage/db.ts';
@@ -62,5 +63,11 @@ export class McpHost {
     },
     mcpFinishSignIn: async ({ serverId, code, state, iss }) => (await this.hub()).finishSignIn(serverId, code, state, iss),
     mcpSignOut: async ({ serverId }) => (await this.hub()).signOut(serverId),
+    mcpCancelTask: async ({ conversationId, toolCallId }) => {
+      const entry = await this.db.ledger.get(ledgerId(conversationId, toolCallId));
+      // Only a call still running as a task: a finished one has nothing to cancel.
+      if (entry?.status !== 'started' || !entry.task) throw new Error('That call is not running as a task any more.');
+      await (await this.hub()).tools().find((tool) => tool.name === entry.toolName)?.cancelTask?.(entry.task.id);
+    },
   };
 }

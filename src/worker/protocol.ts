@@ -43,6 +43,8 @@ export const McpIntent = z.discriminatedUnion('type', [
     iss: z.string().max(2_000).nullable(),
   }),
   z.object({ type: z.literal('mcpSignOut'), serverId: z.string() }),
+  /** Cancel on a call its MCP server runs as a task: `tasks/cancel` for the task its ledger entry names. */
+  z.object({ type: z.literal('mcpCancelTask'), conversationId: z.string(), toolCallId: z.string() }),
 ]);
 export type McpIntent = z.infer<typeof McpIntent>;
 
@@ -177,6 +179,7 @@ export type IntentResults = PerIntent<{
   mcpBeginSignIn: SignInStart;
   mcpFinishSignIn: void;
   mcpSignOut: SignOutResult;
+  mcpCancelTask: void;
   syncTurnOn: SyncResult;
   syncTurnOff: void;
   syncAddDevice: PairingInvite;

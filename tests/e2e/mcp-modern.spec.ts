@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
 import { expect, mcpPort, test } from './fixtures.ts';
 import { startModernServer, type ModernServer } from './mcp-modern.ts';
@@ -62,4 +63,49 @@ test('a 2026-07-28 input_required elicitation is the same form card, and the ret
   await expect(page.getByText('Greeted.')).toBeVisible();
   // The first round ran nothing; the call ran once, with the answer.
   expect(await modern.calls()).toEqual([{ tool: 'greet', args: { name: 'Ada Lovelace' }, revision: '2026-07-28' }]);
+});
+
+/** Adds the loopback server as Modern and waits until it is connected on 2026-07-28. */
+async function addModern(page: Page) {
+  await openMcpSettings(page);
+  const section = page.getByRole('region', { name: 'MCP servers' });
+  await section.getByLabel('Server URL').fill(modern.url);
+  await section.getByLabel('Name (optional)').fill('Modern');
+  await section.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(section.getByRole('status', { name: 'Status of Modern' })).toHaveText('Connected (Streamable HTTP, MCP 2026-07-28)', { timeout: 20_000 });
+}
+
+test('a call the server runs as a task survives a reload mid-task: its result reaches the model, run once, never Outcome unknown', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await addModern(page);
+  llm.enqueue({ toolCalls: [{ id: 'call_job', name: 'modern__slow_job', arguments: { label: 'R', seconds: 6 } }] }, { content: 'The job finished.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'run the job');
+  await card(page, 'Call slow_job on Modern').getByRole('button', { name: 'Approve' }).click();
+  const running = page.getByRole('group', { name: 'Running task' });
+  await expect(running).toContainText('Running on the server as a task.');
+
+  await page.reload();
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(lastToolResult(second!.body)).toContain('Job R done.');
+  await expect(page.getByText('The job finished.')).toBeVisible();
+  await expect(page.getByText('Outcome unknown')).toHaveCount(0);
+  const jobs = (await modern.calls()).filter((call) => call.tool === 'slow_job');
+  expect(jobs).toEqual([{ tool: 'slow_job', args: { label: 'R' }, revision: '2026-07-28', task: expect.stringMatching(/^task-/) }]);
+});
+
+test('a running task shows Cancel, and Cancel asks the server to cancel it: the model is told', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await addModern(page);
+  llm.enqueue({ toolCalls: [{ id: 'call_job', name: 'modern__slow_job', arguments: { label: 'C', seconds: 120 } }] }, { content: 'Cancelled, as you asked.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'run the long job');
+  await card(page, 'Call slow_job on Modern').getByRole('button', { name: 'Approve' }).click();
+  await page.getByRole('group', { name: 'Running task' }).getByRole('button', { name: 'Cancel', exact: true }).click();
+
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(lastToolResult(second!.body)).toContain('Cancelled: the server cancelled its task');
+  await expect(page.getByText('Cancelled, as you asked.')).toBeVisible();
+  const [job] = (await modern.calls()).filter((call) => call.tool === 'slow_job');
+  expect(await (await fetch(`http://localhost:${modern.port}/test/tasks/${job!.task}`)).json()).toMatchObject({ status: 'cancelled' });
 });

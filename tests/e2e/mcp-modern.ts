@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 export interface ModernServer {
   port: number;
   url: string;
-  /** The calls it ran, and the revision each came on (`legacy` for a 2025 client). */
-  calls(): Promise<{ tool: string; args: Record<string, unknown>; revision: string }[]>;
+  /** The calls it ran, the revision each came on (`legacy` for a 2025 client), and the task a slow_job ran as. */
+  calls(): Promise<{ tool: string; args: Record<string, unknown>; revision: string; task?: string | null }[]>;
   close(): Promise<void>;
 }
 

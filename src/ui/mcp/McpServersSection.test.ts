@@ -52,6 +52,7 @@ function setUp() {
     beginSignIn: vi.fn(async () => ({ kind: 'authorized' as const })),
     finishSignIn: vi.fn(async () => {}),
     signOut: vi.fn(async () => ({ revoked: 'yes' as const })),
+    cancelTask: vi.fn(async () => {}),
   } satisfies McpControl;
   const { app, context } = fakeContext({ db });
   Object.assign(app.client, { mcp });

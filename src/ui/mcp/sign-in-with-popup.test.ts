@@ -14,6 +14,7 @@ function control(over: Partial<McpControl> = {}): McpControl {
     setEnabled: vi.fn(),
     setTrusted: vi.fn(),
     setToolEnabled: vi.fn(),
+    cancelTask: vi.fn(),
     remove: vi.fn(),
     beginSignIn: vi.fn(async () => ({ kind: 'redirect' as const, authorizationUrl: 'https://auth.example/authorize?state=good-state', state: 'good-state' })),
     finishSignIn: vi.fn(async () => {}),
