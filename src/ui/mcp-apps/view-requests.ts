@@ -31,14 +31,44 @@ export interface ViewLink {
 /** `opened` after the person confirmed; `declined` when they did not; `refused` for what is never opened (not http/https). */
 export type ViewLinkAnswer = { outcome: 'opened' } | { outcome: 'declined' } | { outcome: 'refused'; reason: string };
 
-/** Puts the view's words into the composer of its conversation, marked as from the view; never sends them. */
+/** The most of a view's message put into the composer: the person reads all of it before sending. */
+export const MAX_VIEW_MESSAGE = 20_000;
+
+/**
+ * Puts the view's words into the composer of its conversation, marked as from
+ * the view (the composer says whose they are); never sends them. Words the
+ * person had typed stay, the view's after them.
+ */
 export async function proposeMessageFromView(message: ViewMessage): Promise<ViewMessageAnswer> {
-  void message;
-  return { outcome: 'refused', reason: 'not wired yet' };
+  if (message.role !== 'user') return { outcome: 'refused', reason: 'A view may only propose a message from the person (role user).' };
+  const text = message.content
+    .flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
+    .join('\n\n')
+    .trim();
+  if (text === '') return { outcome: 'refused', reason: 'Only text can be put into the message box.' };
+  if (text.length > MAX_VIEW_MESSAGE) return { outcome: 'refused', reason: `The message is longer than ${MAX_VIEW_MESSAGE} characters.` };
+  const { Draft, draftKey, onScreen } = await import('../state/draft.svelte.ts');
+  // The composer on screen shows them at once; without one they wait in the conversation's stored draft.
+  const draft = [...onScreen].find((d) => d.key === draftKey(message.conversationId)) ?? new Draft(message.conversationId);
+  draft.text = draft.text.trim() ? `${draft.text}\n\n${text}` : text;
+  draft.fromView = message.serverName;
+  draft.save();
+  return { outcome: 'proposed' };
 }
 
-/** Asks the person, in a dialog naming the URL, whether to open it; opens it in a new tab only on yes. */
-export async function confirmOpenLink(link: ViewLink): Promise<ViewLinkAnswer> {
-  void link;
-  return { outcome: 'refused', reason: 'not wired yet' };
+/**
+ * Asks the person, in a dialog naming the whole URL, whether to open it;
+ * opens it in a new tab (no opener, no referrer) only on `Open link`. Only
+ * http and https addresses are ever offered.
+ */
+export async function confirmOpenLink(link: ViewLink, target: HTMLElement = document.body): Promise<ViewLinkAnswer> {
+  const url = URL.canParse(link.url) ? new URL(link.url) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { outcome: 'refused', reason: 'Only http and https links are opened.' };
+  const [{ mount, unmount }, { default: OpenLinkDialog }] = await Promise.all([import('svelte'), import('./OpenLinkDialog.svelte')]);
+  const open = await new Promise<boolean>((resolve) => {
+    const dialog = mount(OpenLinkDialog, { target, props: { url: url.href, serverName: link.serverName, onDone: (yes: boolean) => (void unmount(dialog), resolve(yes)) } });
+  });
+  if (!open) return { outcome: 'declined' };
+  window.open(url.href, '_blank', 'noopener,noreferrer');
+  return { outcome: 'opened' };
 }

@@ -23,21 +23,24 @@ export function draftKey(conversationId: string | null): string {
 }
 
 export class Draft {
-  readonly #key: string;
+  /** Where it is kept (`draftKey`): how a view's words find the composer on screen (src/ui/mcp-apps/view-requests.ts). */
+  readonly key: string;
   readonly #store: Storage | null;
   text = $state('');
+  /** MCP Apps: the server whose view put words here (`ui/message`), until they are sent or cleared. */
+  fromView = $state<string | null>(null);
 
   constructor(conversationId: string | null, store: Storage | null = storage()) {
-    this.#key = draftKey(conversationId);
+    this.key = draftKey(conversationId);
     this.#store = store;
-    this.text = store?.getItem(this.#key) ?? '';
+    this.text = store?.getItem(this.key) ?? '';
   }
 
   /** Writes the current text (or forgets it when empty). A full quota only costs persistence. */
   save(): void {
     try {
-      if (this.text) this.#store?.setItem(this.#key, this.text);
-      else this.#store?.removeItem(this.#key);
+      if (this.text) this.#store?.setItem(this.key, this.text);
+      else this.#store?.removeItem(this.key);
     } catch (error) {
       console.warn('Pausepoint: could not keep the draft', error);
     }
@@ -45,6 +48,7 @@ export class Draft {
 
   clear(): void {
     this.text = '';
+    this.fromView = null;
     this.save();
   }
 }
@@ -55,7 +59,7 @@ export class Draft {
  * not. Page-wide on purpose: there is one page, and at most one composer on it.
  */
 // eslint-disable-next-line svelte/prefer-svelte-reactivity -- read on demand (canReload), never rendered
-const onScreen = new Set<Draft>();
+export const onScreen = new Set<Draft>();
 
 /** Marks a draft as being edited on screen until the returned function is called. */
 export function showDraft(draft: Draft): () => void {
