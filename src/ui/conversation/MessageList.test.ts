@@ -82,6 +82,14 @@ describe('MessageList', () => {
     expect(within(messages).queryByText('Agent is thinking…')).toBeNull();
   });
 
+  test('a call an MCP App’s view proposed is marked as the view’s, not the agent’s', () => {
+    const call = { id: 'view-1', name: 'shop__pay', arguments: '{}' };
+    renderList([user(0, 'hi'), assistant(1, '', { toolCalls: [call], fromView: { viewCallId: 'call_view' } }), assistant(2, 'Done.')]);
+    expect(screen.getByText('From a view:').className).toContain('meta');
+    // The model's own answer keeps its screen-reader label only.
+    expect(screen.getByText('Agent:').className).toContain('visually-hidden');
+  });
+
   test('renders user text as text and assistant text as sanitised markdown', () => {
     renderList([user(0, '<b>not bold</b>'), assistant(1, '**bold** <script>x()</script>')]);
     expect(screen.getByText('<b>not bold</b>')).toBeTruthy();
