@@ -61,7 +61,8 @@ test('point 15: the agent worker and the service worker are served with the head
   await send(page, 'please send the newsletter');
   await expect(page.getByRole('region', { name: 'Send the April newsletter to 1,284 subscribers' })).toBeVisible();
 
-  await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated', undefined, { timeout: 20_000 });
+  // Polled from here: waitForFunction took an async predicate's pending promise for a truthy answer (offline.spec.ts).
+  await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated'), { timeout: 30_000 }).toBe(true);
   const [serviceWorker] = context.serviceWorkers();
   const [agentWorker] = page.workers();
   expect(serviceWorker).toBeDefined();

@@ -41,10 +41,17 @@ async function activatedWorker(context: BrowserContext): Promise<Worker | undefi
 }
 
 async function serviceWorkerInControl(page: Page, context: BrowserContext): Promise<Worker> {
-  await page.waitForFunction(async () => {
-    const registration = await navigator.serviceWorker.getRegistration();
-    return registration?.active?.state === 'activated' && navigator.serviceWorker.controller !== null;
-  }, undefined, { timeout: 20_000 });
+  // Polled from here, not with waitForFunction: its async predicate's pending promise counted as a truthy answer (offline.spec.ts).
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const registration = await navigator.serviceWorker.getRegistration();
+          return registration?.active?.state === 'activated' && navigator.serviceWorker.controller !== null;
+        }),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
   // The activated one: a context can also list a version that went redundant (an install Chromium gave up and retried).
   await expect.poll(async () => (await activatedWorker(context)) !== undefined).toBe(true);
   const worker = await activatedWorker(context);
