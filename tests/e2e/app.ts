@@ -69,3 +69,21 @@ export async function openMcpSettings(page: Page) {
   await page.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'MCP servers' })).toBeVisible();
 }
+
+/**
+ * Waits until the service worker is activated and controls this page (`ready` alone can resolve too early). Polled
+ * from here: `waitForFunction` with an async predicate took its pending promise for a truthy answer and returned while
+ * the worker was still installing.
+ */
+export async function serviceWorkerInControl(page: Page) {
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const registration = await navigator.serviceWorker.getRegistration();
+          return registration?.active?.state === 'activated' && navigator.serviceWorker.controller !== null;
+        }),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+}

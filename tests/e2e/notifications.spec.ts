@@ -2,7 +2,7 @@ import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { decisionView } from '../../src/engine/decision-view.ts';
 import type { PausePoint } from '../../src/engine/records/index.ts';
 import { viewHash } from '../../src/engine/view-hash.ts';
-import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { card, send, serviceWorkerInControl as pageUnderControl, setUpEndpoint, waitCall } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
 /*
@@ -41,17 +41,7 @@ async function activatedWorker(context: BrowserContext): Promise<Worker | undefi
 }
 
 async function serviceWorkerInControl(page: Page, context: BrowserContext): Promise<Worker> {
-  // Polled from here, not with waitForFunction: its async predicate's pending promise counted as a truthy answer (offline.spec.ts).
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async () => {
-          const registration = await navigator.serviceWorker.getRegistration();
-          return registration?.active?.state === 'activated' && navigator.serviceWorker.controller !== null;
-        }),
-      { timeout: 30_000 },
-    )
-    .toBe(true);
+  await pageUnderControl(page);
   // The activated one: a context can also list a version that went redundant (an install Chromium gave up and retried).
   await expect.poll(async () => (await activatedWorker(context)) !== undefined).toBe(true);
   const worker = await activatedWorker(context);

@@ -1,28 +1,10 @@
 import type { Page } from '@playwright/test';
-import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { card, send, serviceWorkerInControl, setUpEndpoint, waitCall } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
 /** Where this document's navigation was answered from: `cache` for a static route's cache, empty when no service worker took part. */
 function navigationSource(page: Page): Promise<string | undefined> {
   return page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceResourceTiming & { workerFinalSourceType?: string }).workerFinalSourceType);
-}
-
-/**
- * Waits until the service worker is activated and controls this page (`ready` alone can resolve too early). Polled
- * from here: `waitForFunction` with an async predicate took its pending promise for a truthy answer and returned while
- * the worker was still installing.
- */
-async function serviceWorkerInControl(page: Page) {
-  await expect
-    .poll(
-      () =>
-        page.evaluate(async () => {
-          const registration = await navigator.serviceWorker.getRegistration();
-          return registration?.active?.state === 'activated' && navigator.serviceWorker.controller !== null;
-        }),
-      { timeout: 30_000 },
-    )
-    .toBe(true);
 }
 
 test('offline: the app and a pending card render from the precache; a decision made offline resumes with one continuation when back online', async ({ context, page, llm }) => {
