@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { writeInBatches } from '../common/write-in-batches.ts';
 import { inertConversation } from '../inert/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { ChatGptConversation } from './chatgpt-export.ts';
@@ -120,62 +121,44 @@ export async function importConversationStream(stream: ReadableStream<Uint8Array
     return inertConversation(imported, { source: 'import', at, conversationId, uuid });
   };
 
-  let pending: ImportedConversation[] = [];
-  let pendingCharacters = 0;
-  // One batch is written while the next is read; each waits for the one before, so they land in the file's order.
-  let writing: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    const batch = pending;
-    pending = [];
-    pendingCharacters = 0;
-    await writing;
-    if (batch.length === 0) return;
-    writing = sink.write(batch, admit).then(() => {
-      result.conversations += batch.length;
-      result.messages += batch.reduce((n, c) => n + c.messages.length, 0);
-      progress();
-    });
-    // Marked as handled here: its failure is thrown where it is awaited, before the next batch or at the end.
-    writing.catch(() => undefined);
-  };
-  const add = async (conversation: ImportedConversation) => {
-    pending.push(conversation);
-    pendingCharacters += conversation.messages.reduce((n, m) => n + m.content.length, 0);
-    if (pending.length >= BATCH_CONVERSATIONS || pendingCharacters >= BATCH_CHARACTERS) await flush();
-  };
-
-  try {
+  // Read and checked one conversation at a time; a skipped one is named and read past.
+  async function* conversations(): AsyncGenerator<ImportedConversation | undefined> {
     for await (const item of readConversationStream(stream, { onBytes: (bytes) => ((result.bytes = bytes), progress()) })) {
       if (item.kind === 'pausepoint') {
         result.source = 'pausepoint';
-        await add(pausepointFile(item.value));
-        break;
+        yield pausepointFile(item.value);
+        return;
       }
       const converted = fromChatGptItem(item.index, item.value, uuid);
       if ('reason' in converted) {
         result.skippedCount++;
         if (result.skipped.length < MAX_SKIPPED_LISTED) result.skipped.push(converted);
+        yield undefined;
       } else {
-        await add(converted);
-      }
-      if (options.signal?.aborted) {
-        result.stopped = { reason: 'cancelled' };
-        break;
+        yield converted;
       }
     }
-  } catch (error) {
-    if (!(error instanceof ImportError && error.code === 'malformed')) {
-      await writing.catch(() => undefined);
-      throw error;
-    }
-    await flush();
-    await writing;
+  }
+
+  const end = await writeInBatches(conversations(), {
+    write: (batch) => sink.write(batch, admit),
+    onWritten: (batch) => {
+      result.conversations += batch.length;
+      result.messages += batch.reduce((n, c) => n + c.messages.length, 0);
+      progress();
+    },
+    maxItems: BATCH_CONVERSATIONS,
+    maxWeight: BATCH_CHARACTERS,
+    weigh: (conversation) => conversation.messages.reduce((n, m) => n + m.content.length, 0),
+    signal: options.signal,
+    keepsBefore: (error) => error instanceof ImportError && error.code === 'malformed',
+  });
+  if (end.stop === 'cancelled') result.stopped = { reason: 'cancelled' };
+  if (end.stop === 'broken') {
+    const error = end.error as ImportError;
     if (result.conversations === 0) throw error;
     result.stopped = { reason: 'malformed', message: error.message, offset: error.offset ?? result.bytes, number: error.index === undefined ? null : error.index + 1 };
-    return result;
   }
-  await flush();
-  await writing;
   return result;
 }
 
