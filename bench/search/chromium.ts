@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -6,6 +6,7 @@ import type { PausepointDb } from '../../src/storage/db.ts';
 import type { WorkerClient } from '../../src/worker/worker-client.ts';
 import { workerHeapProbe } from '../sync/cdp-heap.ts';
 import { launchChromium, newProfile } from '../ui/browser.ts';
+import { formatSummary, sourceResolver, summarize, type Profile } from '../ui/cpu-profile.ts';
 import { buildApp, startPreview } from '../ui/preview-server.ts';
 import { corpus } from './corpus.ts';
 
@@ -69,11 +70,22 @@ export async function searchInChromium(messages: number, queries: { label: strin
     }
     if (batch.length > 0) await write();
 
+    // BENCH_SEARCH_PROFILE=<file>: the agent worker's CPU profile of the build, summarised here and written whole.
+    const profilePath = process.env.BENCH_SEARCH_PROFILE;
+    if (profilePath) await first.evaluate(() => (window as unknown as ProbeWindow).probe.client.decide('no-such-card', { type: 'approve', viewHash: '0'.repeat(64) }));
+    const worker = profilePath ? await workerHeapProbe(browser, 'agent.worker') : null;
+    const stopProfile = await worker?.profile();
     const buildMs = await first.evaluate(async () => {
       const started = performance.now();
       await (window as unknown as ProbeWindow).probe.client.searchConversations('', 1);
       return performance.now() - started;
     });
+    if (stopProfile && profilePath) {
+      await stopProfile(profilePath);
+      const profile = JSON.parse(await readFile(profilePath, 'utf8')) as Profile;
+      console.log(formatSummary(`The build's CPU profile in the agent worker (${profilePath}):`, summarize(profile, { resolve: sourceResolver(outDir), top: 25 })));
+      await worker!.close();
+    }
     await first.close();
 
     const fresh = await context.newPage();

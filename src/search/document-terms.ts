@@ -1,4 +1,4 @@
-import { wordSegments, wordTerms } from './word-segments.ts';
+import { eachWord, wordSegments, wordTerms } from './word-segments.ts';
 
 /** Words seen and their terms: folding a word (NFKD, marks, case) costs more than a lookup, and a history repeats its words. */
 const known = new Map<string, string[]>();
@@ -18,7 +18,9 @@ function termsOfWord(word: string): string[] {
 /** The distinct terms of a document's text (a message's or a card's), in first-seen order; none for text without words. */
 export function documentTerms(text: string): string[] {
   const terms = new Set<string>();
-  for (const { segment } of wordSegments(text)) for (const term of termsOfWord(segment)) terms.add(term);
+  eachWord(text, (segment) => {
+    for (const term of termsOfWord(segment)) terms.add(term);
+  });
   return [...terms];
 }
 

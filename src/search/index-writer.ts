@@ -25,9 +25,12 @@ const BUILD_FLUSH = 4_000_000;
 class PostingChanges {
   readonly added = new Map<string, number[]>();
   readonly removed = new Map<string, number[]>();
+  /** Postings added so far. */
+  count = 0;
 
   add(term: string, doc: number): void {
     push(this.added, term, doc);
+    this.count++;
   }
 
   remove(term: string, doc: number): void {
@@ -60,8 +63,7 @@ export class IndexWriter {
    * written a term at a time every BUILD_FLUSH postings and at `finish`:
    * each term's row written once or a few times, not once per page.
    */
-  readonly #building = new Map<string, number[]>();
-  #buildingCount = 0;
+  #gathered = new PostingChanges();
   /** Terms a build has written a row for: only those are read back before the next flush writes them (a get each is most of a flush's time in Chromium). */
   readonly #built = new Set<string>();
 
@@ -72,9 +74,8 @@ export class IndexWriter {
     const { searchTerms, searchBlocks, searchCovered, searchState } = this.db;
     const state: SearchStateRow = { key: 'index', format: SEARCH_FORMAT, complete: false, nextBlock: 1, generation: crypto.randomUUID() };
     await this.db.transaction('rw', [searchTerms, searchBlocks, searchCovered, searchState], async () => {
-      this.#building.clear();
-    this.#buildingCount = 0;
-    this.#built.clear();
+      this.#gathered = new PostingChanges();
+      this.#built.clear();
     await Promise.all([searchTerms.clear(), searchBlocks.clear(), searchCovered.clear()]);
       await searchState.put(state);
     });
@@ -91,10 +92,8 @@ export class IndexWriter {
   }
 
   async #flushBuilding(): Promise<void> {
-    const changes = new PostingChanges();
-    for (const [term, docs] of this.#building) changes.added.set(term, docs);
-    this.#building.clear();
-    this.#buildingCount = 0;
+    const changes = this.#gathered;
+    this.#gathered = new PostingChanges();
     await this.#applyPostings(changes, this.#built);
     for (const term of changes.added.keys()) this.#built.add(term);
   }
@@ -114,7 +113,8 @@ export class IndexWriter {
       if (!state) throw new Error('The search index is not started.');
       const ids = writes.map((w) => w.conversationId);
       const coveredRows = fresh ? ids.map(() => undefined) : await searchCovered.bulkGet(ids);
-      const changes = new PostingChanges();
+      // A build's pages add their postings straight to what it gathers.
+      const changes = fresh ? this.#gathered : new PostingChanges();
       const putBlocks: SearchBlockRow[] = [];
       const dropBlocks: number[] = [];
       const covered: SearchCoveredRow[] = [];
@@ -160,17 +160,8 @@ export class IndexWriter {
         for (const block of changed) if (blocks.has(block.part)) putBlocks.push(block);
         covered.push({ conversationId: write.conversationId, updatedAt: write.whole?.updatedAt ?? row.updatedAt, blocks: [...blockOf].sort((a, b) => a[0] - b[0]) });
       }
-      if (fresh) {
-        for (const [term, docs] of changes.added) {
-          const gathered = this.#building.get(term);
-          if (gathered) for (const doc of docs) gathered.push(doc);
-          else this.#building.set(term, docs);
-          this.#buildingCount += docs.length;
-        }
-        if (this.#buildingCount >= BUILD_FLUSH) await this.#flushBuilding();
-      } else {
-        await this.#applyPostings(changes);
-      }
+      if (!fresh) await this.#applyPostings(changes);
+      else if (this.#gathered.count >= BUILD_FLUSH) await this.#flushBuilding();
       await Promise.all([
         searchBlocks.bulkPut(putBlocks),
         searchBlocks.bulkDelete(dropBlocks),
@@ -219,11 +210,16 @@ function replaceDoc(block: SearchBlockRow, place: number, doc: SearchDoc | null,
   const old = block.docs[place] ?? null;
   if (sameDoc(old, doc)) return false;
   const number = block.id * BLOCK_SIZE + place;
-  // A posting names the place, not the record: only the terms that differ change.
-  const before = new Set(old ? old.terms.split(' ') : []);
-  const now = new Set(doc ? doc.terms.split(' ') : []);
-  for (const term of before) if (!now.has(term)) changes.remove(term, number);
-  for (const term of now) if (!before.has(term)) changes.add(term, number);
+  if (old === null) {
+    // Nothing to diff against (every document of a build): each of its terms, distinct as documentTerms made them, is added.
+    for (const term of doc!.terms.split(' ')) changes.add(term, number);
+  } else {
+    // A posting names the place, not the record: only the terms that differ change.
+    const before = new Set(old.terms.split(' '));
+    const now = new Set(doc ? doc.terms.split(' ') : []);
+    for (const term of before) if (!now.has(term)) changes.remove(term, number);
+    for (const term of now) if (!before.has(term)) changes.add(term, number);
+  }
   while (block.docs.length < place) block.docs.push(null);
   block.docs[place] = doc;
   while (block.docs.length > 0 && block.docs[block.docs.length - 1] === null) block.docs.pop();

@@ -27,15 +27,27 @@ function wordSegmenter(): Intl.Segmenter | null {
   return segmenter;
 }
 
-/** The words of `text` on Unicode word boundaries (see `WORD`), punctuation and spaces left out. */
-export function wordSegments(text: string): WordSegment[] {
-  const words: WordSegment[] = [];
+/**
+ * Calls `visit` with each word of `text` on Unicode word boundaries (see
+ * `WORD`), punctuation and spaces left out: no array and no object per word,
+ * which an index build over every message would otherwise make by the
+ * million. `visit` must not call eachWord itself: both would move the one
+ * expression's `lastIndex`.
+ */
+export function eachWord(text: string, visit: (segment: string, index: number) => void): void {
   const segments = UNSPACED.test(text) ? wordSegmenter() : null;
   if (segments) {
-    for (const { segment, index, isWordLike } of segments.segment(text)) if (isWordLike) words.push({ index, segment });
-    return words;
+    for (const { segment, index, isWordLike } of segments.segment(text)) if (isWordLike) visit(segment, index);
+    return;
   }
-  for (const match of text.matchAll(WORD)) words.push({ index: match.index, segment: match[0] });
+  WORD.lastIndex = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) visit(match[0], match.index);
+}
+
+/** The words of `text`, each with where it starts (see eachWord). */
+export function wordSegments(text: string): WordSegment[] {
+  const words: WordSegment[] = [];
+  eachWord(text, (segment, index) => words.push({ index, segment }));
   return words;
 }
 
