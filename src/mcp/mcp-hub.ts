@@ -1,38 +1,26 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { OutcomeUnknown } from '../engine/errors.ts';
-import { connectFailure, failureStatus, McpConnectError } from './connect-failure.ts';
-import { acceptDefinition, hashDefinitions, hasChanged, isListed, pinTools } from './definition-pin.ts';
+import { connectFailure, failureStatus } from './connect-failure.ts';
+import { acceptDefinition, hasChanged, isListed } from './definition-pin.ts';
 import { formatToolResult } from './format-tool-result.ts';
 import { newServerRecord, sameStatus, type McpServerDraft, type McpServerRecord, type McpServerStatus } from './mcp-server-record.ts';
-import { definitionChangeEvents } from './definition-change-events.ts';
 import type { HubOAuth, McpHubOptions } from './mcp-hub-options.ts';
 import type { ServerAuditEvents } from './mcp-server-store.ts';
 import type { SignInChallenge, SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
-import { NotRun, SessionLost, toolCallError, type McpSession, type SessionEvents, type ToolListing } from './mcp-session.ts';
+import { NotRun, SessionLost, toolCallError, type McpSession } from './mcp-session.ts';
 import { mcpTools, serverLabel, type McpTaskCalls } from './mcp-tool.ts';
-import { serverRequests, urlElicitationRequired, type Asker } from './server-requests.ts';
-import { keptRefusals, screenListing, withinPinRoom } from './screen-listing.ts';
+import { urlElicitationRequired } from './server-requests.ts';
+import { ServerLinks, type Link } from './server-links.ts';
 import { serverPrefix } from './tool-names.ts';
-import { plainHttpAllowed } from '../storage/endpoint-origin.ts';
-import { PLAIN_HTTP_MCP_REFUSED } from './plain-http-refused.ts';
-
-/** This tab's connection to one server. The session is cached as a promise, so concurrent callers share one attempt. */
-interface Link {
-  session: Promise<McpSession> | null;
-  retry: ReturnType<typeof setTimeout> | null;
-  failures: number;
-  /** The calls running on it, newest last: a server's question belongs to the newest. */
-  running: ToolContext[];
-}
 
 const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;
-const DEFAULT_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 
 /**
  * The worker's MCP client side: the user's servers (stored, shared by every
- * tab), this tab's connection to each, and their tools as engine tools.
+ * tab), this tab's connection to each (server-links.ts), and their tools as
+ * engine tools.
  *
  * Each tab's worker connects on its own (a connection cannot be shared across
  * workers); what they learn — status, tool lists, pinned definitions — goes
@@ -41,7 +29,7 @@ const DEFAULT_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 export class McpHub {
   readonly #options: McpHubOptions;
   readonly #now: () => number;
-  readonly #links = new Map<string, Link>();
+  readonly #links: ServerLinks;
   #servers: McpServerRecord[] = [];
   #tools: readonly ToolDefinition[] = [];
   #toolsKey = '';
@@ -51,6 +39,13 @@ export class McpHub {
   constructor(options: McpHubOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#links = new ServerLinks({
+      options,
+      now: this.#now,
+      find: (id) => this.#find(id),
+      update: (id, change, audit) => this.#update(id, change, audit),
+      setStatus: (id, status) => this.#setStatus(id, status),
+    });
   }
 
   /** Reads the stored servers (their tools are offered at once), then connects the enabled ones in the background. */
@@ -67,7 +62,7 @@ export class McpHub {
   async close(): Promise<void> {
     this.#closed = true;
     this.#stopWatching?.();
-    await Promise.all([...this.#links.keys()].map((id) => this.#unlink(id)));
+    await Promise.all(this.#links.ids().map((id) => this.#links.unlink(id)));
   }
 
   /* ── what the user does in Settings ───────────────────────────────────── */
@@ -83,11 +78,11 @@ export class McpHub {
   async setEnabled(id: string, enabled: boolean): Promise<void> {
     const status: McpServerStatus = enabled ? { kind: 'connecting', since: this.#now() } : { kind: 'disconnected', at: this.#now() };
     await this.#update(id, (s) => ({ ...s, enabled, status }));
-    if (!enabled) await this.#unlink(id);
+    if (!enabled) await this.#links.unlink(id);
     else {
       const link = this.#link(id);
       link.failures = 0;
-      this.#connectSoon(id, 0);
+      this.#links.connectSoon(id, 0);
     }
   }
 
@@ -129,7 +124,7 @@ export class McpHub {
   }
 
   async remove(id: string): Promise<void> {
-    await this.#unlink(id);
+    await this.#links.unlink(id);
     await this.#options.oauth?.forget(id);
     await this.#options.store.remove(id);
     this.#adopt(this.#servers.filter((s) => s.id !== id));
@@ -160,9 +155,9 @@ export class McpHub {
 
   /** Drops this tab's session and, if the server is enabled, opens a new one (with the credentials stored now). */
   async #reconnect(id: string): Promise<void> {
-    // #unlink forgets the link at once, so the new connection gets a link of its own.
-    const closing = this.#unlink(id);
-    if (this.#find(id)?.enabled) this.#connectSoon(id, 0);
+    // unlink forgets the link at once, so the new connection gets a link of its own.
+    const closing = this.#links.unlink(id);
+    if (this.#find(id)?.enabled) this.#links.connectSoon(id, 0);
     await closing;
   }
 
@@ -174,13 +169,13 @@ export class McpHub {
     const before = new Map(this.#servers.map((s) => [s.id, s]));
     this.#servers = [...servers].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
     const live = new Set(this.#servers.filter((s) => s.enabled).map((s) => s.id));
-    for (const id of this.#links.keys()) if (!live.has(id)) void this.#unlink(id);
+    for (const id of this.#links.ids()) if (!live.has(id)) void this.#links.unlink(id);
     for (const server of this.#servers) {
       if (!live.has(server.id)) continue;
       const previous = before.get(server.id);
       // Signed in or out (in any tab): this tab's session carries the old credentials, or none.
       if (this.#links.has(server.id) && previous && (previous.auth.oauth === true) !== (server.auth.oauth === true)) void this.#reconnect(server.id);
-      else if (!this.#links.has(server.id)) this.#connectSoon(server.id, 0);
+      else if (!this.#links.has(server.id)) this.#links.connectSoon(server.id, 0);
     }
     this.#rebuildTools();
   }
@@ -207,131 +202,14 @@ export class McpHub {
     await this.#update(id, (s) => (sameStatus(s.status, status) ? s : { ...s, status }));
   }
 
-  /* ── connections ──────────────────────────────────────────────────────── */
+  /* ── connections (server-links.ts) ───────────────────────────────────── */
 
   #link(id: string): Link {
-    let link = this.#links.get(id);
-    if (!link) {
-      link = { session: null, retry: null, failures: 0, running: [] };
-      this.#links.set(id, link);
-    }
-    return link;
+    return this.#links.link(id);
   }
 
-  async #unlink(id: string): Promise<void> {
-    const link = this.#links.get(id);
-    if (!link) return;
-    this.#links.delete(id);
-    if (link.retry) clearTimeout(link.retry);
-    const session = await link.session?.catch(() => null);
-    await session?.close().catch(() => undefined);
-  }
-
-  #connectSoon(id: string, delayMs: number): void {
-    const link = this.#link(id);
-    if (link.retry) clearTimeout(link.retry);
-    link.retry = setTimeout(() => {
-      link.retry = null;
-      this.#session(id).catch(() => undefined);
-    }, delayMs);
-  }
-
-  /** The wait before reconnecting after the `n`th failure in a row; the last delay repeats. */
-  #retryDelay(n: number): number {
-    const delays = this.#options.retryDelaysMs?.length ? this.#options.retryDelaysMs : DEFAULT_RETRY_DELAYS_MS;
-    return delays[Math.min(n, delays.length) - 1]!;
-  }
-
-  /** This tab's session with the server, connecting (and listing its tools) first if there is none. */
   #session(id: string): Promise<McpSession> {
-    const link = this.#link(id);
-    link.session ??= this.#connect(id, link).catch((error: unknown) => {
-      if (this.#links.get(id) === link) {
-        link.session = null;
-        link.failures++;
-        // A server that needs sign-in will not let us in by being asked again, nor will one this browser refuses.
-        if (!(error instanceof McpConnectError && error.kind !== 'failed')) this.#connectSoon(id, this.#retryDelay(link.failures));
-      }
-      throw error;
-    });
-    return link.session;
-  }
-
-  async #connect(id: string, link: Link): Promise<McpSession> {
-    const server = this.#find(id);
-    if (!server?.enabled) throw new McpConnectError('failed', 'The server is disconnected; press Connect in Settings.');
-    if (!plainHttpAllowed(server.url)) {
-      // Stored before plain http was refused for other hosts: never connected, and the status says why.
-      const refused = new McpConnectError('refused', PLAIN_HTTP_MCP_REFUSED);
-      await this.#setStatus(id, failureStatus(refused, this.#now()));
-      throw refused;
-    }
-    // Retries after a failure keep showing the failure (and its reason) until one succeeds: no status that flips to "connecting" and back.
-    if (link.failures === 0 && server.status.kind !== 'connecting') await this.#setStatus(id, { kind: 'connecting', since: this.#now() });
-    let session: McpSession | undefined;
-    try {
-      session = await this.#options.open(server, this.#events(id, link));
-      const listed = await session.listTools().catch((error: unknown) => {
-        throw connectFailure(error, server.url, 'list');
-      });
-      await this.#storeTools(id, listed, { kind: 'connected', at: this.#now(), transport: session.transport, ...(session.protocolVersion ? { protocol: session.protocolVersion } : {}) }, session.serverInfo);
-      link.failures = 0;
-      return session;
-    } catch (error) {
-      await session?.close().catch(() => undefined);
-      const failure = connectFailure(error, server.url, 'initialize');
-      await this.#setStatus(id, failureStatus(failure, this.#now()));
-      throw failure;
-    }
-  }
-
-  /**
-   * A `tools/list`'s definitions, screened (what a server may list), hashed
-   * and pinned (known tools keep their pin and switch; those it left out stay
-   * with theirs), written with `status` and why any were refused; a known
-   * tool listed with a changed definition is an audit event, stored with it.
-   */
-  async #storeTools(id: string, listed: ToolListing, status?: McpServerStatus, serverInfo?: McpServerRecord['serverInfo']): Promise<void> {
-    const server = this.#find(id);
-    if (!server) return;
-    const screened = screenListing(listed.tools, server, this.#options.reserved, listed.pagesLeft);
-    const hashed = await hashDefinitions(screened.taken);
-    const now = this.#now();
-    await this.#update(
-      id,
-      (stored) => {
-        const room = withinPinRoom(stored.tools, hashed);
-        const refusals = keptRefusals([...screened.refusals, ...room.refusals]);
-        const { refusals: _before, ...rest } = stored;
-        return {
-          ...rest,
-          tools: pinTools(stored.tools, room.fits, now),
-          ...(refusals.length > 0 ? { refusals } : {}),
-          ...(status ? { status } : {}),
-          ...(serverInfo !== undefined ? { serverInfo } : {}),
-        };
-      },
-      (before, after) => definitionChangeEvents(before, after, { newId: this.#options.newId, now }),
-    );
-  }
-
-  #events(id: string, link: Link): SessionEvents {
-    return {
-      onToolsChanged: () => {
-        void link.session
-          ?.then((session) => session.listTools())
-          .then((listed) => this.#storeTools(id, listed))
-          .catch((error: unknown) => console.error('Pausepoint: re-listing an MCP server’s tools failed', error));
-      },
-      onLost: (reason) => {
-        if (this.#links.get(id) !== link) return;
-        link.session = null;
-        void this.#setStatus(id, { kind: 'connecting', since: this.#now() });
-        this.#connectSoon(id, this.#retryDelay(1));
-        console.warn(`Pausepoint: lost the MCP server ${id}: ${reason}`);
-      },
-      ...serverRequests({ asker: () => this.#asker(id, link), sample: this.#options.sample }),
-    };
+    return this.#links.session(id);
   }
 
   /* ── calls ────────────────────────────────────────────────────────────── */
@@ -433,12 +311,5 @@ export class McpHub {
       // A task only where its id can be kept on the ledger (the engine's run does): else the server runs it as a plain call.
       ...(recordTask ? { onTask: (taskId: string) => recordTask({ id: taskId }) } : {}),
     });
-  }
-
-  /** The running call a server's request belongs to (the newest on that server): its cards go to that call's conversation. */
-  #asker(id: string, link: Link): Asker | null {
-    const context = link.running.at(-1);
-    const server = this.#find(id);
-    return context && server ? { context, server } : null;
   }
 }
