@@ -5,6 +5,7 @@ import { OutcomeUnknown } from './errors.ts';
 import { withEditNote } from './execute-call.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 import type { AssistantMessage, LedgerEntry, ToolCall, ToolOutcome } from './records/index.ts';
+import { endTaskCards } from './task-cards.ts';
 import { recordUnknownOutcome } from './unknown-outcome.ts';
 
 /** A `started` ledger entry whose server took the call as a task. */
@@ -46,6 +47,8 @@ export async function followTask(
     content = `Error: ${call.name} failed: ${error instanceof Error ? error.message : String(error)}`;
     outcome = 'failed';
   }
+  // A question the task dropped unanswered (it ended without it) is answered to nobody.
+  await endTaskCards(ctx, message, call);
   const finished: LedgerEntry = { ...entry, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
   return finish(ctx, message, call, finished, content, outcome, outcome === 'failed' ? [] : shown.images);
 }

@@ -49,6 +49,7 @@ export async function pausePointFor(
     ...(message.fromView ? { fromView: message.fromView } : {}),
     // The label is the call's as the card is made: the record, not today's tool, is what the audit log shows.
     risk: riskOfPause(tool, { origin, kind: request.kind, payload: request.payload ?? null }),
+    ...(request.taskInput ? { taskInput: { ...request.taskInput } } : {}),
   };
 }
 

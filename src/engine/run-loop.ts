@@ -14,6 +14,7 @@ import { RunWrites } from './run-writes.ts';
 import { settleOpenCalls } from './settle-open-calls.ts';
 import { spendingGate } from './spending-gate.ts';
 import { streamAssistantTurn } from './stream-assistant-turn.ts';
+import { askedByTask } from './task-cards.ts';
 
 /**
  * The agent loop, run under the conversation's lock (run-control.ts). Every
@@ -56,7 +57,8 @@ async function loop(parts: EngineParts, writes: RunWrites, conversationId: strin
     }
     // This run holds the conversation and is not inside a call, so no call is
     // waiting on these any more: the run that asked them died with its tab.
-    const lost = pending.filter((pause) => pause.origin === 'elicitation');
+    // A server's task still waits for its answers: the run that follows it takes them up (follow-task.ts).
+    const lost = pending.filter((pause) => pause.origin === 'elicitation' && !askedByTask(pause));
     if (lost.length > 0) {
       for (const pause of lost) await settleExpired(ctx, pause.id, 'lost');
       continue;

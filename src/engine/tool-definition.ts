@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { McpToolSource, PausePoint, Risk, ToolImage } from './records/index.ts';
+import type { McpToolSource, PausePoint, Risk, TaskInput, ToolImage } from './records/index.ts';
 
 /** A card a tool asks the user for (`ToolContext.pause` and `ask`). */
 export interface PauseRequest {
@@ -8,6 +8,8 @@ export interface PauseRequest {
   options: string[] | null;
   payload: unknown;
   kind: PausePoint['kind'];
+  /** `ask` only: the question of a server's task this is (`PausePoint.taskInput`); asked once per task and key, across runs. */
+  taskInput?: TaskInput;
 }
 
 /** What a running call is given besides its arguments. */
@@ -24,6 +26,8 @@ export interface ToolContext {
    * with it once it is decided (`resolved`) or expired. If the run ends first
    * (Stop), the card expires as `lost` and this rejects with the abort reason;
    * if the tab dies, the next run to hold the conversation expires it as lost.
+   * A task's question (`taskInput`) is the exception: its card stays through a
+   * dead tab, and asking it again finds that card (pending or answered).
    */
   ask(request: PauseRequest): Promise<PausePoint>;
   /**

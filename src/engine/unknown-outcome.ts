@@ -1,4 +1,5 @@
 import type { EngineContext } from './engine-context.ts';
+import { endTaskCards } from './task-cards.ts';
 import { createPause } from './pause-for-call.ts';
 import type { AssistantMessage, LedgerEntry, PausePoint, ToolCall } from './records/index.ts';
 
@@ -23,6 +24,8 @@ export function currentUnknownPause(pauses: readonly PausePoint[], ledger: Ledge
  * recorded why it cannot tell (`ledger.result` holds that cause).
  */
 export async function askAboutUnknownOutcome(ctx: EngineContext, message: AssistantMessage, call: ToolCall, ledger: LedgerEntry): Promise<void> {
+  // The task's questions go with it: this question replaces them.
+  if (ledger.task) await endTaskCards(ctx, message, call);
   const description = [
     whatHappened(call.name, ledger.result?.trim() || null),
     '',

@@ -12,6 +12,7 @@ import { NeedsMoreAccess } from './needs-more-access.ts';
 import { NotRun, SessionLost, toolCallError, type McpSession } from './mcp-session.ts';
 import { mcpTools, serverLabel, type McpTaskCalls } from './mcp-tool.ts';
 import { urlElicitationRequired } from './server-requests.ts';
+import { lostConnection, readTaskBack } from './read-task-back.ts';
 import { ServerLinks, type Link } from './server-links.ts';
 import { serverPrefix } from './tool-names.ts';
 
@@ -234,17 +235,24 @@ export class McpHub {
 
     const link = this.#link(id);
     link.running.push(context);
+    // Set once the server took the call as a task and its id is on the ledger.
+    let taskId: string | undefined;
+    const tookTask = (task: string) => void (taskId = task);
     try {
       let result: CallToolResult;
       try {
-        result = await this.#callOnce(id, toolName, args, context);
+        result = await this.#callOnce(id, toolName, args, context, tookTask);
       } catch (error) {
+        // The connection dropped while its task was followed: the task goes on on the server, and is read back from there.
+        if (taskId !== undefined && !context.signal.aborted && lostConnection(error)) {
+          return this.#formatted(label, toolName, await readTaskBack(this.#links, id, label, taskId, context.signal, error), context);
+        }
         if (!(error instanceof SessionLost)) throw error;
         // The server forgot the session (it restarted) before looking at the call: a new session, and the call once more.
         const stale = link.session;
         link.session = null;
         void stale?.then((session) => session.close()).catch(() => undefined);
-        result = await this.#callOnce(id, toolName, args, context);
+        result = await this.#callOnce(id, toolName, args, context, tookTask);
       }
       return this.#formatted(label, toolName, result, context);
     } catch (error) {
@@ -279,11 +287,7 @@ export class McpHub {
       const link = this.#link(id);
       link.running.push(context);
       try {
-        const tasks = (await this.#session(id).catch((error: unknown) => {
-          throw new OutcomeUnknown(`${label} could not be reached to read back its task ${taskId}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        })).tasks;
-        if (!tasks) throw new OutcomeUnknown(`${label} no longer offers tasks, so its task ${taskId} cannot be read back.`);
-        return this.#formatted(label, toolName, await tasks.follow(taskId, context.signal), context);
+        return this.#formatted(label, toolName, await readTaskBack(this.#links, id, label, taskId, context.signal), context);
       } catch (error) {
         throw toolCallError(error, label);
       } finally {
@@ -297,7 +301,7 @@ export class McpHub {
     },
   };
 
-  async #callOnce(id: string, toolName: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  async #callOnce(id: string, toolName: string, args: Record<string, unknown>, context: ToolContext, onTask: (taskId: string) => void): Promise<CallToolResult> {
     let session: McpSession;
     try {
       session = await this.#session(id);
@@ -309,7 +313,7 @@ export class McpHub {
       signal: context.signal,
       timeoutMs: this.#options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       // A task only where its id can be kept on the ledger (the engine's run does): else the server runs it as a plain call.
-      ...(recordTask ? { onTask: (taskId: string) => recordTask({ id: taskId }) } : {}),
+      ...(recordTask ? { onTask: (taskId: string) => recordTask({ id: taskId }).then(() => onTask(taskId)) } : {}),
     });
   }
 }

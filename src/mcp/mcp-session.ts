@@ -13,6 +13,7 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/client';
 import { OutcomeUnknown } from '../engine/errors.ts';
+import type { TaskInput } from '../engine/records/index.ts';
 import { McpToolDefinition } from './mcp-server-record.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
 import { MAX_LISTED_TOOLS, MAX_TOOL_PAGES } from './screen-listing.ts';
@@ -55,8 +56,8 @@ export interface SessionEvents {
   onToolsChanged(): void;
   /** The connection is gone (its stream broke, or it closed). */
   onLost(reason: string): void;
-  /** The server asks the user something (a form, or to open a link) while one of its tools runs. */
-  onElicit(params: ElicitRequestFormParams | ElicitRequestURLParams, signal: AbortSignal): Promise<ElicitResult>;
+  /** The server asks the user something (a form, or to open a link) while one of its tools runs; `taskInput` when one of its tasks asks (task-wire.ts). */
+  onElicit(params: ElicitRequestFormParams | ElicitRequestURLParams, signal: AbortSignal, taskInput?: TaskInput): Promise<ElicitResult>;
   /** The server asks to use the user's model (`sampling/createMessage`) while one of its tools runs. */
   onSample(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;
 }

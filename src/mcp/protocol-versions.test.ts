@@ -40,7 +40,7 @@ describe('the app’s MCP client speaks the revision each server offers (issue 3
     const session = await openHttpSession({ url: modern.url, headers: {}, bearerToken: null }, noEvents);
     expect(session.protocolVersion).toBe('2026-07-28');
     expect(session.serverInfo).toEqual({ name: 'modern', version: '2.0.0' });
-    expect((await session.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['add', 'echo', 'greet', 'slow_job', 'time']);
+    expect((await session.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['add', 'echo', 'greet', 'ship_job', 'slow_job', 'time']);
     const result = await session.callTool('echo', { message: 'now' }, { signal: new AbortController().signal, timeoutMs: 10_000 });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: now' }]);
     await session.close();

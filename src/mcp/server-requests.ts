@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ModelMessage } from '../engine/model-port.ts';
-import type { CallUsage, PausePoint } from '../engine/records/index.ts';
+import type { CallUsage, PausePoint, TaskInput } from '../engine/records/index.ts';
 import type { ToolContext } from '../engine/tool-definition.ts';
 import { elicitationForm } from './elicitation-form.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
@@ -82,7 +82,7 @@ export function serverRequests(source: ServerRequestSource): ServerRequests {
     return found;
   };
   return {
-    onElicit: async (params) => (params.mode === 'url' ? elicitUrl(asker('requests'), params) : elicitForm(asker('questions'), params)),
+    onElicit: async (params, _signal, taskInput) => (params.mode === 'url' ? elicitUrl(asker('requests'), params, taskInput) : elicitForm(asker('questions'), params, taskInput)),
     onSample: async (params, signal) => {
       const sample = source.sample;
       if (!sample) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'Pausepoint does not let MCP servers use the user’s model here: sampling is refused.');
@@ -105,7 +105,7 @@ function declinedOrCancelled(answer: PausePoint): ElicitResult {
 }
 
 /** A form elicitation: a `data_entry` card; Submit accepts with the form's content. */
-async function elicitForm(asker: Asker, params: ElicitRequestFormParams): Promise<ElicitResult> {
+async function elicitForm(asker: Asker, params: ElicitRequestFormParams, taskInput?: TaskInput): Promise<ElicitResult> {
   const form = elicitationForm(params.requestedSchema);
   const answer = await asker.context.ask({
     title: `${serverLabel(asker.server)} asks for information`,
@@ -117,6 +117,7 @@ async function elicitForm(asker: Asker, params: ElicitRequestFormParams): Promis
     options: null,
     payload: form.payload,
     kind: 'data_entry',
+    ...(taskInput ? { taskInput } : {}),
   });
   if (answer.status === 'resolved' && typeof answer.resolution === 'object' && answer.resolution !== null) {
     return { action: 'accept', content: form.toContent(answer.resolution as Record<string, unknown>) };
@@ -131,7 +132,7 @@ async function elicitForm(asker: Asker, params: ElicitRequestFormParams): Promis
  * (consent to open, per the spec). The server learns nothing of what
  * happens at the link from us.
  */
-async function elicitUrl(asker: Asker, params: ElicitRequestURLParams): Promise<ElicitResult> {
+async function elicitUrl(asker: Asker, params: ElicitRequestURLParams, taskInput?: TaskInput): Promise<ElicitResult> {
   const url = new URL(params.url);
   const payload: LinkPayload = { openUrl: url.href };
   const answer = await asker.context.ask({
@@ -146,6 +147,7 @@ async function elicitUrl(asker: Asker, params: ElicitRequestURLParams): Promise<
     options: null,
     payload,
     kind: 'approval',
+    ...(taskInput ? { taskInput } : {}),
   });
   if (answer.status === 'resolved' && answer.resolution === 'approve') return { action: 'accept' };
   return declinedOrCancelled(answer);

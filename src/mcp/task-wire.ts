@@ -119,7 +119,7 @@ export class TaskWire {
           const open = Object.fromEntries(Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key)));
           if (Object.keys(open).length > 0) {
             if (++rounds > MAX_INPUT_ROUNDS) throw new Error(`the server's task asked more than ${MAX_INPUT_ROUNDS} rounds of questions; it was given up.`);
-            const inputResponses = await this.#answer(open, signal);
+            const inputResponses = await this.#answer(open, signal, taskId);
             for (const key of Object.keys(open)) answered.add(key);
             await this.#request('tasks/update', { taskId, inputResponses }, signal);
             continue;
@@ -137,8 +137,11 @@ export class TaskWire {
     await this.#request('tasks/cancel', { taskId }, signal);
   }
 
-  /** The user's answers to a server's questions, each through the card the same question would get as a request (server-requests.ts). */
-  async #answer(requests: z.infer<typeof InputRequests>, signal: AbortSignal): Promise<Record<string, unknown>> {
+  /**
+   * The user's answers to a server's questions, each through the card the same question would get as a request (server-requests.ts).
+   * A task's (`taskId`) are its cards' for good: the next run that follows the task after a reload answers with the card already asked.
+   */
+  async #answer(requests: z.infer<typeof InputRequests>, signal: AbortSignal, taskId?: string): Promise<Record<string, unknown>> {
     const answers: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(requests)) {
       const params = request.params ?? {};
@@ -149,7 +152,7 @@ export class TaskWire {
         throw new Error(`Pausepoint opens only http: and https: links for a server; ${new URL(asked.url).protocol} is refused.`);
       }
       if (request.method === 'elicitation/create' && (isSpecType.ElicitRequestFormParams(asked) || isSpecType.ElicitRequestURLParams(asked))) {
-        answers[key] = await this.#events.onElicit(asked, signal);
+        answers[key] = await this.#events.onElicit(asked, signal, taskId === undefined ? undefined : { taskId, key });
       } else {
         throw new Error(`the server's task asked ${request.method} in a form Pausepoint does not answer.`);
       }
@@ -164,6 +167,8 @@ export class TaskWire {
       this.#waiting.set(id, resolve);
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
+    // A send that fails is thrown from there; a drop after it must not reject this unawaited.
+    answered.catch(() => undefined);
     try {
       await this.#transport.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: this.#meta } });
       const message = await answered;

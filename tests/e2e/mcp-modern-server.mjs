@@ -18,9 +18,17 @@
 // ends it as `cancelled`. The SDK's v2 server has no tasks runtime, so these
 // requests are answered here, before the SDK's handler, as plain JSON.
 //
+// And `ship_job`, a task that asks before it goes on: `tasks/get` says
+// `input_required` with an elicitation (who signs the shipping off) under the
+// key `signoff` until a `tasks/update` answers it; then it works for `seconds`
+// and completes, shipped when the answer accepted, not shipped when declined.
+//
 // Test hooks, outside MCP: GET /test/calls lists the calls it ran (a greet
 // only once it has its answer), with the protocol revision each came on (and
-// a slow_job's task id); GET /test/tasks/<id> says how a task stands.
+// a slow_job's task id); GET /test/tasks/<id> says how a task stands (and the
+// answers its tasks/update requests brought); POST /test/drop?ms=N closes the
+// HTTP listener and every open connection, and listens again on the same port
+// N ms later: the tasks live on, as on a server whose network went away.
 import { createServer } from 'node:http';
 import { acceptedContent, createMcpHandler, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
@@ -59,6 +67,14 @@ function mcpServer() {
     calls.push({ tool: 'greet', args: { name: answer.name }, revision: revision(ctx) });
     return { content: [{ type: 'text', text: `Hello, ${answer.name}!` }] };
   });
+  server.registerTool(
+    'ship_job',
+    { description: 'Ships a job once someone signs it off (as a task that asks, for a client that can follow one)', inputSchema: z.object({ label: z.string(), seconds: z.number() }) },
+    async ({ label }, ctx) => {
+      calls.push({ tool: 'ship_job', args: { label }, revision: revision(ctx), task: null });
+      return { content: [{ type: 'text', text: `Job ${label} not shipped: no task.` }] };
+    },
+  );
   server.registerResource('time-view', 'ui://modern/time.html', { mimeType: 'text/html;profile=mcp-app' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'text/html;profile=mcp-app', text: '<!doctype html><title>Time</title><p id="time">now</p>' }],
   }));
@@ -84,13 +100,30 @@ function mcpServer() {
 const TASKS = 'io.modelcontextprotocol/tasks';
 const tasks = new Map();
 
+/** ship_job's question, as its task's `inputRequests` carry it. */
+const SIGNOFF = (label) => ({
+  method: 'elicitation/create',
+  params: {
+    mode: 'form',
+    message: `Who signs off shipping job ${label}?`,
+    requestedSchema: { type: 'object', properties: { approver: { type: 'string', title: 'Approver' } }, required: ['approver'] },
+  },
+});
+
+function resultText(task) {
+  if (!task.asks) return `Job ${task.label} done.`;
+  const approver = task.signoff?.action === 'accept' ? task.signoff.content?.approver : undefined;
+  return approver ? `Job ${task.label} shipped, signed off by ${approver}.` : `Job ${task.label} not shipped: the sign-off was ${task.signoff?.action === 'decline' ? 'declined' : 'not given'}.`;
+}
+
 /** The answer to a Tasks request, or null for a request the SDK answers. */
 function taskAnswer(request) {
   const params = request?.params ?? {};
   const declared = params._meta?.['io.modelcontextprotocol/clientCapabilities']?.extensions?.[TASKS] !== undefined;
   const now = () => new Date().toISOString();
   const view = (task) => {
-    const status = task.cancelled ? 'cancelled' : Date.now() >= task.doneAt ? 'completed' : 'working';
+    const waiting = task.asks && task.doneAt === null;
+    const status = task.cancelled ? 'cancelled' : waiting ? 'input_required' : Date.now() >= task.doneAt ? 'completed' : 'working';
     return {
       taskId: task.id,
       status,
@@ -98,22 +131,35 @@ function taskAnswer(request) {
       lastUpdatedAt: now(),
       ttlMs: 600_000,
       pollIntervalMs: 250,
-      ...(status === 'completed' ? { result: { content: [{ type: 'text', text: `Job ${task.label} done.` }], isError: false } } : {}),
+      ...(status === 'input_required' ? { inputRequests: { signoff: SIGNOFF(task.label) } } : {}),
+      ...(status === 'completed' ? { result: { content: [{ type: 'text', text: resultText(task) }], isError: false } } : {}),
       ...(status === 'cancelled' ? { statusMessage: 'Cancelled at the client’s request.' } : {}),
     };
   };
-  if (request?.method === 'tools/call' && params.name === 'slow_job' && declared) {
+  if (request?.method === 'tools/call' && (params.name === 'slow_job' || params.name === 'ship_job') && declared) {
     const id = `task-${tasks.size + 1}`;
-    const task = { id, label: String(params.arguments?.label), createdAt: now(), doneAt: Date.now() + 1000 * Number(params.arguments?.seconds ?? 1), cancelled: false };
+    const seconds = 1000 * Number(params.arguments?.seconds ?? 1);
+    const asks = params.name === 'ship_job';
+    const task = { id, label: String(params.arguments?.label), createdAt: now(), asks, seconds, doneAt: asks ? null : Date.now() + seconds, cancelled: false, responses: [] };
     tasks.set(id, task);
-    calls.push({ tool: 'slow_job', args: { label: task.label }, revision: params._meta['io.modelcontextprotocol/protocolVersion'], task: id });
+    calls.push({ tool: params.name, args: { label: task.label }, revision: params._meta['io.modelcontextprotocol/protocolVersion'], task: id });
     return { resultType: 'task', ...view(task) };
   }
-  if (request?.method === 'tasks/get' || request?.method === 'tasks/cancel') {
+  if (request?.method === 'tasks/get' || request?.method === 'tasks/cancel' || request?.method === 'tasks/update') {
     const task = tasks.get(params.taskId);
     if (!task) return { error: { code: -32602, message: `Failed to retrieve task: ${params.taskId} not found` } };
     if (request.method === 'tasks/cancel') {
-      if (Date.now() < task.doneAt) task.cancelled = true;
+      if (task.doneAt === null || Date.now() < task.doneAt) task.cancelled = true;
+      return { resultType: 'complete' };
+    }
+    if (request.method === 'tasks/update') {
+      task.responses.push(params.inputResponses ?? {});
+      // Only an outstanding key counts (the spec: others are ignored); the first answer to it goes on.
+      const answer = params.inputResponses?.signoff;
+      if (task.asks && task.doneAt === null && answer) {
+        task.signoff = answer;
+        task.doneAt = Date.now() + task.seconds;
+      }
       return { resultType: 'complete' };
     }
     return { resultType: 'complete', ...view(task) };
@@ -131,10 +177,20 @@ const CORS = {
   'access-control-expose-headers': 'mcp-session-id',
 };
 
-createServer(async (req, res) => {
+const listener = createServer(async (req, res) => {
   if (req.url?.startsWith('/test/tasks/')) {
     const task = tasks.get(req.url.slice('/test/tasks/'.length));
-    res.writeHead(task ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(task ? taskAnswer({ method: 'tasks/get', params: { taskId: task.id } }) : null));
+    const body = task ? { ...taskAnswer({ method: 'tasks/get', params: { taskId: task.id } }), responses: task.responses } : null;
+    res.writeHead(task ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    return;
+  }
+  if (req.method === 'POST' && req.url?.startsWith('/test/drop')) {
+    const ms = Number(new URL(req.url, 'http://x').searchParams.get('ms') ?? 1000);
+    res.writeHead(200, { 'content-type': 'application/json', connection: 'close' }).end('{}', () => {
+      listener.close();
+      listener.closeAllConnections();
+      setTimeout(() => listener.listen(port, '127.0.0.1'), ms);
+    });
     return;
   }
   if (req.url === '/test/calls') {
@@ -184,4 +240,5 @@ createServer(async (req, res) => {
     // The client went away mid-stream.
   }
   res.end();
-}).listen(port, '127.0.0.1', () => console.error(`mcp-modern-server on http://localhost:${port}/`));
+});
+listener.listen(port, '127.0.0.1', () => console.error(`mcp-modern-server on http://localhost:${port}/`));

@@ -5,38 +5,61 @@ import { fileURLToPath } from 'node:url';
 export interface ModernServer {
   port: number;
   url: string;
-  /** The calls it ran, the revision each came on (`legacy` for a 2025 client), and the task a slow_job ran as. */
+  /** The calls it ran, the revision each came on (`legacy` for a 2025 client), and the task a slow_job or ship_job ran as. */
   calls(): Promise<{ tool: string; args: Record<string, unknown>; revision: string; task?: string | null }[]>;
+  /** How a task stands (`tasks/get`'s answer), with the `inputResponses` of each `tasks/update` it received; null for a task it does not know. */
+  task(taskId: string): Promise<(Record<string, unknown> & { status: string; responses: Record<string, unknown>[] }) | null>;
+  /** Closes its HTTP listener and every open connection, and listens again on the same port `ms` later; its tasks live on. */
+  dropFor(ms: number): Promise<void>;
+  /** Kills the process and starts a new one on the same port: a server that restarted and forgot its tasks. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 const ENTRY = fileURLToPath(new URL('./mcp-modern-server.mjs', import.meta.url));
 
-export async function startModernServer(port: number): Promise<ModernServer> {
+async function spawnServer(port: number): Promise<ChildProcess> {
   const child: ChildProcess = spawn(process.execPath, [ENTRY], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const base = `http://localhost:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`mcp-modern-server exited with ${child.exitCode}: ${stderr}`);
-    const up = await fetch(`${base}/test/calls`).then(
+    const up = await fetch(`http://localhost:${port}/test/calls`).then(
       (r) => r.ok,
       () => false,
     );
-    if (up) break;
+    if (up) return child;
     if (Date.now() > deadline) throw new Error(`mcp-modern-server did not listen on ${port}: ${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+export async function startModernServer(port: number): Promise<ModernServer> {
+  let child = await spawnServer(port);
+  const base = `http://localhost:${port}`;
   return {
     port,
     url: `${base}/mcp`,
     calls: async () => (await fetch(`${base}/test/calls`)).json(),
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
+    task: async (taskId) => {
+      const response = await fetch(`${base}/test/tasks/${encodeURIComponent(taskId)}`);
+      return response.ok ? response.json() : null;
     },
+    dropFor: async (ms) => {
+      await fetch(`${base}/test/drop?ms=${ms}`, { method: 'POST' });
+    },
+    restart: async () => {
+      await kill(child);
+      child = await spawnServer(port);
+    },
+    close: () => kill(child),
   };
 }

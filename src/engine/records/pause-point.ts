@@ -47,6 +47,10 @@ export const McpToolSource = z.object({
 });
 export type McpToolSource = z.infer<typeof McpToolSource>;
 
+/** Which question of which MCP task a card answers (`PausePoint.taskInput`). */
+export const TaskInput = z.object({ taskId: z.string().min(1).max(500), key: z.string().min(1).max(500) });
+export type TaskInput = z.infer<typeof TaskInput>;
+
 /**
  * One record per pause: the canonical audit log of human decisions.
  * Field names follow the product contract (`conversation_id` is `conversationId` here
@@ -169,5 +173,13 @@ export const PausePoint = z.object({
    * the call row whose view asked.
    */
   fromView: z.object({ viewCallId: z.string().min(1).max(200) }).optional(),
+  /**
+   * On an `elicitation` card that an MCP server's task asked (its Tasks
+   * extension): the task and the key of its question. The task waits on its
+   * server for the answer whatever becomes of the tab, so the card outlives the
+   * run that asked it: the run that follows the task next answers with it
+   * (call-context.ts) rather than asking again.
+   */
+  taskInput: TaskInput.optional(),
 });
 export type PausePoint = z.infer<typeof PausePoint>;
