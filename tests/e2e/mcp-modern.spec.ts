@@ -109,3 +109,64 @@ test('a running task shows Cancel, and Cancel asks the server to cancel it: the 
   const [job] = (await modern.calls()).filter((call) => call.tool === 'slow_job');
   expect(await (await fetch(`http://localhost:${modern.port}/test/tasks/${job!.task}`)).json()).toMatchObject({ status: 'cancelled' });
 });
+
+/** Approves the model's call to ship_job (a task that asks who signs it off); resolves with the question's form card and the task's id. */
+async function startShipping(page: Page, llm: Parameters<typeof setUpEndpoint>[1], label: string, reply: string) {
+  llm.enqueue({ toolCalls: [{ id: 'call_ship', name: 'modern__ship_job', arguments: { label, seconds: 1 } }] }, { content: reply });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, `ship job ${label}`);
+  await card(page, 'Call ship_job on Modern').getByRole('button', { name: 'Approve' }).click();
+  const form = card(page, 'Modern asks for information');
+  await expect(form).toContainText(`Who signs off shipping job ${label}?`);
+  const [job] = (await modern.calls()).filter((call) => call.tool === 'ship_job');
+  return { form, taskId: job!.task! };
+}
+
+test('a task that asks (input_required) is a form card: the answer reaches the task, and its result reaches the model once', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await addModern(page);
+  const { form, taskId } = await startShipping(page, llm, 'S', 'Shipped.');
+  expect(await modern.task(taskId)).toMatchObject({ status: 'input_required', responses: [] });
+  await form.getByRole('textbox', { name: 'Approver', exact: true }).fill('Grace Hopper');
+  await form.getByRole('button', { name: 'Submit' }).click();
+
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(lastToolResult(second!.body)).toContain('Job S shipped, signed off by Grace Hopper.');
+  await expect(page.getByText('Shipped.')).toBeVisible();
+  expect(await modern.task(taskId)).toMatchObject({ status: 'completed', responses: [{ signoff: { action: 'accept', content: { approver: 'Grace Hopper' } } }] });
+  expect((await modern.calls()).filter((call) => call.tool === 'ship_job')).toHaveLength(1);
+  expect(llm.chatRequests()).toHaveLength(2);
+});
+
+test('Decline on a task’s question: the server gets a decline, and the model is told', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await addModern(page);
+  const { form, taskId } = await startShipping(page, llm, 'D', 'Not shipped, as you declined.');
+  await form.getByRole('button', { name: 'Decline' }).click();
+
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(lastToolResult(second!.body)).toContain('Job D not shipped: the sign-off was declined.');
+  await expect(page.getByText('Not shipped, as you declined.')).toBeVisible();
+  expect(await modern.task(taskId)).toMatchObject({ status: 'completed', responses: [{ signoff: { action: 'decline' } }] });
+});
+
+test('a task’s question survives a reload: the same card is there after it, and answering it still reaches the task', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await addModern(page);
+  const { taskId } = await startShipping(page, llm, 'R', 'Shipped after the reload.');
+
+  await page.reload();
+  const form = card(page, 'Modern asks for information');
+  await expect(form).toContainText('Who signs off shipping job R?');
+  await form.getByRole('textbox', { name: 'Approver', exact: true }).fill('Ada Lovelace');
+  await form.getByRole('button', { name: 'Submit' }).click();
+
+  const [, second] = await llm.waitForChatRequests(2);
+  expect(lastToolResult(second!.body)).toContain('Job R shipped, signed off by Ada Lovelace.');
+  await expect(page.getByText('Shipped after the reload.')).toBeVisible();
+  // One card, answered, before and after the reload: none expired as lost and asked anew, and no Outcome unknown.
+  await expect(page.getByRole('region', { name: 'Modern asks for information', exact: true })).toHaveCount(1);
+  await expect(page.getByText('Outcome unknown')).toHaveCount(0);
+  expect(await modern.task(taskId)).toMatchObject({ status: 'completed', responses: [{ signoff: { action: 'accept', content: { approver: 'Ada Lovelace' } } }] });
+  expect((await modern.calls()).filter((call) => call.tool === 'ship_job')).toHaveLength(1);
+});
