@@ -3,6 +3,7 @@ import { fromBase64, toBase64 } from '../attachments/base64.ts';
 import { sha256Hex } from '../attachments/sha256.ts';
 import { AttachmentRef, MAX_FILE_TEXT_CHARS, type Message } from '../engine/records/index.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
+import { NOTHING } from './backup-checks.ts';
 import { BackupError } from './backup-error.ts';
 
 /**
@@ -31,40 +32,29 @@ export function namedAttachments(messages: readonly Message[]): Set<string> {
   return ids;
 }
 
-const NOTHING = 'Nothing was restored.';
-
 /**
- * A backup's attachments, checked: each against its schema, its bytes against
- * its size and SHA-256, and against the ref a message of the file gives it;
- * one named by no message of the file is refused, as a record outside the file is.
+ * One attachment of a backup, checked: against its schema, its bytes against
+ * its size and SHA-256, and against `ref`, the ref a message of the file gives
+ * it (undefined when no message names it: refused, as a record outside the
+ * file is). `index` is its place in the file's list, for the refusal.
  */
-export async function checkBackupAttachments(rows: readonly unknown[], messages: readonly Message[]): Promise<StoredAttachment[]> {
-  const refs = new Map<string, AttachmentRef>();
-  for (const m of messages) if (m.role === 'user') for (const ref of m.attachments ?? []) refs.set(ref.id, ref);
-  const seen = new Set<string>();
-  const out: StoredAttachment[] = [];
-  for (const [index, row] of rows.entries()) {
-    const refuse = (why: string): never => {
-      throw new BackupError('invalid_record', `Attachment ${index} of the backup${label(row)} ${why}. ${NOTHING}`, { table: 'attachments', index });
-    };
-    const parsed = BackupAttachment.safeParse(row);
-    if (!parsed.success) refuse(`is invalid: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
-    const { data, ...fields } = parsed.data!;
-    if (seen.has(fields.id)) refuse('repeats an id');
-    const ref = refs.get(fields.id);
-    if (!ref) refuse('is named by no message of the backup');
-    if (ref!.sha256 !== fields.sha256 || ref!.size !== fields.size || ref!.type !== fields.type) refuse('is not the file its message names');
-    let bytes: Uint8Array<ArrayBuffer>;
-    try {
-      bytes = fromBase64(data);
-    } catch {
-      return refuse('holds data that is not base64');
-    }
-    if (bytes.length !== fields.size || (await sha256Hex(bytes)) !== fields.sha256) refuse('does not match its SHA-256: the file was changed or damaged');
-    seen.add(fields.id);
-    out.push({ ...fields, blob: new Blob([bytes], { type: fields.type }) });
+export async function checkBackupAttachment(row: unknown, index: number, ref: AttachmentRef | undefined): Promise<StoredAttachment> {
+  const refuse = (why: string): never => {
+    throw new BackupError('invalid_record', `Attachment ${index} of the backup${label(row)} ${why}. ${NOTHING}`, { table: 'attachments', index });
+  };
+  const parsed = BackupAttachment.safeParse(row);
+  if (!parsed.success) return refuse(`is invalid: ${parsed.error.issues[0]?.message ?? 'unreadable'}`);
+  const { data, ...fields } = parsed.data;
+  if (!ref) return refuse('is named by no message of the backup');
+  if (ref.sha256 !== fields.sha256 || ref.size !== fields.size || ref.type !== fields.type) refuse('is not the file its message names');
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = fromBase64(data);
+  } catch {
+    return refuse('holds data that is not base64');
   }
-  return out;
+  if (bytes.length !== fields.size || (await sha256Hex(bytes)) !== fields.sha256) refuse('does not match its SHA-256: the file was changed or damaged');
+  return { ...fields, blob: new Blob([bytes], { type: fields.type }) };
 }
 
 function label(row: unknown): string {

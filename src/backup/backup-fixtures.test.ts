@@ -44,6 +44,9 @@ describe('backup format v1 sample', () => {
       apiKeyMissing: true,
       keptStricter: [],
       skippedInBackup: 0,
+      stopped: null,
+      conversationsLeft: 0,
+      bytes: sample.length,
     });
     expect(describeRestore(result)).toBe(
       'Restored 2 conversations (9 messages, 2 approvals), 1 note and your settings. ' +

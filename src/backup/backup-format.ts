@@ -40,15 +40,7 @@ export const BACKUP_VERSION = 3;
 export const READABLE_VERSIONS = [1, 2, 3] as const;
 export type ReadableVersion = (typeof READABLE_VERSIONS)[number];
 
-/**
- * The largest backup file a restore reads, in bytes (50 MB). A restore holds the
- * whole text, its parsed JSON and the checked records in memory at once — several
- * times the file's size — in the tab the person is using; a larger file is
- * refused before any of it is read, rather than risking the tab.
- */
-export const MAX_BACKUP_FILE_BYTES = 50_000_000;
-
-/** The record tables, in the order a backup writes them. */
+/** The record tables, in the order a backup writes them (and a streamed restore reads them: conversations first). */
 export const RECORD_TABLES = ['conversations', 'messages', 'pausePoints', 'ledger', 'notes', 'approvalRules', 'auditEvents'] as const;
 export type RecordTable = (typeof RECORD_TABLES)[number];
 

@@ -49,13 +49,15 @@ export interface Backup extends BackupSummary {
 const SETTINGS_KEY = 'settings';
 
 /**
- * The whole database as a backup file (see backup-format.ts), built as a list of
- * text chunks (one per page of records) joined into a Blob: no step holds the
- * database as objects, only its text.
+ * The whole database as a backup file (see backup-format.ts), built as a Blob
+ * of Blobs, one per page of records (or attached file): each page's text is
+ * handed to a Blob as soon as it is written and dropped, so the file of a
+ * database of any size is never held as text in the page's memory (a
+ * browser keeps a Blob's bytes outside the JavaScript heap, on disk if need be).
  */
 export async function createBackup(db: PausepointDb, options: BackupOptions = {}): Promise<Backup> {
-  const parts: string[] = [];
-  const summary = await writeBackup(db, (chunk) => void parts.push(chunk), options);
+  const parts: Blob[] = [];
+  const summary = await writeBackup(db, (chunk) => void parts.push(new Blob([chunk])), options);
   return { ...summary, blob: new Blob(parts, { type: 'application/json' }), fileName: backupFileName(new Date(summary.createdAt)) };
 }
 

@@ -7,6 +7,8 @@ function count(n: number, one: string, many = `${one}s`): string {
 
 /** What a restore did, in a sentence or three for the person who chose the file. */
 export function describeRestore(result: RestoreResult): string {
+  if (result.stopped?.while === 'checking') return 'Cancelled while the backup was being checked: nothing was restored.';
+  if (result.stopped?.while === 'writing') return describeCancelled(result);
   const sentences: string[] = [];
   const wrote = result.conversations + result.notes + result.approvalRules > 0 || result.settings === 'restored';
   if (!wrote) {
@@ -46,6 +48,19 @@ export function describeRestore(result: RestoreResult): string {
     sentences.push(`The backup notes ${count(result.skippedInBackup, 'record')} that could not be read when it was made; ${result.skippedInBackup === 1 ? 'it is' : 'they are'} not in it.`);
   }
   return sentences.join(' ');
+}
+
+/**
+ * A restore cancelled while writing: what it wrote is whole conversations, and
+ * what it did not write, the same file adds (a restore keeps what is here).
+ */
+function describeCancelled(result: RestoreResult): string {
+  const written = `${count(result.conversations, 'conversation')} (${count(result.messages, 'message')}, ${count(result.pausePoints, 'approval')}), each whole`;
+  const left = result.conversationsLeft > 0 ? `${count(result.conversationsLeft, 'conversation')} of the backup, and its notes, approval rules, audit history and settings,` : 'The backup’s notes, approval rules, audit history and settings';
+  return (
+    `Cancelled. Restored ${written}. ${left} were not restored: ` +
+    'restore the same file again to add them (what is here is kept as it is).'
+  );
 }
 
 /** The names Settings gives these bounds. */

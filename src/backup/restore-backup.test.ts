@@ -8,7 +8,7 @@ import { StorageError } from '../storage/storage-error.ts';
 import { BackupError } from './backup-error.ts';
 import { createBackup } from './create-backup.ts';
 import { describeRestore } from './describe-restore.ts';
-import { restoreBackup } from './restore-backup.ts';
+import { restoreBackup, type RestoreProgress } from './restore-backup.ts';
 import { databaseSnapshot } from './testing/database-snapshot.ts';
 import { SEED_ALLOW_RULE, SEED_API_KEY, SEED_DENY_RULE, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
 import type { Conversation, ConversationState, LedgerEntry, PausePoint } from '../engine/records/index.ts';
@@ -85,6 +85,9 @@ describe('restoreBackup: round trip', () => {
       apiKeyMissing: false,
       keptStricter: [],
       skippedInBackup: 0,
+      stopped: null,
+      conversationsLeft: 0,
+      bytes: text.length,
     });
     expect(describeRestore(result)).toBe(
       'Restored 2 conversations (24 messages, 2 approvals), 1 note and 2 approval rules. ' +
@@ -251,13 +254,16 @@ describe('point 11: restore keeps the stricter limits and prices', () => {
 });
 
 describe('restoreBackup: reporting', () => {
-  it('reports progress while checking records', async () => {
+  it('reports progress in records and bytes while checking the file, then in records while writing', async () => {
     await seedDatabase(db, { messagesPerConversation: 10 });
     const text = await backupText();
-    const progress: { checked: number; total: number }[] = [];
-    await restoreBackup(db, text, { batchSize: 4, onProgress: (p) => progress.push(p) });
-    expect(progress.at(-1)).toEqual({ checked: 28, total: 28 });
-    expect(progress.length).toBeGreaterThan(5);
+    await wipeData();
+    const progress: RestoreProgress[] = [];
+    await restoreBackup(db, text, { onProgress: (p) => progress.push(p) });
+    const checking = progress.filter((p) => p.phase === 'checking');
+    expect(checking.at(-1)).toEqual({ phase: 'checking', records: 28, totalRecords: null, bytes: text.length, totalBytes: text.length });
+    // 2 conversations, 20 messages, 2 cards and 1 ledger entry: the notes, rules and settings come after them.
+    expect(progress.filter((p) => p.phase === 'writing').at(-1)).toEqual({ phase: 'writing', records: 25, totalRecords: 28, bytes: text.length, totalBytes: text.length });
   });
 
   it('mentions records the backup could not include when it was made', async () => {

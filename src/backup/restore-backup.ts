@@ -1,17 +1,22 @@
 import Dexie from 'dexie';
 import type { z } from 'zod';
+import { writeInBatches } from '../common/write-in-batches.ts';
 import { jsonEqual } from '../engine/json-equal.ts';
+import { ledgerId, type ToolCall } from '../engine/records/index.ts';
+import { clampAuditEvent, clampDated, inertConversation, inertRule, type InertConversation } from '../inert/index.ts';
 import { API_KEYS_KEY, apiKeyFor } from '../storage/api-keys.ts';
 import { createRule } from '../storage/approval-rules-repo.ts';
 import { ruleEvent } from '../storage/audit-events-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
-import { toStorageError } from '../storage/storage-error.ts';
-import { BackupError } from './backup-error.ts';
-import { MAX_BACKUP_FILE_BYTES, type BackupRecords, type BackupSettings, type ValidBackup } from './backup-format.ts';
-import { clampAuditEvent, clampDated, inertConversation, inertRule, type InertConversation } from '../inert/index.ts';
+import { StorageError, toStorageError } from '../storage/storage-error.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
-import { parseBackup, type ParseOptions } from './parse-backup.ts';
+import { idLabel, NOTHING } from './backup-checks.ts';
+import { BackupError } from './backup-error.ts';
+import type { BackupRecords, BackupSettings } from './backup-format.ts';
+import { gateCardProblem } from './record-link-problem.ts';
+import { openRestoreStaging, removeRestoreStaging, type RestoreStaging, type StagedOwned } from './restore-staging.ts';
+import { stageBackup, type StagedBackup } from './stage-backup.ts';
 import { stricterSettings, type KeptSetting } from './stricter-settings.ts';
 
 export interface RestoreResult {
@@ -48,35 +53,72 @@ export interface RestoreResult {
   keptStricter: KeptSetting[];
   /** Records the backup itself says were unreadable when it was made (and so are not in it). */
   skippedInBackup: number;
+  /**
+   * Why the restore ended before the file's end, or null. Cancelled while the
+   * file was being checked, nothing was written; while writing, the
+   * conversations written are whole (each with its messages, approvals, ledger
+   * and files), and `conversationsLeft` more, the notes, rules, audit history
+   * and settings were not: restoring the same file again adds them.
+   */
+  stopped: { reason: 'cancelled'; while: 'checking' | 'writing' } | null;
+  conversationsLeft: number;
+  /** The file's size. */
+  bytes: number;
+}
+
+export interface RestoreProgress {
+  /** `checking`: the file is read and every record checked, nothing written yet; `writing`: whole conversations are being written. */
+  phase: 'checking' | 'writing';
+  /** Records checked, or written, so far; `totalRecords` is the file's, once it has been checked. */
+  records: number;
+  totalRecords: number | null;
+  /** Bytes of the file read so far, and its size. */
+  bytes: number;
+  totalBytes: number;
+}
+
+/** What `navigator.storage.estimate()` answers: the port a test sets. */
+export type StorageEstimator = () => Promise<{ quota?: number; usage?: number } | undefined>;
+
+export interface RestoreOptions {
+  onProgress?: (progress: RestoreProgress) => void;
+  /** `Cancel`: see `RestoreResult.stopped` for what a cancelled restore leaves. */
+  signal?: AbortSignal;
+  /** This browser's storage estimate; by default `navigator.storage.estimate()`, where there is one. */
+  estimate?: StorageEstimator;
 }
 
 const SETTINGS_KEY = 'settings';
+const RESTORE_LOCK = 'pausepoint-restore';
 const MEGABYTE = 1_000_000;
-
 /**
- * Restores a backup file chosen by the person: refused unread when it is larger
- * than `MAX_BACKUP_FILE_BYTES`, otherwise read as text and restored.
+ * Free storage a restore asks for, per byte of the file: the checked records
+ * are set aside (restore-staging.ts) and then written in place, so both are
+ * stored at once before the set-aside copy is removed.
  */
-export async function restoreBackupFile(db: PausepointDb, file: Blob, options: ParseOptions = {}): Promise<RestoreResult> {
-  if (file.size > MAX_BACKUP_FILE_BYTES) {
-    throw new BackupError(
-      'too_large',
-      `This file is ${(file.size / MEGABYTE).toFixed(1)} MB; Pausepoint restores backups of up to ${MAX_BACKUP_FILE_BYTES / MEGABYTE} MB, so it was not read. Nothing was restored.`,
-    );
-  }
-  return restoreBackup(db, await file.text(), options);
-}
+const SPACE_PER_BYTE = 2;
+/** Conversations written per transaction, or fewer when their text and files weigh this much. */
+const BATCH_CONVERSATIONS = 200;
+const BATCH_WEIGHT = 4_000_000;
+/** Staged conversations read back per page, with everything they own. */
+const PAGE = 50;
+
+const browserEstimate: StorageEstimator = async () => globalThis.navigator?.storage?.estimate?.();
 
 /**
- * Restores a backup file's text into `db`. Every record is checked first
- * (`parseBackup` throws a `BackupError` for a bad file, and nothing is written);
- * then all writes happen in one read-write transaction, so a failure part way
- * (the disk full) leaves the database as it was and is thrown as a `StorageError`.
+ * Restores a backup file of any size, read as a stream (stage-backup.ts):
+ * first the free storage is checked against the file's size (refused unread,
+ * `no_space`, when it will not fit); then every record is checked and set
+ * aside, and a bad file is refused (`BackupError`) with nothing written; then
+ * each conversation is read back whole, passes the inert path and is written
+ * in batches of whole conversations, one transaction each; then the notes,
+ * approval rules, audit history and settings. Memory holds a batch and the
+ * record being read, never the file.
  *
  * What comes back passes the inert path (src/inert/): no conversation comes
  * back running, no call of the file runs or asks, no card or decision of the
  * file is honoured, its instructions are off, its usage is history, no allow
- * rule is on; every record but the conversation's own id is given a fresh id.
+ * rule is on; every record keeps the id the file proves.
  *
  * A restore adds what is missing and never rolls back what is here:
  * - A conversation already in the database is kept as it is, with all its
@@ -100,118 +142,241 @@ export async function restoreBackupFile(db: PausepointDb, file: Blob, options: P
  *   the stricter limit, Max tokens per answer and price wins (stricter-settings.ts).
  *   API keys are never written: a file holds none, and
  *   the keys saved here (per origin) stay as they are.
- * Restoring the same file twice therefore writes nothing the second time.
+ * Restoring the same file twice therefore writes nothing the second time, and
+ * restoring it again after a cancel (or a failure of the storage part way)
+ * adds what the first restore did not write: what it wrote is whole
+ * conversations, each of which the second finds here and keeps.
  */
-export async function restoreBackup(db: PausepointDb, text: string, options: ParseOptions = {}): Promise<RestoreResult> {
-  return writeBackupRecords(db, await parseBackup(text, options));
+export async function restoreBackupFile(db: PausepointDb, file: Blob, options: RestoreOptions = {}): Promise<RestoreResult> {
+  // One restore at a time in this browser (another tab's waits): each has the staging database to itself.
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(RESTORE_LOCK, () => restoreAlone(db, file, options)) : restoreAlone(db, file, options);
 }
 
-async function writeBackupRecords(db: PausepointDb, backup: ValidBackup): Promise<RestoreResult> {
-  const { records } = backup;
+async function restoreAlone(db: PausepointDb, file: Blob, options: RestoreOptions): Promise<RestoreResult> {
+  await checkSpace(file.size, options.estimate ?? browserEstimate);
+  const staging = await openRestoreStaging(db.name).catch((error: unknown) => {
+    throw toStorageError(error);
+  });
   try {
-    const tables = [db.conversations, db.messages, db.pausePoints, db.ledger, db.notes, db.approvalRules, db.ruleEvents, db.settings, db.auditEvents, db.attachments];
-    return await db.transaction('rw', tables, async () => {
-      const present = await presentConversations(db, records.conversations);
-      const absent = <T extends { conversationId: string }>(rows: T[]) => rows.filter((row) => !present.has(row.conversationId));
-      const owned = {
-        messages: absent(records.messages),
-        pausePoints: absent(records.pausePoints),
-        ledger: absent(records.ledger),
-      };
-      await refuseTakenIds(db, records, owned);
-      const rules = await missingRules(db, records.approvalRules.filter((rule) => rule.scope.kind !== 'conversation' || !present.has(rule.scope.conversationId)));
-      const conversations = records.conversations.filter((conversation) => !present.has(conversation.id));
-      const at = Date.now();
-      const written = inertBackup(conversations, owned, at);
-      const notes = (await newerNotes(db, records.notes)).map((note) => clampDated(note, at));
-      const approvalRules = rules.map((rule) => inertRule(rule, at));
-      const auditEvents = (await missingEvents(db, records.auditEvents)).map((event) => clampAuditEvent(event, at));
-      const settings = await restoreSettings(db, backup.settings);
-
-      await db.conversations.bulkPut(written.conversations);
-      await db.messages.bulkPut(written.messages);
-      // The files of the messages written, and only theirs (a kept conversation keeps its own), under their new ids.
-      const attachments = written.attachments(backup.attachments);
-      await refuseTakenAttachments(db, attachments);
-      await db.attachments.bulkAdd(attachments);
-      await db.pausePoints.bulkPut(written.pausePoints);
-      await db.ledger.bulkPut(written.ledger);
-      await db.notes.bulkPut(notes);
-      // Each as the event that makes it, written by this device (rule-events-repo.ts).
-      for (const rule of approvalRules) await createRule(db, rule);
-      // Each rule a restore brings is in the audit log, as it came back (allow rules switched off).
-      await db.auditEvents.bulkAdd(auditEvents);
-      await db.auditEvents.bulkAdd(approvalRules.map((rule) => ruleEvent('rule_restored', rule, { id: crypto.randomUUID(), at })));
-      if (settings.write) await db.settings.put({ key: SETTINGS_KEY, value: settings.write });
-
-      return {
-        conversations: written.conversations.length,
-        messages: written.messages.length,
-        attachments: attachments.length,
-        pausePoints: written.pausePoints.length,
-        ledger: written.ledger.length,
-        notes: notes.length,
-        approvalRules: approvalRules.length,
-        allowRulesOff: approvalRules.filter((rule) => rule.effect === 'allow').length,
-        auditEvents: auditEvents.length,
-        interrupted: written.conversations.filter((conversation, index) => conversation.state.kind === 'error' && conversations[index]?.state.kind !== 'error').length,
-        conversationsKept: records.conversations.length - written.conversations.length,
-        settings: settings.outcome,
-        apiKeyMissing: settings.apiKeyMissing,
-        keptStricter: settings.kept,
-        skippedInBackup: backup.skipped.length,
-      };
-    });
+    const progress = (phase: RestoreProgress['phase'], records: number, totalRecords: number | null, bytes: number) =>
+      options.onProgress?.({ phase, records, totalRecords, bytes, totalBytes: file.size });
+    const staged = await stageBackup(db, staging, file.stream(), { signal: options.signal, onProgress: ({ records, bytes }) => progress('checking', records, null, bytes) });
+    if (staged === null) return { ...emptyResult(file.size), stopped: { reason: 'cancelled', while: 'checking' } };
+    await refuseGateCards(staging);
+    return await writeStaged(db, staging, staged, options.signal, (records) => progress('writing', records, staged.records, file.size));
   } catch (error) {
-    // Thrown inside the transaction (which it aborted): the file's fault, not the database's.
-    if (error instanceof BackupError) throw error;
+    if (error instanceof BackupError || error instanceof StorageError) throw error;
     if (error instanceof Dexie.DexieError && error.inner instanceof BackupError) throw error.inner;
     throw toStorageError(error);
+  } finally {
+    await removeRestoreStaging(staging).catch(() => undefined);
   }
 }
 
-/** Ids of the backup's conversations that exist here. */
-async function presentConversations(db: PausepointDb, conversations: BackupRecords['conversations']): Promise<Set<string>> {
-  const keys = conversations.map((conversation) => conversation.id);
-  const found = await db.conversations.bulkGet(keys);
-  return new Set(keys.filter((_, index) => found[index] !== undefined));
+/** The same from text in memory (tests, small files). */
+export function restoreBackup(db: PausepointDb, text: string, options: RestoreOptions = {}): Promise<RestoreResult> {
+  return restoreBackupFile(db, new Blob([text]), options);
 }
 
-/** Refuses the file when a record it would write has an id a record here already has (see `restoreBackup`). */
-async function refuseTakenIds(
-  db: PausepointDb,
-  records: BackupRecords,
-  owned: Pick<BackupRecords, 'messages' | 'pausePoints' | 'ledger'>,
-): Promise<void> {
-  const tables = [
-    ['messages', db.messages, 'a message'],
-    ['pausePoints', db.pausePoints, 'an approval'],
-    ['ledger', db.ledger, 'a ledger entry'],
-  ] as const;
-  for (const [table, store, what] of tables) {
-    const rows: readonly { id: string }[] = owned[table];
-    const here = await store.bulkGet(rows.map((row) => row.id));
-    const taken = rows.find((_, index) => here[index] !== undefined);
-    if (taken === undefined) continue;
-    const index = (records[table] as readonly { id: string }[]).indexOf(taken);
-    throw new BackupError(
-      'conflict',
-      `Record ${index} of ${table} (id "${taken.id.slice(0, 80)}") has the id of ${what} already in this browser, in another conversation; restoring it would replace that one. Nothing was restored.`,
-      { table, index },
-    );
-  }
-}
-
-/** Refuses the file when an attached file it would write has the id of one here: writing it would replace those bytes. */
-async function refuseTakenAttachments(db: PausepointDb, rows: readonly StoredAttachment[]): Promise<void> {
-  const here = await db.attachments.bulkGet(rows.map((row) => row.id));
-  const index = here.findIndex((row) => row !== undefined);
-  if (index === -1) return;
+/** Refuses, unread, a file whose restore would not fit in this browser's free storage; says nothing when the browser gives no estimate. */
+async function checkSpace(size: number, estimate: StorageEstimator): Promise<void> {
+  const answer = await estimate().catch(() => undefined);
+  if (answer?.quota === undefined || answer.usage === undefined) return;
+  const free = Math.max(0, answer.quota - answer.usage);
+  const needed = size * SPACE_PER_BYTE;
+  if (needed <= free) return;
+  const mb = (bytes: number) => `${(bytes / MEGABYTE).toFixed(1)} MB`;
   throw new BackupError(
-    'conflict',
-    `An attached file of the backup (id "${rows[index]!.id.slice(0, 80)}") has the id of a file already in this browser; restoring it would replace that file. Nothing was restored.`,
-    { table: 'attachments', index },
+    'no_space',
+    `This backup is ${mb(size)}. Restoring it needs about ${mb(needed)} of free storage (its records are set aside while they are checked, then written), and this browser has ${mb(free)} free for Pausepoint. Free space on this device, or delete conversations you no longer need here, then restore again. The file was not read. ${NOTHING}`,
   );
+}
+
+function emptyResult(bytes: number): RestoreResult {
+  return {
+    conversations: 0,
+    messages: 0,
+    attachments: 0,
+    pausePoints: 0,
+    ledger: 0,
+    notes: 0,
+    approvalRules: 0,
+    allowRulesOff: 0,
+    auditEvents: 0,
+    interrupted: 0,
+    conversationsKept: 0,
+    settings: 'absent',
+    apiKeyMissing: false,
+    keptStricter: [],
+    skippedInBackup: 0,
+    stopped: null,
+    conversationsLeft: 0,
+    bytes,
+  };
+}
+
+/**
+ * Refuses the file when a gate card shows another call than the one approving
+ * it would run (record-link-problem.ts): checked against its conversation's
+ * calls as the file has them (the last of an id wins) and the call's ledger entry.
+ */
+async function refuseGateCards(staging: RestoreStaging): Promise<void> {
+  const cards = (await staging.pausePoints.filter((row) => row.record.origin === 'gate').toArray()).sort((a, b) => a.index - b.index);
+  const callsOf = new Map<string, Map<string, ToolCall>>();
+  for (const { record: pause, index } of cards) {
+    let calls = callsOf.get(pause.conversationId);
+    if (calls === undefined) {
+      calls = new Map();
+      const messages = (await staging.messages.where('conversationId').equals(pause.conversationId).toArray()).sort((a, b) => a.index - b.index);
+      for (const { record: message } of messages) if (message.role === 'assistant') for (const call of message.toolCalls) calls.set(call.id, call);
+      callsOf.set(pause.conversationId, calls);
+    }
+    const entry = await staging.ledger.get(ledgerId(pause.conversationId, pause.toolCallId));
+    const problem = gateCardProblem(pause, calls.get(pause.toolCallId), entry?.record);
+    if (problem !== undefined) {
+      throw new BackupError('invalid_record', `Record ${index} of pausePoints${idLabel(pause)} cannot be restored: ${problem}. ${NOTHING}`, { table: 'pausePoints', index });
+    }
+  }
+}
+
+/** One conversation as it is written: through the inert path, with the files its messages name. */
+interface Written {
+  inert: InertConversation;
+  attachments: StoredAttachment[];
+  /** It was working or waiting when the backup was made, and comes back interrupted. */
+  interrupted: boolean;
+}
+
+async function writeStaged(db: PausepointDb, staging: RestoreStaging, staged: StagedBackup, signal: AbortSignal | undefined, progress: (records: number) => void): Promise<RestoreResult> {
+  const result = { ...emptyResult(staged.bytes), skippedInBackup: staged.skippedInBackup };
+  const at = Date.now();
+  const uuid = () => crypto.randomUUID();
+  let records = 0;
+  let seen = 0;
+
+  async function* conversations(): AsyncGenerator<Written | undefined> {
+    let last: string | undefined;
+    for (;;) {
+      // Keyset paging on the id: each page starts after the last id read. A page's records are read in one request per table.
+      const page = await (last === undefined ? staging.conversations.orderBy(':id') : staging.conversations.where(':id').above(last)).limit(PAGE).toArray();
+      const ids = page.map((row) => row.id).filter((id) => !staged.present.has(id));
+      const [messages, pausePoints, ledger] = await Promise.all([
+        staging.messages.where('conversationId').anyOf(ids).toArray(),
+        staging.pausePoints.where('conversationId').anyOf(ids).toArray(),
+        staging.ledger.where('conversationId').anyOf(ids).toArray(),
+      ]).then((tables) => tables.map((rows) => byConversation(rows as StagedOwned<never>[])));
+      for (const { record: conversation } of page) {
+        seen++;
+        if (staged.present.has(conversation.id)) {
+          result.conversationsKept++;
+          yield undefined;
+          continue;
+        }
+        const of = <T>(rows: Map<string, StagedOwned<T>[]>) => (rows.get(conversation.id) ?? []).sort((x, y) => x.index - y.index).map((row) => row.record);
+        const inert = inertConversation(
+          { conversation, messages: of(messages!), pausePoints: of(pausePoints!), ledger: of(ledger!) },
+          { source: 'backup', at, conversationId: conversation.id, uuid },
+        );
+        // The files of the messages written, and only theirs, under the ids the messages give them now.
+        const files = [...inert.attachmentIds];
+        const stored = await staging.attachments.bulkGet(files.map(([old]) => old));
+        const attachments = files.flatMap(([, id], i) => {
+          const row = stored[i]?.record;
+          return row ? [{ ...row, id, createdAt: Math.min(row.createdAt, at) }] : [];
+        });
+        yield { inert, attachments, interrupted: inert.conversation.state.kind === 'error' && conversation.state.kind !== 'error' };
+      }
+      if (page.length < PAGE) return;
+      last = page[page.length - 1]!.id;
+    }
+  }
+
+  const end = await writeInBatches(conversations(), {
+    write: (batch) => writeConversations(db, batch),
+    onWritten: (batch) => {
+      for (const { inert, attachments, interrupted } of batch) {
+        result.conversations++;
+        result.messages += inert.messages.length;
+        result.pausePoints += inert.pausePoints.length;
+        result.ledger += inert.ledger.length;
+        result.attachments += attachments.length;
+        if (interrupted) result.interrupted++;
+        records += 1 + inert.messages.length + inert.pausePoints.length + inert.ledger.length + attachments.length;
+      }
+      progress(records);
+    },
+    maxItems: BATCH_CONVERSATIONS,
+    maxWeight: BATCH_WEIGHT,
+    weigh: ({ inert, attachments }) => inert.messages.reduce((n, m) => n + m.content.length, 0) + attachments.reduce((n, a) => n + a.size, 0),
+    signal,
+  });
+  if (end.stop === 'cancelled') {
+    const total = await staging.conversations.count();
+    return { ...result, stopped: { reason: 'cancelled', while: 'writing' }, conversationsLeft: total - seen };
+  }
+  await writeTheRest(db, staging, staged, at, result);
+  return result;
+}
+
+/** A page's records of each conversation. */
+function byConversation<T>(rows: readonly StagedOwned<T>[]): Map<string, StagedOwned<T>[]> {
+  const by = new Map<string, StagedOwned<T>[]>();
+  for (const row of rows) {
+    const list = by.get(row.conversationId);
+    if (list) list.push(row);
+    else by.set(row.conversationId, [row]);
+  }
+  return by;
+}
+
+/** One batch of whole conversations, in one transaction: a cancel or a failure part way leaves whole conversations only. */
+async function writeConversations(db: PausepointDb, batch: readonly Written[]): Promise<void> {
+  await db.transaction('rw', [db.conversations, db.messages, db.attachments, db.pausePoints, db.ledger], async () => {
+    await db.conversations.bulkPut(batch.map((w) => w.inert.conversation));
+    await db.messages.bulkPut(batch.flatMap((w) => w.inert.messages));
+    await db.attachments.bulkAdd(batch.flatMap((w) => w.attachments));
+    await db.pausePoints.bulkPut(batch.flatMap((w) => w.inert.pausePoints));
+    await db.ledger.bulkPut(batch.flatMap((w) => w.inert.ledger));
+  });
+}
+
+/** After the conversations: the notes, rules and settings in one transaction, then the audit history page by page. */
+async function writeTheRest(db: PausepointDb, staging: RestoreStaging, staged: StagedBackup, at: number, result: RestoreResult): Promise<void> {
+  const stagedNotes = (await staging.notes.toArray()).map((row) => row.record);
+  const stagedRules = (await staging.approvalRules.toArray()).map((row) => row.record);
+  await db.transaction('rw', [db.notes, db.approvalRules, db.ruleEvents, db.settings, db.auditEvents], async () => {
+    const notes = (await newerNotes(db, stagedNotes)).map((note) => clampDated(note, at));
+    const rules = await missingRules(db, stagedRules.filter((rule) => rule.scope.kind !== 'conversation' || !staged.present.has(rule.scope.conversationId)));
+    const approvalRules = rules.map((rule) => inertRule(rule, at));
+    const settings = await restoreSettings(db, staged.settings);
+    await db.notes.bulkPut(notes);
+    // Each as the event that makes it, written by this device (rule-events-repo.ts).
+    for (const rule of approvalRules) await createRule(db, rule);
+    // Each rule a restore brings is in the audit log, as it came back (allow rules switched off).
+    await db.auditEvents.bulkAdd(approvalRules.map((rule) => ruleEvent('rule_restored', rule, { id: crypto.randomUUID(), at })));
+    if (settings.write) await db.settings.put({ key: SETTINGS_KEY, value: settings.write });
+    Object.assign(result, {
+      notes: notes.length,
+      approvalRules: approvalRules.length,
+      allowRulesOff: approvalRules.filter((rule) => rule.effect === 'allow').length,
+      settings: settings.outcome,
+      apiKeyMissing: settings.apiKeyMissing,
+      keptStricter: settings.kept,
+    });
+  });
+  let last: string | undefined;
+  for (;;) {
+    const page = await (last === undefined ? staging.auditEvents.orderBy(':id') : staging.auditEvents.where(':id').above(last)).limit(PAGE * 5).toArray();
+    const events = page.map((row) => row.record);
+    await db.transaction('rw', db.auditEvents, async () => {
+      const missing = (await missingEvents(db, events)).map((event) => clampAuditEvent(event, at));
+      await db.auditEvents.bulkAdd(missing);
+      result.auditEvents += missing.length;
+    });
+    if (page.length < PAGE * 5) return;
+    last = page[page.length - 1]!.id;
+  }
 }
 
 /** The backup's rules whose ids were never here: a rule here is kept as it is, and one removed here stays removed. */
@@ -266,53 +431,3 @@ function sameSettings(a: StoredSettingsValue, b: StoredSettingsValue): boolean {
   return [...keys].every((key) => jsonEqual(a[key], b[key]));
 }
 
-interface InertBackup {
-  conversations: InertConversation['conversation'][];
-  messages: InertConversation['messages'];
-  pausePoints: InertConversation['pausePoints'];
-  ledger: InertConversation['ledger'];
-  /** The backup's attached files that the written messages name, each under the id its message names now. */
-  attachments(rows: readonly StoredAttachment[]): StoredAttachment[];
-}
-
-/**
- * Each conversation to write, through the inert path with its own records. It
- * keeps its id (restoring the file again finds it here and writes nothing);
- * everything it owns gets a fresh id.
- */
-function inertBackup(
-  conversations: BackupRecords['conversations'],
-  owned: Pick<BackupRecords, 'messages' | 'pausePoints' | 'ledger'>,
-  at: number,
-): InertBackup {
-  const of = <T extends { conversationId: string }>(rows: readonly T[]) => {
-    const by = new Map<string, T[]>();
-    for (const row of rows) by.set(row.conversationId, [...(by.get(row.conversationId) ?? []), row]);
-    return (id: string) => by.get(id) ?? [];
-  };
-  const messages = of(owned.messages);
-  const pausePoints = of(owned.pausePoints);
-  const ledger = of(owned.ledger);
-  const uuid = () => crypto.randomUUID();
-  const written = conversations.map((conversation) =>
-    inertConversation(
-      { conversation, messages: messages(conversation.id), pausePoints: pausePoints(conversation.id), ledger: ledger(conversation.id) },
-      { source: 'backup', at, conversationId: conversation.id, uuid },
-    ),
-  );
-  return {
-    conversations: written.map((w) => w.conversation),
-    messages: written.flatMap((w) => w.messages),
-    pausePoints: written.flatMap((w) => w.pausePoints),
-    ledger: written.flatMap((w) => w.ledger),
-    attachments(rows) {
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return written.flatMap((w) =>
-        [...w.attachmentIds].flatMap(([old, id]) => {
-          const row = byId.get(old);
-          return row ? [{ ...row, id, createdAt: Math.min(row.createdAt, at) }] : [];
-        }),
-      );
-    },
-  };
-}

@@ -1,5 +1,6 @@
 import Tokenizer from '@streamparser/json/tokenizer.js';
 import TokenParser from '@streamparser/json/tokenparser.js';
+import { jsonErrorAt } from '../common/json-error-at.ts';
 import { ImportError } from './import-error.ts';
 
 /** One value of the file, as soon as the stream has brought all of it. */
@@ -132,12 +133,8 @@ function notOurs(): ImportError {
   return new ImportError('foreign_format', 'This file is neither a ChatGPT export’s conversations.json nor a conversation exported from Pausepoint. Nothing was imported.');
 }
 
-/** Where the parser stopped: at the end for a file cut off, else the absolute position it names, else the last token it read. */
 function malformed(error: unknown, conversation: number | null, lastToken: number, bytes: number): ImportError {
-  const text = error instanceof Error ? error.message : String(error);
-  const named = /absolute position "(\d+)"/.exec(text);
-  const cutOff = /ended in the middle|ended in mid-parsing/.test(text);
-  const offset = cutOff ? bytes : named ? Number(named[1]) : lastToken;
+  const { offset, cutOff } = jsonErrorAt(error, lastToken, bytes);
   const what = cutOff ? 'is cut off' : 'is not valid JSON';
   const where = conversation === null ? `at byte ${offset}` : `at byte ${offset}, in conversation ${conversation + 1}`;
   return new ImportError('malformed', `This file ${what} ${where}.`, { index: conversation ?? undefined, offset, cause: error });

@@ -1,11 +1,14 @@
 // @vitest-environment jsdom
 import 'fake-indexeddb/auto';
+import { Blob as NodeBlob } from 'node:buffer';
 import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseSnapshot } from '../../backup/testing/database-snapshot.ts';
 import { SEED_API_KEY, seedDatabase } from '../../backup/testing/seed-database.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
+import { restoreBackupFile, type RestoreProgress } from '../../backup/restore-backup.ts';
+import type { RunningRestore } from '../../conversation-file/import-client.ts';
 import BackupPanel from './BackupPanel.svelte';
 import { captureDownloads, type Download } from '../testing/capture-downloads.ts';
 
@@ -26,6 +29,16 @@ afterEach(async () => {
   stubStorage(undefined);
 });
 
+/**
+ * The restore the panel starts, run here instead of in the import worker (jsdom has no module
+ * workers), on the file's bytes as Node's Blob (jsdom's has no `stream()`).
+ */
+function inProcess(file: File, onProgress: (progress: RestoreProgress) => void): RunningRestore {
+  const controller = new AbortController();
+  const result = file.text().then((text) => restoreBackupFile(db, new NodeBlob([text]) as Blob, { onProgress, signal: controller.signal }));
+  return { result, cancel: () => controller.abort() };
+}
+
 function chooseFile(text: string, name = 'pausepoint-backup.json') {
   const input = screen.getByLabelText('Restore from backup file') as HTMLInputElement;
   const file = new File([text], name, { type: 'application/json' });
@@ -35,7 +48,7 @@ function chooseFile(text: string, name = 'pausepoint-backup.json') {
 
 describe('BackupPanel storage status', () => {
   it('shows persistence, usage and available space, and a nudge when not granted', async () => {
-    render(BackupPanel, { props: { db } });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
     expect(screen.getByRole('heading', { name: 'Backup and storage' })).toBeTruthy();
     expect(await screen.findByText('not granted')).toBeTruthy();
     expect(screen.getByText('Used: 5.2 MB; available: 994.8 MB')).toBeTruthy();
@@ -46,7 +59,7 @@ describe('BackupPanel storage status', () => {
     let granted = false;
     const persist = vi.fn(async () => (granted = true));
     stubStorage({ persisted: async () => granted, persist, estimate: async () => ({ usage: 0, quota: 10 }) });
-    render(BackupPanel, { props: { db } });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
     await fireEvent.click(await screen.findByRole('button', { name: 'Keep data persistent' }));
     expect(persist).toHaveBeenCalledOnce();
     expect(await screen.findByText('granted')).toBeTruthy();
@@ -56,14 +69,14 @@ describe('BackupPanel storage status', () => {
 
   it('says so when the browser declines', async () => {
     stubStorage({ persisted: async () => false, persist: async () => false });
-    render(BackupPanel, { props: { db } });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
     await fireEvent.click(await screen.findByRole('button', { name: 'Keep data persistent' }));
     expect(await screen.findByText(/The browser declined for now/)).toBeTruthy();
   });
 
   it('works without the storage API', async () => {
     stubStorage(undefined);
-    render(BackupPanel, { props: { db } });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
     expect(await screen.findByText('not granted')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Keep data persistent' })).toBeNull();
   });
@@ -72,7 +85,7 @@ describe('BackupPanel storage status', () => {
 describe('BackupPanel backup and restore', () => {
   it('Backup downloads a dated file without the API key', async () => {
     await seedDatabase(db);
-    render(BackupPanel, { props: { db } });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
     await fireEvent.click(screen.getByRole('button', { name: 'Backup' }));
 
     const status = await screen.findByRole('status');
@@ -86,7 +99,7 @@ describe('BackupPanel backup and restore', () => {
 
   it('Restore brings back what the backup holds and says what it did', async () => {
     await seedDatabase(db, { messagesPerConversation: 4 });
-    render(BackupPanel, { props: { db } });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
     await fireEvent.click(screen.getByRole('button', { name: 'Backup' }));
     await screen.findByRole('status');
     const text = await downloads[0]!.blob.text();
@@ -124,7 +137,7 @@ describe('BackupPanel backup and restore', () => {
 
   it('point 11: the summary lists the limits and prices it kept from this browser', async () => {
     await seedDatabase(db);
-    render(BackupPanel, { props: { db } });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
     await fireEvent.click(screen.getByRole('button', { name: 'Backup' }));
     await screen.findByRole('status');
     const file = JSON.parse(await downloads[0]!.blob.text());
@@ -145,11 +158,12 @@ describe('BackupPanel backup and restore', () => {
     expect((await db.settings.get('settings'))?.value).not.toHaveProperty('maxTokens');
   });
 
-  it('states the size limit, and refuses a larger file with a clear message without reading it', async () => {
+  it('says a backup of any size is read, and refuses, unread, one this browser has no room for, with a clear message', async () => {
     await seedDatabase(db);
     const before = await databaseSnapshot(db);
-    render(BackupPanel, { props: { db } });
-    expect(screen.getByText(/Backup files of up to 50 MB can be restored\./)).toBeTruthy();
+    stubStorage({ persisted: async () => false, persist: async () => true, estimate: async () => ({ usage: 999_990_000, quota: 1_000_000_000 }) });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
+    expect(screen.getByText(/A backup of any size is read as a stream, when this browser\s+has room for it/)).toBeTruthy();
 
     const file = new File(['{}'], 'pausepoint-backup-2026-01-31.json', { type: 'application/json' });
     Object.defineProperty(file, 'size', { value: 50_000_001 });
@@ -160,7 +174,9 @@ describe('BackupPanel backup and restore', () => {
     await fireEvent.change(input);
 
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe('This file is 50.0 MB; Pausepoint restores backups of up to 50 MB, so it was not read. Nothing was restored.');
+    expect(alert.textContent).toBe(
+      'This backup is 50.0 MB. Restoring it needs about 100.0 MB of free storage (its records are set aside while they are checked, then written), and this browser has 0.0 MB free for Pausepoint. Free space on this device, or delete conversations you no longer need here, then restore again. The file was not read. Nothing was restored.',
+    );
     expect(read).not.toHaveBeenCalled();
     expect(await databaseSnapshot(db)).toEqual(before);
   });
@@ -168,7 +184,7 @@ describe('BackupPanel backup and restore', () => {
   it('a corrupt file is refused with a clear message and nothing changes', async () => {
     await seedDatabase(db);
     const before = await databaseSnapshot(db);
-    render(BackupPanel, { props: { db } });
+    render(BackupPanel, { props: { db, startRestore: inProcess } });
 
     await chooseFile('{"format":"pausepoint.backup","version":1,"createdAt":"2026-01');
 

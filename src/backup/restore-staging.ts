@@ -1,0 +1,67 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { StoredAttachment } from '../storage/stored-attachment.ts';
+import type { Note } from '../tools/note-record.ts';
+
+/** A checked record of the file, set aside with its place in its table (`index`, for a refusal that names it). */
+export interface Staged<T> {
+  id: string;
+  index: number;
+  record: T;
+}
+/** The same for a record a conversation owns, found again by its conversation. */
+export interface StagedOwned<T> extends Staged<T> {
+  conversationId: string;
+}
+
+/**
+ * Where a restore sets a backup's checked records aside while it reads the
+ * file: a database of its own, beside the app's, that nothing of the app opens
+ * (so nothing in it is ever shown, run or synced), removed when the restore
+ * ends and, should a closed tab leave one, when the next restore begins.
+ *
+ * A backup lists its records table by table, so a conversation's messages,
+ * cards and ledger entries lie far apart in the file; set aside here, each
+ * conversation is read back whole and passes the inert path whole, holding
+ * one conversation in memory rather than the file. Each table's primary key
+ * is the record's id, so a file that repeats an id is caught as it is set aside.
+ */
+export class RestoreStaging extends Dexie {
+  declare conversations: EntityTable<Staged<Conversation>, 'id'>;
+  declare messages: EntityTable<StagedOwned<Message>, 'id'>;
+  declare pausePoints: EntityTable<StagedOwned<PausePoint>, 'id'>;
+  declare ledger: EntityTable<StagedOwned<LedgerEntry>, 'id'>;
+  declare notes: EntityTable<Staged<Note>, 'id'>;
+  declare approvalRules: EntityTable<Staged<ApprovalRule>, 'id'>;
+  declare auditEvents: EntityTable<Staged<AuditEvent>, 'id'>;
+  declare attachments: EntityTable<Staged<StoredAttachment>, 'id'>;
+
+  constructor(name: string) {
+    super(name);
+    this.version(1).stores({
+      conversations: 'id',
+      messages: 'id, conversationId',
+      pausePoints: 'id, conversationId',
+      ledger: 'id, conversationId',
+      notes: 'id',
+      approvalRules: 'id',
+      auditEvents: 'id',
+      attachments: 'id',
+    });
+  }
+}
+
+/** The staging database of the app's database named `name`: one at a time, removed first if a restore left it. */
+export async function openRestoreStaging(name: string): Promise<RestoreStaging> {
+  const stagingName = `${name}-restore-staging`;
+  await Dexie.delete(stagingName);
+  const staging = new RestoreStaging(stagingName);
+  await staging.open();
+  return staging;
+}
+
+/** Closes and removes the staging database: what it held was a copy of the file. */
+export async function removeRestoreStaging(staging: RestoreStaging): Promise<void> {
+  staging.close();
+  await Dexie.delete(staging.name);
+}
