@@ -170,3 +170,21 @@ test('a task’s question survives a reload: the same card is there after it, an
   expect(await modern.task(taskId)).toMatchObject({ status: 'completed', responses: [{ signoff: { action: 'accept', content: { approver: 'Ada Lovelace' } } }] });
   expect((await modern.calls()).filter((call) => call.tool === 'ship_job')).toHaveLength(1);
 });
+
+test('the server’s connection drops while a task is followed, without a reload: the poll reconnects, reads the task back, and the call completes once', async ({ page, llm }) => {
+  await setUpEndpoint(page, llm);
+  await addModern(page);
+  llm.enqueue({ toolCalls: [{ id: 'call_job', name: 'modern__slow_job', arguments: { label: 'N', seconds: 5 } }] }, { content: 'The job finished despite the drop.' });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await send(page, 'run the job');
+  await card(page, 'Call slow_job on Modern').getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByRole('group', { name: 'Running task' })).toContainText('Running on the server as a task.');
+
+  // The listener closes (every open connection with it) and comes back on the same port 2 s later.
+  await modern.dropFor(2_000);
+  const [, second] = await llm.waitForChatRequests(2, 30_000);
+  expect(lastToolResult(second!.body)).toContain('Job N done.');
+  await expect(page.getByText('The job finished despite the drop.')).toBeVisible();
+  await expect(page.getByText('Outcome unknown')).toHaveCount(0);
+  expect((await modern.calls()).filter((call) => call.tool === 'slow_job')).toEqual([{ tool: 'slow_job', args: { label: 'N' }, revision: '2026-07-28', task: expect.stringMatching(/^task-/) }]);
+});
