@@ -19,11 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { syntheticConversations } from '../../src/conversation-file/testing/synthetic-chatgpt-export.ts';
-import { startFakeLlm } from '../../tests/fake-llm/index.ts';
-import { setUpEndpoint } from '../latency/set-up-endpoint.ts';
-import { launchChromiumOnDisk } from '../ui/browser.ts';
-import { buildApp, startPreview } from '../ui/preview-server.ts';
-import { workerHeapFromStart } from './worker-heap-from-start.ts';
+import { runFileTask, settingsInChromium } from './settings-in-chromium.ts';
 
 const CONVERSATIONS = Number(process.env.BENCH_IMPORT_CONVERSATIONS ?? 3_000);
 const SPEC = { conversations: CONVERSATIONS, messagesPerConversation: 50, textBytes: 2_200 };
@@ -44,39 +40,18 @@ async function writeExport(path: string): Promise<number> {
 
 const work = await mkdtemp(join(tmpdir(), 'pausepoint-bench-import-'));
 const file = join(work, 'conversations.json');
-const outDir = join(work, 'dist');
 console.log(`bench:import — ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-let started = performance.now();
+const started = performance.now();
 const bytes = await writeExport(file);
 console.log(`export: ${SPEC.conversations} conversations, ${SPEC.conversations * SPEC.messagesPerConversation} messages, ${(bytes / MB).toFixed(1)} MB, made in ${((performance.now() - started) / 1000).toFixed(1)} s: ${file}`);
 
-await buildApp(outDir);
-const server = await startPreview(outDir);
-const llm = await startFakeLlm({ requireKey: API_KEY });
-// A profile on disk, as a person's is: an off-the-record context keeps IndexedDB in memory.
-const context = await launchChromiumOnDisk(join(work, 'profile'), server.origin);
+const { context, page, close } = await settingsInChromium(work, API_KEY);
 try {
-  await context.addInitScript({ content: 'globalThis.__name ??= (fn) => fn;' });
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(server.origin);
-  await setUpEndpoint(page, llm, API_KEY);
-  await page.getByRole('link', { name: 'Settings' }).click();
-  const panel = page.getByRole('region', { name: 'Import conversations' });
-  const heap = await workerHeapFromStart(context, page, 'import.worker');
-
-  started = performance.now();
-  await panel.getByLabel('Import conversations').setInputFiles(file);
-  const atStart = await heap.started;
-  const summary = panel.locator('p[role="status"], p[role="alert"]');
-  await summary.waitFor({ timeout: 15 * 60_000 });
-  const seconds = (performance.now() - started) / 1000;
-  const peak = await heap.stop();
-  console.log(`summary: ${await summary.textContent()}`);
+  const { seconds, summary, atStart, peak } = await runFileTask(context, page, 'Import conversations', 'Import conversations', file);
+  console.log(`summary: ${summary}`);
   console.log(`import: ${seconds.toFixed(1)} s (target ≤ 90 s), ${(bytes / MB / seconds).toFixed(1)} MB/s`);
   console.log(`import worker heap: ${(atStart / MB).toFixed(1)} MB at its start, peak ${(peak / MB).toFixed(1)} MB: ${((peak - atStart) / MB).toFixed(1)} MB above its start (target ≤ 64 MB)`);
 } finally {
-  await context.close();
-  await llm.close();
-  await server.stop();
+  await close();
   if (process.env.BENCH_IMPORT_KEEP !== '1') await rm(work, { recursive: true, force: true });
 }

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { DEFAULT_MAX_TOKENS } from '../../src/storage/settings-constants.ts';
 import type { ChatRequestBody, FakeLlm } from '../fake-llm/index.ts';
 import { API_KEY, expect, test } from './fixtures.ts';
@@ -86,4 +86,20 @@ export async function serviceWorkerInControl(page: Page) {
       { timeout: 30_000 },
     )
     .toBe(true);
+}
+
+/**
+ * Records every label a task's progress bar (TaskProgress) shows inside `region`,
+ * however fast the task goes; the returned function reads them back, in order.
+ */
+export async function recordProgressLabels(region: Locator): Promise<() => Promise<string[]>> {
+  await region.evaluate((element) => {
+    const seen: string[] = [];
+    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+    new MutationObserver(() => {
+      const label = element.querySelector('label.progress')?.textContent?.trim();
+      if (label && seen.at(-1) !== label) seen.push(label);
+    }).observe(element, { subtree: true, childList: true, characterData: true });
+  });
+  return () => region.page().evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
 }

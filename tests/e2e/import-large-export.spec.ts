@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { makeZip } from '../../src/conversation-file/testing/make-zip.ts';
 import { syntheticConversations } from '../../src/conversation-file/testing/synthetic-chatgpt-export.ts';
-import { setUpEndpoint } from './app.ts';
+import { recordProgressLabels, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -20,21 +20,13 @@ test('a multi-conversation ChatGPT export is imported with progress, and its con
   await setUpEndpoint(page, llm);
   await page.getByRole('link', { name: 'Settings' }).click();
   const panel = page.getByRole('region', { name: 'Import conversations' });
-  // Every progress label the panel shows, however fast the import goes.
-  await panel.evaluate((element) => {
-    const seen: string[] = [];
-    (window as unknown as { progressSeen: string[] }).progressSeen = seen;
-    new MutationObserver(() => {
-      const label = element.querySelector('label.progress')?.textContent?.trim();
-      if (label && seen.at(-1) !== label) seen.push(label);
-    }).observe(element, { subtree: true, childList: true, characterData: true });
-  });
+  const progressSeen = await recordProgressLabels(panel);
   await panel.getByLabel('Import conversations').setInputFiles(path);
   await expect(panel.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await expect(panel.getByRole('status')).toContainText('Imported 400 conversations from the ChatGPT export, with ', { timeout: 60_000 });
   await expect(panel.getByRole('button', { name: 'Cancel' })).toHaveCount(0);
 
-  const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+  const seen = await progressSeen();
   expect(seen[0]).toMatch(/^Importing: 0 conversations, 0\.0 MB of \d+ MB$/);
   // Bytes went up before the end, and conversations were counted as their batches were written.
   expect(seen.some((label) => /^Importing: [1-9][\d,]* conversations, \d+ MB of \d+ MB$/.test(label))).toBe(true);
