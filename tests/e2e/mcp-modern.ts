@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startLoopbackProcess, stopLoopbackProcess } from './loopback-process.ts';
 
 /** The loopback MCP server on the 2026-07-28 revision (mcp-modern-server.mjs, the SDK's v2 server), run as its own process like server-everything. */
 export interface ModernServer {
@@ -18,32 +18,8 @@ export interface ModernServer {
 
 const ENTRY = fileURLToPath(new URL('./mcp-modern-server.mjs', import.meta.url));
 
-async function spawnServer(port: number): Promise<ChildProcess> {
-  const child: ChildProcess = spawn(process.execPath, [ENTRY], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`mcp-modern-server exited with ${child.exitCode}: ${stderr}`);
-    const up = await fetch(`http://localhost:${port}/test/calls`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return child;
-    if (Date.now() > deadline) throw new Error(`mcp-modern-server did not listen on ${port}: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
-
 export async function startModernServer(port: number): Promise<ModernServer> {
-  let child = await spawnServer(port);
+  let child = await startLoopbackProcess(ENTRY, port, '/test/calls');
   const base = `http://localhost:${port}`;
   return {
     port,
@@ -57,9 +33,9 @@ export async function startModernServer(port: number): Promise<ModernServer> {
       await fetch(`${base}/test/drop?ms=${ms}`, { method: 'POST' });
     },
     restart: async () => {
-      await kill(child);
-      child = await spawnServer(port);
+      await stopLoopbackProcess(child);
+      child = await startLoopbackProcess(ENTRY, port, '/test/calls');
     },
-    close: () => kill(child),
+    close: () => stopLoopbackProcess(child),
   };
 }

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startLoopbackProcess, stopLoopbackProcess } from './loopback-process.ts';
 
 /**
  * The loopback MCP server behind OAuth (mcp-oauth-server.mjs: the SDK's
@@ -37,21 +37,8 @@ export interface OAuthServerConfig {
 const ENTRY = fileURLToPath(new URL('./mcp-oauth-server.mjs', import.meta.url));
 
 export async function startOAuthServer(port: number): Promise<OAuthServer> {
-  const child: ChildProcess = spawn(process.execPath, [ENTRY], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const child = await startLoopbackProcess(ENTRY, port, '/.well-known/oauth-authorization-server');
   const base = `http://localhost:${port}`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`mcp-oauth-server exited with ${child.exitCode}: ${stderr}`);
-    const up = await fetch(`${base}/.well-known/oauth-authorization-server`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`mcp-oauth-server did not listen on ${port}: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
   return {
     port,
     url: `${base}/mcp`,
@@ -61,11 +48,6 @@ export async function startOAuthServer(port: number): Promise<OAuthServer> {
       const response = await fetch(`${base}/test/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(config) });
       if (!response.ok) throw new Error(`mcp-oauth-server refused the config: HTTP ${response.status}`);
     },
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
+    close: () => stopLoopbackProcess(child),
   };
 }
