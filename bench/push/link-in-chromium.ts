@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { ConsoleMessage, Page } from '@playwright/test';
 import { startFakeLlm } from '../../tests/fake-llm/index.ts';
 import type { FakeNtfy } from '../../tests/fake-ntfy/index.ts';
 import type { PouchdbServer } from '../../tests/couch/pouchdb-server.ts';
@@ -18,6 +18,8 @@ import { pairInChromium, type PairedProfiles } from '../sync/pair-in-chromium.ts
  * the laptop's continuation, before the next round.
  */
 const API_KEY = 'sk-bench-push';
+// BENCH_PUSH_MARKS=1: prints each round's stamps (console.debug('PPMARK', name, epoch ms) in a diagnostic build).
+const MARKS = process.env.BENCH_PUSH_MARKS === '1';
 
 /** Installed before the app's scripts: stamps the frame in which the watched card's Approve is first enabled. */
 function installActionableWatch(): void {
@@ -59,11 +61,13 @@ export async function linkToActionable(app: ChromiumApp, server: PouchdbServer, 
       // The card's document is on the server before the phone opens: the figure is the phone's, not the laptop's push.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const opened = await phoneContext.newPage();
+      const marks = MARKS ? collectMarks(opened) : undefined;
       await opened.addInitScript((t) => sessionStorage.setItem('bench-title', t), title);
       await opened.goto(publish.click!);
       const at = await actionableAt(opened);
       // The first round warms the phone's profile up (its service worker, its first sync).
       if (round > 0) times.push(at);
+      if (marks) await printMarks(opened, marks, at, round);
       const requests = llm.chatRequests().length;
       await opened.getByRole('region', { name: title, exact: true }).getByRole('button', { name: 'Approve' }).click();
       while (llm.chatRequests().length <= requests) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -95,4 +99,23 @@ async function setUpPush(laptop: Page, ntfy: FakeNtfy): Promise<void> {
   await push.getByLabel('Wait before pushing (seconds)').fill('0');
   await push.getByRole('button', { name: 'Save' }).click();
   await push.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+}
+
+/** Stamps a diagnostic build logs as console.debug('PPMARK', name, epoch ms), from the page and its workers. */
+function collectMarks(page: Page): Map<string, number> {
+  const marks = new Map<string, number>();
+  const take = async (msg: ConsoleMessage) => {
+    if (!msg.text().startsWith('PPMARK')) return;
+    const [name, at] = await Promise.all(msg.args().slice(1, 3).map((a) => a.jsonValue() as Promise<unknown>));
+    if (typeof name === 'string' && typeof at === 'number' && !marks.has(name)) marks.set(name, at);
+  };
+  page.on('console', (msg) => void take(msg));
+  page.on('worker', (worker) => worker.on('console', (msg) => void take(msg)));
+  return marks;
+}
+
+async function printMarks(page: Page, marks: Map<string, number>, actionable: number, round: number): Promise<void> {
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  const rows = [...marks].map(([name, at]) => [name, at - origin] as const).sort((a, b) => a[1] - b[1]);
+  console.log(`round ${round}: ${rows.map(([name, at]) => `${name} ${at.toFixed(0)}`).join(', ')}, actionable ${actionable.toFixed(0)}`);
 }

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import '../../src/zod-config.ts';
 import { makeConversation, makePausePoint } from '../../src/engine/testing/make-records.ts';
@@ -20,12 +21,15 @@ import { linkToActionable } from './link-in-chromium.ts';
  * 2. In real Chromium, a phone page opened on the push's link → its card
  *    actionable, with the card's document on the server and not yet on the
  *    phone (link-in-chromium.ts; target ≤ 1.5 s). BENCH_PUSH_CHROMIUM=0
- *    leaves it out, =only runs it alone.
+ *    leaves it out, =only runs it alone; BENCH_PUSH_DIST=<dir> serves that
+ *    build instead of making one (an A/B of two builds).
  */
 const ROUNDS = Number(process.env.BENCH_PUSH_ROUNDS ?? 20);
 const LINK_ROUNDS = Number(process.env.BENCH_PUSH_LINK_ROUNDS ?? 8);
 const CHROMIUM = process.env.BENCH_PUSH_CHROMIUM ?? '1';
 const USER = { username: 'bench', password: 'bench-password' };
+// Serves an existing build instead of making one, to compare two builds.
+const PREBUILT = process.env.BENCH_PUSH_DIST ? resolve(process.env.BENCH_PUSH_DIST) : undefined;
 
 console.log(`bench:push (Node ${process.version}, loopback fake ntfy; load ${loadavg()[0]!.toFixed(1)})`);
 const ntfy = await startFakeNtfy();
@@ -36,7 +40,7 @@ try {
   }
   if (CHROMIUM !== '0') {
     const server = await startPouchdbServer();
-    const app = await startChromiumApp();
+    const app = await startChromiumApp(PREBUILT);
     try {
       const times = await linkToActionable(app, server, ntfy, LINK_ROUNDS, USER);
       console.log(`2. phone page opened on the link → card actionable (Chromium, card on the server, not yet on the phone), p50 / p90: ${p50p90(times)} over ${times.length} (target p50 ≤ 1,500 ms; load ${loadavg()[0]!.toFixed(1)})`);

@@ -12,9 +12,10 @@ export interface ChromiumApp {
   close(): Promise<void>;
 }
 
-export async function startChromiumApp(): Promise<ChromiumApp> {
-  const dist = await mkdtemp(join(tmpdir(), 'pausepoint-bench-sync-'));
-  await buildApp(dist);
+/** `prebuilt`: serve that build instead of making one (an A/B of two builds). */
+export async function startChromiumApp(prebuilt?: string): Promise<ChromiumApp> {
+  const dist = prebuilt ?? (await mkdtemp(join(tmpdir(), 'pausepoint-bench-sync-')));
+  if (!prebuilt) await buildApp(dist);
   const preview = await startPreview(dist);
   const browser = await launchChromium();
   return {
@@ -23,7 +24,7 @@ export async function startChromiumApp(): Promise<ChromiumApp> {
     async close() {
       await browser.close();
       await preview.stop();
-      await rm(dist, { recursive: true, force: true });
+      if (!prebuilt) await rm(dist, { recursive: true, force: true });
     },
   };
 }
