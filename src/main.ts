@@ -1,6 +1,5 @@
 // First: configures zod before any schema is built (see zod-config.ts).
 import './zod-config.ts';
-import { keepThisServiceWorkerWarm } from './pwa/keep-service-worker-warm.ts';
 import { PausepointDb } from './storage/db.ts';
 import './ui/app.css';
 import { isOAuthCallback } from './ui/mcp/oauth-callback-path.ts';
@@ -17,7 +16,6 @@ async function start() {
   // The popup alone loads the relay; an ordinary start does not pay for it.
   if (isOAuthCallback(window.location)) return import('./ui/mcp/relay-oauth-callback.ts').then(({ relayOAuthCallback }) => relayOAuthCallback(window, target!));
   const client = new WorkerClient();
-  keepThisServiceWorkerWarm();
   const db = new PausepointDb();
   const first = await readFirstScreen(db, parseRoute(window.location.hash));
   // index.html's placeholder card, shown while the first screen was read.

@@ -55,6 +55,16 @@ describe('readFirstScreen', () => {
     expect(screen.settings.take()).toBeUndefined();
   });
 
+  test('readAhead reads another conversation the same way, for the view about to open on it (a push link’s card)', async () => {
+    const screen = (await readFirstScreen(db, { view: 'new' }))!;
+    expect(screen.conversation).toBeUndefined();
+    await screen.readAhead('c1');
+    expect(screen.conversation?.id).toBe('c1');
+    expect(screen.conversation!.record.take()).toEqual({ value: await first(liveConversation(db, 'c1')) });
+    expect(screen.conversation!.tail.take()).toEqual({ value: await first(liveTail(db, 'c1', TAIL_PAGE)) });
+    expect(screen.conversation!.pauses.take()).toEqual({ value: await first(livePausePoints(db, 'c1')) });
+  });
+
   test('gives up after its timeout when the database holds the reads up, and the app mounts without it', async () => {
     vi.spyOn(db.settings, 'bulkGet').mockReturnValue(new Promise(() => {}) as never);
     expect(await readFirstScreen(db, { view: 'new' }, 50)).toBeUndefined();

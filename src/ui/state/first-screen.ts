@@ -48,16 +48,32 @@ export interface FirstScreen {
   sidebar: Once<ConversationPage>;
   /** The conversation the address names, if any. */
   conversation?: { id: string; record: Once<Conversation | undefined>; tail: Once<MessageTail>; pauses: Once<PausePoint[]> };
+  /**
+   * Reads another conversation's part the same way, for a view about to open
+   * on it: a push's link (CardLink) once its card is here, so that the view
+   * draws the card in its first render instead of mounting empty and reading
+   * its three live queries one timer after another (bench:push).
+   */
+  readAhead(id: string): Promise<void>;
+}
+
+/** A conversation's part of the screen, read at once: its record, newest messages and cards. */
+async function readConversationScreen(db: PausepointDb, id: string): Promise<NonNullable<FirstScreen['conversation']>> {
+  const [record, tail, pauses] = await Promise.all([db.conversations.get(id), messageTail(db, id, TAIL_PAGE), pausePointsOf(db, id)]);
+  return { id, record: new Once(record), tail: new Once(tail), pauses: new Once(pauses) };
 }
 
 /** Reads the first screen; undefined if that fails or takes longer than `timeoutMs` (the app then reads as it goes). */
 export async function readFirstScreen(db: PausepointDb, route: Route, timeoutMs = 1000): Promise<FirstScreen | undefined> {
   const id = route.view === 'conversation' ? route.id : null;
+  // Opened on a push's link (`#card=<id>`): what shows the card loads now, beside the worker's start and its sync,
+  // instead of once the card is here (bench:push). Not awaited: the first screen does not show the card yet.
+  if (globalThis.location?.hash.startsWith('#card=')) void Promise.all([loadMarkdown(), loadCardView()]);
   const reads = Promise.all([
     pageSettings(db),
     pendingApprovals(db),
     conversationPage(db, { limit: SIDEBAR_PAGE }),
-    id ? Promise.all([db.conversations.get(id), messageTail(db, id, TAIL_PAGE), pausePointsOf(db, id)]) : undefined,
+    id ? readConversationScreen(db, id) : undefined,
     // A conversation's text is markdown: its renderer loads meanwhile, so the first render shows the text rendered, not its source.
     id ? loadMarkdown() : undefined,
     // So does the decision view's code for the cards it or the Approvals inbox shows: the first render shows them whole.
@@ -71,14 +87,14 @@ export async function readFirstScreen(db: PausepointDb, route: Route, timeoutMs 
     const read = await Promise.race([reads, late]);
     if (!read) return undefined;
     const [settings, approvals, sidebar, conversation] = read;
-    return {
+    const screen: FirstScreen = {
       settings: new Once(settings),
       approvals: new Once(approvals),
       sidebar: new Once(sidebar),
-      ...(id && conversation
-        ? { conversation: { id, record: new Once(conversation[0]), tail: new Once(conversation[1]), pauses: new Once(conversation[2]) } }
-        : {}),
+      ...(conversation ? { conversation } : {}),
+      readAhead: async (other) => void (screen.conversation = await readConversationScreen(db, other)),
     };
+    return screen;
   } catch (error) {
     console.warn('Pausepoint: the first screen could not be read ahead; the views read it themselves', error);
     return undefined;
