@@ -87,15 +87,17 @@ export class Replicator {
       try {
         // The document count is for the progress only: asked beside the first page, not before it, so a device opened
         // on a push's link (or any start) waits one round trip to the server less for what changed while it was closed.
+        // So is the status 'syncing': written while the first page is on its way, not before it is asked for.
         let counting: Promise<number> | undefined;
+        let syncing: Promise<void> | undefined;
         if (catchingUp && done === 0) {
-          await writeSyncStatus(db, 'syncing');
+          syncing = writeSyncStatus(db, 'syncing');
           counting = this.ctx.client.databaseInfo(signal).then(
             (info) => info.docCount,
             () => 0,
           );
         }
-        const page = await readPage(this.ctx, since, catchingUp ? 'normal' : 'longpoll', signal, (claim) => this.hooks.applyClaim(claim));
+        const [page] = await Promise.all([readPage(this.ctx, since, catchingUp ? 'normal' : 'longpoll', signal, (claim) => this.hooks.applyClaim(claim)), syncing]);
         if (counting) total = await counting;
         for (const claim of page.applied.claims) await this.hooks.applyClaim(claim);
         for (const conversationId of page.applied.stops) await this.hooks.stop(conversationId);

@@ -119,8 +119,9 @@ class SyncSession implements SyncService {
   }
 
   async #start(): Promise<void> {
-    const config = await readSyncConfig(this.db);
-    const vault = config?.on ? await readVault(this.db) : undefined;
+    // Both at once: a start (a page opened on a push's link among them) waits for them before its first request.
+    const [config, stored] = await Promise.all([readSyncConfig(this.db), readVault(this.db)]);
+    const vault = config?.on ? stored : undefined;
     if (!config?.on || !vault) return this.stop();
     // The same server under the same key: nothing to start again (a rotation in another tab changes the key).
     if (this.#active && sameServer(this.#active.config, config) && this.#active.vault.epoch === vault.epoch) {

@@ -33,13 +33,13 @@ export class SyncHost {
     private readonly deviceId: Promise<string>,
     private readonly onCards: (cards: readonly PausePoint[]) => void,
   ) {
-    void deviceId.then((id) => {
-      this.#deviceId = id;
-      // Sync turned on or off here or in another tab, or its key rotated there: this worker follows.
-      liveQuery(() => db.settings.bulkGet(['sync', 'syncVault'])).subscribe({
-        next: ([row]) => void (row ? this.service().then((s) => s.start()) : this.#loaded?.stop()),
-        error: (error: unknown) => console.error('Pausepoint: watching the sync settings failed', error),
-      });
+    void deviceId.then((id) => (this.#deviceId = id));
+    // Sync turned on or off here or in another tab, or its key rotated there: this worker follows. Read at once,
+    // beside the device id rather than after it (the service waits for both): a page opened on a push's link
+    // waits for the sync's first request (bench:push).
+    liveQuery(() => db.settings.bulkGet(['sync', 'syncVault'])).subscribe({
+      next: ([row]) => void (row ? this.service().then((s) => s.start()) : this.#loaded?.stop()),
+      error: (error: unknown) => console.error('Pausepoint: watching the sync settings failed', error),
     });
   }
 
