@@ -104,13 +104,13 @@ async function setUpPush(laptop: Page, ntfy: FakeNtfy): Promise<void> {
 /** Stamps a diagnostic build logs as console.debug('PPMARK', name, epoch ms), from the page and its workers. */
 function collectMarks(page: Page): Map<string, number> {
   const marks = new Map<string, number>();
-  const take = async (msg: ConsoleMessage) => {
-    if (!msg.text().startsWith('PPMARK')) return;
-    const [name, at] = await Promise.all(msg.args().slice(1, 3).map((a) => a.jsonValue() as Promise<unknown>));
-    if (typeof name === 'string' && typeof at === 'number' && !marks.has(name)) marks.set(name, at);
+  // From the message's text ("PPMARK name epoch-ms"): a worker's last messages can come after its page closed, when its arguments can no longer be read.
+  const take = (msg: ConsoleMessage) => {
+    const [tag, name, at] = msg.text().split(' ');
+    if (tag === 'PPMARK' && name && at && !marks.has(name)) marks.set(name, Number(at));
   };
-  page.on('console', (msg) => void take(msg));
-  page.on('worker', (worker) => worker.on('console', (msg) => void take(msg)));
+  page.on('console', take);
+  page.on('worker', (worker) => worker.on('console', take));
   return marks;
 }
 
