@@ -30,10 +30,14 @@ describe('a page opened on a push link (bench:push: link → card actionable)', 
   test('loads the card’s code and the markdown renderer from its start, while the card is still on its way', async () => {
     window.history.replaceState(null, '', '#card=p1');
     await readFirstScreen(db, { view: 'new' });
-    await vi.waitFor(() => {
-      expect(cardViewModule()).toBeDefined();
-      expect(markdownRenderer()).toBeDefined();
-    });
+    // Not a timing: vitest transforms the renderer (marked, DOMPurify) on this first import, seconds on a busy machine.
+    await vi.waitFor(
+      () => {
+        expect(cardViewModule()).toBeDefined();
+        expect(markdownRenderer()).toBeDefined();
+      },
+      { timeout: 15_000 },
+    );
   });
 
   test('opens the card’s conversation once its records are read ahead, so the view draws the card in its first render', async () => {
