@@ -3,19 +3,55 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
-import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './src/pwa/content-security-policy.ts';
+import { readFileSync } from 'node:fs';
+import type { Connect } from 'vite';
+import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, DEV_CONTENT_SECURITY_POLICY, SANDBOX_PROXY_HEADERS, securityHeaders } from './src/pwa/content-security-policy.ts';
+import { SANDBOX_PROXY_PATH, sandboxOrigin } from './src/mcp/sandbox-origin.ts';
 import { manifest } from './src/pwa/manifest.ts';
 import { CLIENT_DOCUMENT_PATH, clientDocument } from './src/mcp/oauth/client-metadata-document.ts';
 
 // End-to-end tests build an extra page that drives the worker without the UI.
 const probes = process.env.PAUSEPOINT_PROBES === '1';
+// MCP App views run in a sandbox proxy page on this second origin (src/mcp/sandbox-origin.ts); none: views are off.
+const sandbox = sandboxOrigin(process.env.PAUSEPOINT_SANDBOX_ORIGIN?.trim());
+
+/** The built index.html's policy gains `frame-src` the sandbox origin (and nothing when none is configured). */
+function sandboxFrameSource(): Plugin {
+  return {
+    name: 'pausepoint:sandbox-frame-src',
+    apply: 'build',
+    transformIndexHtml: (html) => html.replace(CONTENT_SECURITY_POLICY, contentSecurityPolicy(sandbox)),
+  };
+}
+
+/**
+ * Serves the sandbox proxy page with its own headers, not the app's (whose policy its view would inherit and whose
+ * frame-ancestors 'none' would keep the app from framing it): `vite preview` and `vite dev` serve both origins from
+ * one server, the app on one address and the proxy on the other (`localhost` beside `127.0.0.1`).
+ */
+function sandboxProxyPage(): Plugin {
+  const serve =
+    (file: string): Connect.NextHandleFunction =>
+    (req, res, next) => {
+      if (req.url?.split('?')[0] !== SANDBOX_PROXY_PATH) return next();
+      res.statusCode = 200;
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      for (const [name, value] of Object.entries(SANDBOX_PROXY_HEADERS)) res.setHeader(name, value);
+      res.end(readFileSync(file));
+    };
+  return {
+    name: 'pausepoint:sandbox-proxy-page',
+    configurePreviewServer: (server) => void server.middlewares.use(serve(fileURLToPath(new URL(`./dist${SANDBOX_PROXY_PATH}`, import.meta.url)))),
+    configureServer: (server) => void server.middlewares.use(serve(fileURLToPath(new URL(`./public${SANDBOX_PROXY_PATH}`, import.meta.url)))),
+  };
+}
 
 /** The dev server serves index.html with the dev variant of its policy (see content-security-policy.ts). */
 function devContentSecurityPolicy(): Plugin {
   return {
     name: 'pausepoint:dev-content-security-policy',
     apply: 'serve',
-    transformIndexHtml: (html) => html.replace(CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY),
+    transformIndexHtml: (html) => html.replace(CONTENT_SECURITY_POLICY, contentSecurityPolicy(sandbox).replace(CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY)),
   };
 }
 
@@ -40,7 +76,7 @@ function oauthClientDocument(): Plugin {
 
 export default defineConfig({
   // True only in the end-to-end tests' build: test-only hooks (engine-settings.ts) are dropped from every other one.
-  define: { 'import.meta.env.PAUSEPOINT_PROBES': JSON.stringify(probes) },
+  define: { 'import.meta.env.PAUSEPOINT_PROBES': JSON.stringify(probes), 'import.meta.env.PAUSEPOINT_SANDBOX_ORIGIN': JSON.stringify(sandbox ?? '') },
   resolve: {
     // Dexie's package entry is a wrapper over its UMD build (to catch two copies of Dexie in one app); its ESM build
     // minifies ≈ 0.5 kB gzip smaller in the page's start-up chunk (npm run size). Every import here goes through
@@ -49,6 +85,8 @@ export default defineConfig({
   },
   plugins: [
     devContentSecurityPolicy(),
+    sandboxFrameSource(),
+    sandboxProxyPage(),
     oauthClientDocument(),
     svelte(),
     VitePWA({
@@ -87,8 +125,8 @@ export default defineConfig({
   // The built app as a host should serve it (public/_headers): the policy index.html carries plus frame-ancestors,
   // which only a header can set, on every file — the worker and service worker scripts included, whose
   // policy comes from their own response, not the page's — so the end-to-end tests run under it too.
-  preview: { host: '127.0.0.1', headers: { ...SECURITY_HEADERS } },
-  server: { host: '127.0.0.1', headers: { 'Content-Security-Policy': DEV_CONTENT_SECURITY_POLICY } },
+  preview: { host: '127.0.0.1', headers: { ...securityHeaders(sandbox) } },
+  server: { host: '127.0.0.1', headers: { 'Content-Security-Policy': contentSecurityPolicy(sandbox).replace(CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY) } },
   test: {
     // Vitest's default is one fork fewer than the cores: one on CI's two. Many files mostly wait (a pouchdb-server,
     // a child process streaming an import, server-everything starting), so two forks on two cores overlap those waits.

@@ -1,7 +1,7 @@
 import type { EngineContext } from './engine-context.ts';
 import { createPause } from './pause-for-call.ts';
 import type { PauseRequest, ToolContext } from './tool-definition.ts';
-import { MAX_APP_RESULT_CHARS, MAX_TOOL_IMAGES, type AssistantMessage, type PausePoint, type TaskInput, type ToolCall, type ToolImage } from './records/index.ts';
+import { MAX_APP_RESULT_CHARS, MAX_TOOL_IMAGES, type AssistantMessage, type PausePoint, type TaskInput, type ToolCall, type ToolImage, type ToolView } from './records/index.ts';
 
 /** What a running call showed through its context: its images, whether a card it made was decided already, and for a view's call the server's own result. */
 export interface CallShown {
@@ -9,6 +9,8 @@ export interface CallShown {
   cardDecided: boolean;
   /** A view's call only: the result as its server gave it, as JSON (call-from-view.ts); none past `MAX_APP_RESULT_CHARS`. */
   appResult?: string;
+  /** An MCP App's view of the call (issue 36), stored with its result. */
+  view?: ToolView;
 }
 
 /**
@@ -31,6 +33,7 @@ export function callContext(ctx: EngineContext, message: AssistantMessage, call:
     },
     ask: async (request) => ctx.asks.wait(ctx, (request.taskInput && (await askedForTask(ctx, message, call, request.taskInput))) || (await createPause(ctx, message, call, request, 'elicitation')), signal),
     showImages: (images) => void (shown.images = [...shown.images, ...images].slice(0, MAX_TOOL_IMAGES)),
+    showView: (view: ToolView) => void (shown.view = view),
     // Only a view's call keeps the server's own result: the view is answered with it (call-from-view.ts).
     ...(message.fromView ? { keepResultForView: (json: string) => void (shown.appResult = json.length <= MAX_APP_RESULT_CHARS ? json : undefined) } : {}),
   };

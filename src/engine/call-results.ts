@@ -1,7 +1,7 @@
 import type { EngineContext } from './engine-context.ts';
 import { parseApprovalMarker } from './marker.ts';
 import type { MessageDraft } from './storage-port.ts';
-import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolImage, ToolOutcome } from './records/index.ts';
+import type { AssistantMessage, LedgerEntry, Message, PausePoint, ToolCall, ToolImage, ToolOutcome, ToolView } from './records/index.ts';
 
 /** A call waits for a person, or is settled with the result stored for it. */
 export type CallState = 'waiting' | Message;
@@ -34,8 +34,10 @@ export async function finish(
   images: readonly ToolImage[] = [],
   /** For a call a view proposed: the server's result as JSON, which the view is answered with (call-from-view.ts). */
   appResult?: string,
+  /** Its MCP App view, for the user only (issue 36). */
+  view?: ToolView,
 ): Promise<Message> {
-  return ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome, images, appResult));
+  return ctx.storage.finishExecution(entry, resultDraft(ctx, message, call, content, outcome, images, appResult, view));
 }
 
 /** A ledger entry finished without its result stored next to it (written by an earlier version, which stored them apart). */
@@ -62,6 +64,7 @@ function resultDraft(
   outcome: ToolOutcome,
   images: readonly ToolImage[] = [],
   appResult?: string,
+  view?: ToolView,
 ): MessageDraft {
   return {
     v: 1,
@@ -76,6 +79,7 @@ function resultDraft(
     // The result of a view's call is the view's, like the call (read-history.ts): the model is not sent it.
     ...(message.fromView ? { fromView: message.fromView } : {}),
     ...(appResult === undefined ? {} : { appResult }),
+    ...(view ? { view } : {}),
     outcome,
   };
 }

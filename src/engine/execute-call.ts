@@ -88,6 +88,6 @@ export async function executeCall(
     outcome = 'failed';
   }
   const finished: LedgerEntry = { ...current, status: outcome === 'failed' ? 'failed' : 'succeeded', finishedAt: ctx.clock.now(), result: content };
-  const stored = await finish(ctx, message, call, finished, content, outcome, outcome === 'failed' ? [] : shown.images, outcome === 'failed' ? undefined : shown.appResult);
+  const stored = await finish(ctx, message, call, finished, content, outcome, outcome === 'failed' ? [] : shown.images, outcome === 'failed' ? undefined : shown.appResult, outcome === 'failed' ? undefined : shown.view);
   return outcome === 'awaiting_approval' && !shown.cardDecided ? 'waiting' : stored;
 }

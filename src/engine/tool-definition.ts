@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { McpToolSource, PausePoint, Risk, TaskInput, ToolImage } from './records/index.ts';
+import type { McpToolSource, PausePoint, Risk, TaskInput, ToolImage, ToolView } from './records/index.ts';
 
 /** A card a tool asks the user for (`ToolContext.pause` and `ask`). */
 export interface PauseRequest {
@@ -49,6 +49,8 @@ export interface ToolContext {
    * Stored with the call's result if it succeeds; never sent to the model.
    */
   keepResultForView?(json: string): void;
+  /** An MCP App's view of this call (issue 36), stored with its result if the call succeeds; never sent to the model. */
+  showView?(view: ToolView): void;
 }
 
 /** MCP Apps' `_meta.ui.visibility`: who may call a tool, the model, an app's view, or both (the default). */

@@ -5,6 +5,7 @@ import { McpHub } from './mcp-hub.ts';
 import { McpOAuth } from './oauth/mcp-oauth.ts';
 import { openHttpSession } from './open-http-session.ts';
 import type { Sampler } from './server-requests.ts';
+import { viewsUnavailable } from './sandbox-origin.ts';
 
 /**
  * The worker's MCP hub over the app's database and real HTTP. The one module
@@ -18,7 +19,13 @@ export async function createHub(db: PausepointDb, reserved: ReadonlySet<string>,
     oauth,
     open: async (server, events) =>
       openHttpSession(
-        { url: server.url, headers: server.auth.headers, bearerToken: server.auth.bearerToken, authProvider: await oauth.connectionProvider(server) },
+        {
+          url: server.url,
+          headers: server.auth.headers,
+          bearerToken: server.auth.bearerToken,
+          authProvider: await oauth.connectionProvider(server),
+          views: server.showViews !== false && viewsUnavailable(globalThis.location.origin) === null,
+        },
         events,
       ),
     newId: () => crypto.randomUUID(),

@@ -11,12 +11,13 @@ import type { McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
  * The hash covers everything that changes what a call does or may do unasked:
  * the name, title, description, input and output schemas, and the annotations
  * (a tool that turns "read-only" could run unasked on a trusted server), and
- * who may call it (MCP Apps' visibility: an app-only tool turned the model's is a new tool to the model).
+ * who may call it (MCP Apps' visibility: an app-only tool turned the model's is a new tool to the model), and
+ * the `ui://` resource of its view (MCP Apps).
  */
 export async function definitionHash(definition: McpToolDefinition): Promise<string> {
-  const { name, title, description, inputSchema, outputSchema, annotations, visibility } = definition;
-  // visibility is absent (left out of the JSON) for a tool both may call: such tools keep the hashes they had.
-  return sha256Hex(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations, visibility }));
+  const { name, title, description, inputSchema, outputSchema, annotations, visibility, viewUri } = definition;
+  // visibility and viewUri are absent (left out of the JSON) for a tool both may call and one without a view: such tools keep the hashes they had.
+  return sha256Hex(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations, visibility, viewUri }));
 }
 
 /** A `tools/list`'s definitions with their hashes (hashing is async; pinning must not be, see `pinTools`). */

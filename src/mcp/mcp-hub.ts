@@ -1,4 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { viewResource, type ViewResource } from './ui-resource.ts';
+import { toolView } from './tool-view.ts';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import { connectFailure, failureStatus } from './connect-failure.ts';
@@ -91,6 +93,23 @@ export class McpHub {
     await this.#update(id, (s) => ({ ...s, trusted }));
   }
 
+  /** `Show interactive views` (MCP Apps): the extension is advertised only while on, so a change reconnects (in #adopt, in every tab). */
+  async setShowViews(id: string, on: boolean): Promise<void> {
+    await this.#update(id, ({ showViews: _was, ...s }) => (on ? s : { ...s, showViews: false }));
+  }
+
+  /**
+   * The HTML of a call's view: `resources/read` of exactly the `ui://`
+   * resource its tool's definition declared (the page names it from the
+   * stored result, and only a URI one of the server's tools declares is read).
+   */
+  async readView(id: string, resourceUri: string, signal: AbortSignal): Promise<ViewResource> {
+    const server = this.#server(id);
+    if (server.showViews === false) throw new Error(`Interactive views are off for ${serverLabel(server)}.`);
+    if (!server.tools.some((t) => t.definition.viewUri === resourceUri)) throw new Error(`No tool of ${serverLabel(server)} declares the view ${resourceUri}.`);
+    return viewResource(await (await this.#session(id)).readResource(resourceUri, { signal }), resourceUri);
+  }
+
   async setToolEnabled(id: string, toolName: string, enabled: boolean): Promise<void> {
     await this.#update(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.definition.name === toolName ? { ...t, enabled } : t)) }));
   }
@@ -174,8 +193,9 @@ export class McpHub {
     for (const server of this.#servers) {
       if (!live.has(server.id)) continue;
       const previous = before.get(server.id);
-      // Signed in or out (in any tab): this tab's session carries the old credentials, or none.
-      if (this.#links.has(server.id) && previous && (previous.auth.oauth === true) !== (server.auth.oauth === true)) void this.#reconnect(server.id);
+      // Signed in or out, or views turned on or off (the extension is advertised when connecting): a new session.
+      const changed = previous && ((previous.auth.oauth === true) !== (server.auth.oauth === true) || (previous.showViews === false) !== (server.showViews === false));
+      if (this.#links.has(server.id) && changed) void this.#reconnect(server.id);
       else if (!this.#links.has(server.id)) this.#links.connectSoon(server.id, 0);
     }
     this.#rebuildTools();
@@ -254,6 +274,8 @@ export class McpHub {
         void stale?.then((session) => session.close()).catch(() => undefined);
         result = await this.#callOnce(id, toolName, args, context, tookTask);
       }
+      const view = toolView(server, tool.definition, args, result);
+      if (view) context.showView?.(view);
       return this.#formatted(label, toolName, result, context);
     } catch (error) {
       // Not run, and not sent again: the server's status asks the user to Sign in again (the one prompt this call makes).

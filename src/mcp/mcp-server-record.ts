@@ -34,6 +34,13 @@ export const McpToolDefinition = z.object({
    * to a view. Part of the pinned definition: a change of audience is a changed tool.
    */
   visibility: z.array(z.enum(['model', 'app'])).min(1).max(1).optional(),
+  /**
+   * MCP Apps (issue 36): the `ui://` resource its `_meta` declares for its
+   * view (ui-resource.ts), taken from the listing. Only this URI is ever read
+   * for the tool's view: a call's result cannot point rendering elsewhere.
+   * Part of the pinned definition: a tool whose view moves is a changed tool.
+   */
+  viewUri: z.string().max(2048).startsWith('ui://').optional(),
 });
 export type McpToolDefinition = z.infer<typeof McpToolDefinition>;
 
@@ -130,6 +137,11 @@ export const McpServerRecord = z.object({
   status: McpServerStatus,
   serverInfo: z.object({ name: z.string(), version: z.string() }).nullable(),
   tools: z.array(McpToolRecord),
+  /**
+   * `Show interactive views` (MCP Apps, issue 36) turned off: the extension is not advertised to the server
+   * and its tools' views are not shown (their text results still are). Absent means on.
+   */
+  showViews: z.literal(false).optional(),
   /** Why tools of the last `tools/list` are not offered (too many, too large, two of one name), a sentence each, for Settings (screen-listing.ts). */
   refusals: z.array(z.string()).optional(),
 });

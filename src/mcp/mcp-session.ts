@@ -19,6 +19,7 @@ import { NeedsMoreAccess } from './needs-more-access.ts';
 import { MAX_LISTED_TOOLS, MAX_TOOL_PAGES } from './screen-listing.ts';
 import type { TaskWire } from './task-wire.ts';
 import { toolVisibility } from './tool-visibility.ts';
+import { uiResourceUri } from './ui-resource.ts';
 
 export type McpTransportKind = 'streamable_http' | 'sse';
 
@@ -179,9 +180,12 @@ export function sessionOverClient(client: Client, transport: McpTransportKind, i
 function parsedTools(listed: readonly unknown[]): McpToolDefinition[] {
   const tools: McpToolDefinition[] = [];
   for (const tool of listed) {
-    // MCP Apps: who may call it (`_meta.ui.visibility`), kept only when not both (tool-visibility.ts).
-    const visibility = typeof tool === 'object' && tool !== null && '_meta' in tool ? toolVisibility(tool._meta) : undefined;
-    const parsed = McpToolDefinition.safeParse(visibility && typeof tool === 'object' ? { ...tool, visibility } : tool);
+    // MCP Apps: who may call it (`_meta.ui.visibility`), kept only when not both (tool-visibility.ts), and its view's ui:// resource.
+    const meta = typeof tool === 'object' && tool !== null && '_meta' in tool ? tool._meta : undefined;
+    const visibility = meta === undefined ? undefined : toolVisibility(meta);
+    const viewUri = uiResourceUri(meta);
+    const extra = { ...(visibility ? { visibility } : {}), ...(viewUri ? { viewUri } : {}) };
+    const parsed = McpToolDefinition.safeParse(Object.keys(extra).length > 0 && typeof tool === 'object' ? { ...tool, ...extra } : tool);
     if (parsed.success) tools.push(parsed.data);
     if (tools.length > MAX_LISTED_TOOLS) break;
   }

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
 import { bearerOnlyTo } from './bearer-only-to.ts';
+import { MCP_APP_MIME_TYPE, UI_EXTENSION } from './ui-resource.ts';
 import { connectFailure, McpConnectError, type AuthChallenge } from './connect-failure.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
 import { TASKS_EXTENSION, TaskWire } from './task-wire.ts';
@@ -30,6 +31,8 @@ export interface HttpEndpoint {
   bearerToken: string | null;
   /** This browser's OAuth tokens for the server: the SDK's transport sends them (to this URL only) and refreshes them on a 401. */
   authProvider?: OAuthClientProvider;
+  /** Advertise MCP Apps (the `io.modelcontextprotocol/ui` extension): the server may then offer tools with views. */
+  views?: boolean;
 }
 
 /**
@@ -42,9 +45,13 @@ export interface HttpEndpoint {
  * and retries the call with the answers. Validates without eval. URLs other
  * than http(s) never reach a card.
  */
-export function newClient(events: SessionEvents): Client {
+export function newClient(events: SessionEvents, { views = false }: { views?: boolean } = {}): Client {
   const client = new Client(CLIENT_INFO, {
-    capabilities: CLIENT_CAPABILITIES,
+    capabilities: {
+      ...CLIENT_CAPABILITIES,
+      // Only while the person shows this server's views (and this build can isolate them): a server may shape its tools by it.
+      ...(views ? { extensions: { [UI_EXTENSION]: { mimeTypes: [MCP_APP_MIME_TYPE] } } } : {}),
+    },
     // The SDK's default in a browser is this one too; Node's (Ajv) compiles schemas with new Function, which the app's CSP forbids.
     jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     versionNegotiation: { mode: 'auto' },
@@ -153,7 +160,7 @@ async function attempt(endpoint: HttpEndpoint, events: SessionEvents, kind: McpT
           onInsufficientScope: 'throw',
         })
       : new SSEClientTransport(url, { requestInit: { headers }, fetch: fetchWatching, eventSourceInit: { fetch: fetchWatching }, authProvider: endpoint.authProvider });
-  const client = newClient(events);
+  const client = newClient(events, { views: endpoint.views === true });
   let connected = false;
   client.onerror = (error) => {
     // Before the session is up, connect() reports failures itself; after, a broken stream means the connection is gone.

@@ -14,7 +14,10 @@
  *   user's choice, any host; what may be sent where is decided by the settings
  *   schema (the key only to its own origin, plain http only to this computer)
  *   and by approval cards, not by this policy.
- * - Nothing else: no plugins, frames, forms that post, or `<base>` rewriting.
+ * - Nothing else: no plugins, forms that post, or `<base>` rewriting, and no
+ *   frames but one: with a sandbox origin configured (PAUSEPOINT_SANDBOX_ORIGIN,
+ *   src/mcp/sandbox-origin.ts), `frame-src` that origin and nothing else, where
+ *   MCP App views run in their sandbox proxy (issue 36).
  */
 const DIRECTIVES = [
   "default-src 'none'",
@@ -31,6 +34,28 @@ const DIRECTIVES = [
 
 /** The policy of the meta tag in index.html. */
 export const CONTENT_SECURITY_POLICY = DIRECTIVES.join('; ');
+
+/** The policy of a build whose MCP App views run on `sandboxOrigin` (none: the policy above, no frames at all). */
+export function contentSecurityPolicy(sandboxOrigin: string | null): string {
+  return sandboxOrigin ? `${CONTENT_SECURITY_POLICY}; frame-src ${sandboxOrigin}` : CONTENT_SECURITY_POLICY;
+}
+
+/** The headers of every file (SECURITY_HEADERS) for a build whose views run on `sandboxOrigin`. */
+export function securityHeaders(sandboxOrigin: string | null): Readonly<Record<string, string>> {
+  return { ...SECURITY_HEADERS, 'Content-Security-Policy': `${contentSecurityPolicy(sandboxOrigin)}; frame-ancestors 'none'` };
+}
+
+/**
+ * The sandbox proxy page's own headers (public/sandbox-proxy.html, served on
+ * the sandbox origin): no policy of its own, because the view's document is
+ * its `srcdoc` child and would inherit it — the view's declared policy is put
+ * into that document instead (src/ui/mcp-apps/view-document.ts), so it runs
+ * under exactly that. It must be frameable by the app, so no frame-ancestors.
+ */
+export const SANDBOX_PROXY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-cache',
+});
 
 /** The same as a header, which may also forbid framing the app (clickjacking a card's Approve button). */
 export const CONTENT_SECURITY_POLICY_HEADER = `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`;

@@ -16,6 +16,8 @@ type CallArguments = EveryIntent<{
   mcpFinishSignIn: ['serverId', 'code', 'state', 'iss'];
   mcpSignOut: ['serverId'];
   mcpCancelTask: ['conversationId', 'toolCallId'];
+  mcpSetShowViews: ['serverId', 'on'];
+  mcpReadView: ['serverId', 'resourceUri'];
   syncTurnOn: 'fields';
   syncTurnOff: [];
   syncAddDevice: [];

@@ -1,4 +1,5 @@
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
+import { ViewResource } from '../mcp/ui-resource.ts';
 import type { IntentCall, McpControl, SendIntent } from './agent-client.ts';
 import type { IntentInput } from './protocol.ts';
 import { AgentError } from './agent-error.ts';
@@ -24,9 +25,17 @@ export function mcpCalls(send: SendIntent): McpCalls {
     finishSignIn: (serverId, code, state, iss, signal) => nothing({ type: 'mcpFinishSignIn', serverId, code, state, iss }, signal),
     cancelTask: (conversationId, toolCallId, signal) => nothing({ type: 'mcpCancelTask', conversationId, toolCallId }, signal),
     signOut: async (serverId, signal) => readSignOut(await send({ type: 'mcpSignOut', serverId }, signal)),
+    setShowViews: (serverId, on, signal) => nothing({ type: 'mcpSetShowViews', serverId, on }, signal),
+    readView: async (serverId, resourceUri, signal) => readViewResource(await send({ type: 'mcpReadView', serverId, resourceUri }, signal)),
     // Its answer's zod schema comes with a view's first call: Settings › MCP servers does not pay for it.
     callToolFromView: (input, signal) => import('./view-calls.ts').then(({ viewCall }) => viewCall((intent, s) => send(intent, s, 0))(input, signal)),
   };
+}
+
+function readViewResource(value: unknown): ViewResource {
+  const view = ViewResource.safeParse(value);
+  if (view.success) return view.data;
+  throw new AgentError('ProtocolError', 'The agent worker answered with something that is not a view.');
 }
 
 function readServerId(value: unknown): { serverId: string } {

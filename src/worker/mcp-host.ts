@@ -69,5 +69,7 @@ export class McpHost {
       if (entry?.status !== 'started' || !entry.task) throw new Error('That call is not running as a task any more.');
       await (await this.hub()).tools().find((tool) => tool.name === entry.toolName)?.cancelTask?.(entry.task.id);
     },
+    mcpSetShowViews: async ({ serverId, on }) => (await this.hub()).setShowViews(serverId, on),
+    mcpReadView: async ({ serverId, resourceUri }) => (await this.hub()).readView(serverId, resourceUri, AbortSignal.timeout(30_000)),
   };
 }

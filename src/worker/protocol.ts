@@ -6,6 +6,7 @@ import { ApprovalRuleDraft, AttachmentRefs, Instructions } from '../engine/recor
 import { McpServerDraft } from '../mcp/mcp-server-record.ts';
 import { ViewToolCall, type ViewToolCallAnswer } from '../mcp/view-tool-call.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
+import type { ViewResource } from '../mcp/ui-resource.ts';
 import type { SearchResults } from '../search/search-result.ts';
 import { JoinWithPairing, TurnOnSync, type PairingInvite, type SyncResult } from '../sync/sync-control.ts';
 
@@ -45,6 +46,10 @@ export const McpIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mcpSignOut'), serverId: z.string() }),
   /** Cancel on a call its MCP server runs as a task: `tasks/cancel` for the task its ledger entry names. */
   z.object({ type: z.literal('mcpCancelTask'), conversationId: z.string(), toolCallId: z.string() }),
+  /** `Show interactive views` (MCP Apps, issue 36): on or off for this server. */
+  z.object({ type: z.literal('mcpSetShowViews'), serverId: z.string(), on: z.boolean() }),
+  /** A call's view: `resources/read` of the `ui://` resource one of the server's tools declares (the hub checks which). */
+  z.object({ type: z.literal('mcpReadView'), serverId: z.string().max(200), resourceUri: z.string().max(2048).startsWith('ui://') }),
 ]);
 export type McpIntent = z.infer<typeof McpIntent>;
 
@@ -180,6 +185,8 @@ export type IntentResults = PerIntent<{
   mcpFinishSignIn: void;
   mcpSignOut: SignOutResult;
   mcpCancelTask: void;
+  mcpSetShowViews: void;
+  mcpReadView: ViewResource;
   syncTurnOn: SyncResult;
   syncTurnOff: void;
   syncAddDevice: PairingInvite;

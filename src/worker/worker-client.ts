@@ -84,7 +84,7 @@ export class WorkerClient implements AgentClient {
 
   readonly mcp: McpControl = forwardTo(
     (): Promise<McpControl> => this.#loadMcp(),
-    ['add', 'setEnabled', 'setTrusted', 'setToolEnabled', 'remove', 'beginSignIn', 'finishSignIn', 'signOut', 'cancelTask'],
+    ['add', 'setEnabled', 'setTrusted', 'setToolEnabled', 'remove', 'beginSignIn', 'finishSignIn', 'signOut', 'cancelTask', 'setShowViews', 'readView'],
   );
 
   /** MCP Apps: a view's tool call (view-calls.ts, loaded through mcp-calls.ts). It waits for the card's decision: no backstop timeout. */

@@ -1,6 +1,7 @@
 export * from './conversation.ts';
 export * from './new-conversation.ts';
 export * from './message.ts';
+export * from './tool-view.ts';
 export * from './attachment.ts';
 export * from './attachment-limits.ts';
 export * from './pause-point.ts';

@@ -65,6 +65,7 @@ export const AssistantMessage = z.object({
   fromFile: z.literal(true).optional(),
 });
 
+import { ToolView } from './tool-view.ts';
 import { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES } from './tool-image-limits.ts';
 
 export { BASE64_DATA, MAX_TOOL_IMAGE_CHARS, MAX_TOOL_IMAGES, TOOL_IMAGE_TYPES };
@@ -93,6 +94,8 @@ export const ToolMessage = z.object({
    * is answered with (src/engine/call-from-view.ts). Absent when larger than `MAX_APP_RESULT_CHARS`: the view then gets `content`.
    */
   appResult: z.string().max(MAX_APP_RESULT_CHARS).optional(),
+  /** An MCP App's view of the call (issue 36), rendered again from this after a reload; for the user only. */
+  view: ToolView.optional(),
   /** How the call ended, for the UI; the model only reads `content`. */
   outcome: z.enum(['done', 'failed', 'declined', 'invalid', 'awaiting_approval', 'expired', 'skipped', 'unknown']),
 });

@@ -53,6 +53,8 @@ function setUp() {
     finishSignIn: vi.fn(async () => {}),
     signOut: vi.fn(async () => ({ revoked: 'yes' as const })),
     cancelTask: vi.fn(async () => {}),
+    setShowViews: vi.fn(async () => {}),
+    readView: vi.fn(async () => ({ html: '', csp: {} })),
   } satisfies McpControl;
   const { app, context } = fakeContext({ db });
   Object.assign(app.client, { mcp });

@@ -19,6 +19,8 @@ function control(over: Partial<McpControl> = {}): McpControl {
     beginSignIn: vi.fn(async () => ({ kind: 'redirect' as const, authorizationUrl: 'https://auth.example/authorize?state=good-state', state: 'good-state' })),
     finishSignIn: vi.fn(async () => {}),
     signOut: vi.fn(async () => ({ revoked: 'yes' as const })),
+    setShowViews: vi.fn(),
+    readView: vi.fn(),
     ...over,
   };
 }
