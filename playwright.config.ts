@@ -39,6 +39,9 @@ export default defineConfig({
     // `npm test` (scripts/test-all.mjs) makes this build beside its other first checks and says so with
     // PAUSEPOINT_E2E_BUILT=1; then the server only serves it.
     command: `${process.env.PAUSEPOINT_E2E_BUILT === '1' ? '' : 'PAUSEPOINT_PROBES=1 npx vite build --logLevel warn && '}npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
+    // MCP App views run on the second loopback origin: the app is tested at localhost, the sandbox proxy served by the same
+    // preview at 127.0.0.1. The build puts it in the page's policy, the preview in the headers' (both must say it).
+    env: { PAUSEPOINT_SANDBOX_ORIGIN: `http://127.0.0.1:${PORT}` },
     url: `http://localhost:${PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,

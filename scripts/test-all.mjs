@@ -83,7 +83,11 @@ const started = Date.now();
 const [typecheck, lint, e2eBuild] = await Promise.all([
   stepAside('typecheck', 'npm', ['run', '--silent', 'check']),
   stepAside('lint', 'npx', ['--no-install', 'eslint', '.']),
-  stepAside('build for the end-to-end tests', 'npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], { PAUSEPOINT_PROBES: '1' }),
+  stepAside('build for the end-to-end tests', 'npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], {
+    PAUSEPOINT_PROBES: '1',
+    // The same second origin playwright.config.ts gives its own build: MCP App views' sandbox proxy (issue 36).
+    PAUSEPOINT_SANDBOX_ORIGIN: `http://127.0.0.1:${process.env.PAUSEPOINT_E2E_PORT ?? 4173}`,
+  }),
 ]);
 countCheck('typecheck', typecheck);
 countCheck('lint', lint);

@@ -4,3 +4,6 @@
  */
 export { default as TaskCancel } from './TaskCancel.svelte';
 export { default as ToolImages } from './ToolImages.svelte';
+
+/** An MCP App's view (issue 36): its own chunk — the view, the bridge and ext-apps — loaded only for a call that has one. */
+export const loadAppView = () => import('../mcp-apps/McpAppView.svelte');
