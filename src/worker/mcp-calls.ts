@@ -1,5 +1,5 @@
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
-import { ViewResource } from '../mcp/ui-resource.ts';
+import type { ViewResource } from '../mcp/ui-resource.ts';
 import type { IntentCall, McpControl, SendIntent } from './agent-client.ts';
 import type { IntentInput } from './protocol.ts';
 import { AgentError } from './agent-error.ts';
@@ -33,8 +33,8 @@ export function mcpCalls(send: SendIntent): McpCalls {
 }
 
 function readViewResource(value: unknown): ViewResource {
-  const view = ViewResource.safeParse(value);
-  if (view.success) return view.data;
+  // The worker parsed it with the ViewResource schema; here the shape only, as for the other answers (no zod on this path).
+  if (isObject(value) && isString(value.html) && isObject(value.csp) && (value.prefersBorder === undefined || typeof value.prefersBorder === 'boolean')) return value as ViewResource;
   throw new AgentError('ProtocolError', 'The agent worker answered with something that is not a view.');
 }
 
