@@ -3,7 +3,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import Composer from '../conversation/Composer.svelte';
 import { fakeContext } from '../testing/fake-app.svelte.ts';
-import { confirmOpenLink, proposeMessageFromView } from './view-requests.ts';
+import OpenLinkDialog from './OpenLinkDialog.svelte';
+import { confirmOpenLink, proposeMessageFromView, type ViewLink } from './view-requests.ts';
 
 afterEach(() => {
   localStorage.clear();
@@ -41,9 +42,15 @@ describe('ui/message: a view’s words wait for the person’s Send', () => {
 });
 
 describe('ui/open-link: opens only after a confirmation naming the URL', () => {
+  // As McpAppView asks: OpenLinkDialog on screen until the person answers, then gone.
+  const askInDialog = (link: ViewLink) =>
+    new Promise<boolean>((resolve) => {
+      const shown = render(OpenLinkDialog, { props: { ...link, onDone: (open: boolean) => (shown.unmount(), resolve(open)) } });
+    });
+
   test('names the whole URL, and opens it in a new tab only on Open link', async () => {
     const opened = vi.spyOn(window, 'open').mockReturnValue(null);
-    const answer = confirmOpenLink({ url: 'https://example.org/receipt?id=7', serverName: 'Budget' });
+    const answer = confirmOpenLink({ url: 'https://example.org/receipt?id=7', serverName: 'Budget' }, askInDialog);
     const dialog = await screen.findByRole('dialog', { name: 'Open this link?' });
     expect(dialog.textContent).toContain('https://example.org/receipt?id=7');
     expect(dialog.textContent).toContain('The interactive view of Budget asks to open this address in a new tab');
@@ -56,7 +63,7 @@ describe('ui/open-link: opens only after a confirmation naming the URL', () => {
 
   test('Cancel opens nothing', async () => {
     const opened = vi.spyOn(window, 'open').mockReturnValue(null);
-    const answer = confirmOpenLink({ url: 'http://example.org/', serverName: 'Budget' });
+    const answer = confirmOpenLink({ url: 'http://example.org/', serverName: 'Budget' }, askInDialog);
     await fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     await expect(answer).resolves.toEqual({ outcome: 'declined' });
     expect(opened).not.toHaveBeenCalled();
@@ -64,7 +71,7 @@ describe('ui/open-link: opens only after a confirmation naming the URL', () => {
 
   test('refuses anything but http and https, without asking', async () => {
     for (const url of ['javascript:alert(1)', 'data:text/html,hi', 'file:///etc/passwd', 'not a url']) {
-      expect(await confirmOpenLink({ url, serverName: 'Budget' })).toEqual({ outcome: 'refused', reason: 'Only http and https links are opened.' });
+      expect(await confirmOpenLink({ url, serverName: 'Budget' }, askInDialog)).toEqual({ outcome: 'refused', reason: 'Only http and https links are opened.' });
     }
     expect(screen.queryByRole('dialog')).toBeNull();
   });

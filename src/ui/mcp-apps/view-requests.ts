@@ -4,6 +4,10 @@
  * neither acts on the view's word alone: a message waits in the composer for
  * the person's `Send`, a link opens only after a confirmation naming it.
  */
+// The composer's drafts are in the start chunk already, and this file loads on demand with the view: a static import
+// shares them, where a dynamic `import()` would put a module namespace object and the bundler's runtime for it on the
+// start path (npm run size).
+import { Draft, draftKey, onScreen } from '../state/draft.svelte.ts';
 
 /** A `ui/message` request: the view proposes a user message for the conversation its call row is in. */
 export interface ViewMessage {
@@ -47,7 +51,6 @@ export async function proposeMessageFromView(message: ViewMessage): Promise<View
     .trim();
   if (text === '') return { outcome: 'refused', reason: 'Only text can be put into the message box.' };
   if (text.length > MAX_VIEW_MESSAGE) return { outcome: 'refused', reason: `The message is longer than ${MAX_VIEW_MESSAGE} characters.` };
-  const { Draft, draftKey, onScreen } = await import('../state/draft.svelte.ts');
   // The composer on screen shows them at once; without one they wait in the conversation's stored draft.
   const draft = [...onScreen].find((d) => d.key === draftKey(message.conversationId)) ?? new Draft(message.conversationId);
   draft.text = draft.text.trim() ? `${draft.text}\n\n${text}` : text;
@@ -57,18 +60,17 @@ export async function proposeMessageFromView(message: ViewMessage): Promise<View
 }
 
 /**
- * Asks the person, in a dialog naming the whole URL, whether to open it;
- * opens it in a new tab (no opener, no referrer) only on `Open link`. Only
- * http and https addresses are ever offered.
+ * Asks the person, in a dialog naming the whole URL (`ask`: McpAppView shows
+ * OpenLinkDialog and resolves with their answer), whether to open it; opens it
+ * in a new tab (no opener, no referrer) only on `Open link`. Only http and
+ * https addresses are ever offered. The dialog is rendered by the view's
+ * component rather than mounted here: mount/unmount from a lazy chunk would
+ * put Svelte's unmount on the start path, whose runtime the chunks share.
  */
-export async function confirmOpenLink(link: ViewLink, target: HTMLElement = document.body): Promise<ViewLinkAnswer> {
+export async function confirmOpenLink(link: ViewLink, ask: (link: ViewLink) => Promise<boolean>): Promise<ViewLinkAnswer> {
   const url = URL.canParse(link.url) ? new URL(link.url) : null;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { outcome: 'refused', reason: 'Only http and https links are opened.' };
-  const [{ mount, unmount }, { default: OpenLinkDialog }] = await Promise.all([import('svelte'), import('./OpenLinkDialog.svelte')]);
-  const open = await new Promise<boolean>((resolve) => {
-    const dialog = mount(OpenLinkDialog, { target, props: { url: url.href, serverName: link.serverName, onDone: (yes: boolean) => (void unmount(dialog), resolve(yes)) } });
-  });
-  if (!open) return { outcome: 'declined' };
+  if (!(await ask({ url: url.href, serverName: link.serverName }))) return { outcome: 'declined' };
   window.open(url.href, '_blank', 'noopener,noreferrer');
   return { outcome: 'opened' };
 }
