@@ -149,7 +149,7 @@ export function installLatencyProbes({ probeWorker }: { probeWorker: boolean }):
       // A decision on a card that does not exist: the worker parses it, reads the device id and
       // runs the compare-and-set's transaction, finds nothing and answers `not_found`. It is the
       // path an Approve pressed right after opening takes, and it writes nothing.
-      if (probeWorker) this.postMessage({ id: -15, intent: { type: 'decide', pausePointId: 'bench-latency-probe', decision: { type: 'approve' } } });
+      if (probeWorker) this.postMessage({ id: -15, intent: { type: 'decide', pausePointId: 'bench-latency-probe', decision: { type: 'approve', viewHash: '0'.repeat(64) } } });
     }
   };
 }
