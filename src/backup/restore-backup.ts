@@ -1,81 +1,19 @@
 import Dexie from 'dexie';
-import type { z } from 'zod';
 import { writeInBatches } from '../common/write-in-batches.ts';
-import { jsonEqual } from '../engine/json-equal.ts';
 import { ledgerId, type ToolCall } from '../engine/records/index.ts';
-import { clampAuditEvent, clampDated, inertConversation, inertRule, type InertConversation } from '../inert/index.ts';
-import { API_KEYS_KEY, apiKeyFor } from '../storage/api-keys.ts';
-import { createRule } from '../storage/approval-rules-repo.ts';
-import { ruleEvent } from '../storage/audit-events-repo.ts';
+import { inertConversation, type InertConversation } from '../inert/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
-import { StoredSettings } from '../storage/settings-repo.ts';
 import { StorageError, toStorageError } from '../storage/storage-error.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
 import { idLabel, NOTHING } from './backup-checks.ts';
 import { BackupError } from './backup-error.ts';
-import type { BackupRecords, BackupSettings } from './backup-format.ts';
 import { gateCardProblem } from './record-link-problem.ts';
 import { openRestoreStaging, removeRestoreStaging, type RestoreStaging, type StagedOwned } from './restore-staging.ts';
 import { stageBackup, type StagedBackup } from './stage-backup.ts';
-import { stricterSettings, type KeptSetting } from './stricter-settings.ts';
+import { emptyResult, type RestoreProgress, type RestoreResult } from './restore-result.ts';
+import { writeTheRest } from './write-the-rest.ts';
 
-export interface RestoreResult {
-  /** Conversations written (with their messages, pause points and ledger records). */
-  conversations: number;
-  messages: number;
-  /** Attached files written, with the messages that name them. */
-  attachments: number;
-  pausePoints: number;
-  ledger: number;
-  notes: number;
-  /** Approval rules written; `allowRulesOff` of them are allow rules, written switched off. */
-  approvalRules: number;
-  allowRulesOff: number;
-  /** Audit events written, as history (those already here are kept as they are). */
-  auditEvents: number;
-  /** Conversations written that were working when the backup was made: they wait for Continue. */
-  interrupted: number;
-  /** Conversations in the backup that were already here and were left as they are. */
-  conversationsKept: number;
-  /**
-   * `restored`: the backup's settings were written (this browser's API keys, stored per
-   * endpoint origin, are untouched); `unchanged`: they equal the current ones; `kept_current`:
-   * this browser's settings point at another endpoint and were kept; `absent`: the backup has none.
-   */
-  settings: 'restored' | 'unchanged' | 'kept_current' | 'absent';
-  /** True when settings were restored with no API key to go with them: the user must enter one. */
-  apiKeyMissing: boolean;
-  /**
-   * The spending bounds kept from this browser where the backup's were looser
-   * (a limit dropped or raised, a price lowered or dropped): see stricter-settings.ts.
-   * Empty unless `settings` is `restored`.
-   */
-  keptStricter: KeptSetting[];
-  /** Records the backup itself says were unreadable when it was made (and so are not in it). */
-  skippedInBackup: number;
-  /**
-   * Why the restore ended before the file's end, or null. Cancelled while the
-   * file was being checked, nothing was written; while writing, the
-   * conversations written are whole (each with its messages, approvals, ledger
-   * and files), and `conversationsLeft` more, the notes, rules, audit history
-   * and settings were not: restoring the same file again adds them.
-   */
-  stopped: { reason: 'cancelled'; while: 'checking' | 'writing' } | null;
-  conversationsLeft: number;
-  /** The file's size. */
-  bytes: number;
-}
-
-export interface RestoreProgress {
-  /** `checking`: the file is read and every record checked, nothing written yet; `writing`: whole conversations are being written. */
-  phase: 'checking' | 'writing';
-  /** Records checked, or written, so far; `totalRecords` is the file's, once it has been checked. */
-  records: number;
-  totalRecords: number | null;
-  /** Bytes of the file read so far, and its size. */
-  bytes: number;
-  totalBytes: number;
-}
+export type { RestoreProgress, RestoreResult } from './restore-result.ts';
 
 /** What `navigator.storage.estimate()` answers: the port a test sets. */
 export type StorageEstimator = () => Promise<{ quota?: number; usage?: number } | undefined>;
@@ -88,7 +26,6 @@ export interface RestoreOptions {
   estimate?: StorageEstimator;
 }
 
-const SETTINGS_KEY = 'settings';
 const RESTORE_LOCK = 'pausepoint-restore';
 const MEGABYTE = 1_000_000;
 /**
@@ -191,29 +128,6 @@ async function checkSpace(size: number, estimate: StorageEstimator): Promise<voi
     'no_space',
     `This backup is ${mb(size)}. Restoring it needs about ${mb(needed)} of free storage (its records are set aside while they are checked, then written), and this browser has ${mb(free)} free for Pausepoint. Free space on this device, or delete conversations you no longer need here, then restore again. The file was not read. ${NOTHING}`,
   );
-}
-
-function emptyResult(bytes: number): RestoreResult {
-  return {
-    conversations: 0,
-    messages: 0,
-    attachments: 0,
-    pausePoints: 0,
-    ledger: 0,
-    notes: 0,
-    approvalRules: 0,
-    allowRulesOff: 0,
-    auditEvents: 0,
-    interrupted: 0,
-    conversationsKept: 0,
-    settings: 'absent',
-    apiKeyMissing: false,
-    keptStricter: [],
-    skippedInBackup: 0,
-    stopped: null,
-    conversationsLeft: 0,
-    bytes,
-  };
 }
 
 /**
@@ -340,94 +254,3 @@ async function writeConversations(db: PausepointDb, batch: readonly Written[]): 
     await db.ledger.bulkPut(batch.flatMap((w) => w.inert.ledger));
   });
 }
-
-/** After the conversations: the notes, rules and settings in one transaction, then the audit history page by page. */
-async function writeTheRest(db: PausepointDb, staging: RestoreStaging, staged: StagedBackup, at: number, result: RestoreResult): Promise<void> {
-  const stagedNotes = (await staging.notes.toArray()).map((row) => row.record);
-  const stagedRules = (await staging.approvalRules.toArray()).map((row) => row.record);
-  await db.transaction('rw', [db.notes, db.approvalRules, db.ruleEvents, db.settings, db.auditEvents], async () => {
-    const notes = (await newerNotes(db, stagedNotes)).map((note) => clampDated(note, at));
-    const rules = await missingRules(db, stagedRules.filter((rule) => rule.scope.kind !== 'conversation' || !staged.present.has(rule.scope.conversationId)));
-    const approvalRules = rules.map((rule) => inertRule(rule, at));
-    const settings = await restoreSettings(db, staged.settings);
-    await db.notes.bulkPut(notes);
-    // Each as the event that makes it, written by this device (rule-events-repo.ts).
-    for (const rule of approvalRules) await createRule(db, rule);
-    // Each rule a restore brings is in the audit log, as it came back (allow rules switched off).
-    await db.auditEvents.bulkAdd(approvalRules.map((rule) => ruleEvent('rule_restored', rule, { id: crypto.randomUUID(), at })));
-    if (settings.write) await db.settings.put({ key: SETTINGS_KEY, value: settings.write });
-    Object.assign(result, {
-      notes: notes.length,
-      approvalRules: approvalRules.length,
-      allowRulesOff: approvalRules.filter((rule) => rule.effect === 'allow').length,
-      settings: settings.outcome,
-      apiKeyMissing: settings.apiKeyMissing,
-      keptStricter: settings.kept,
-    });
-  });
-  let last: string | undefined;
-  for (;;) {
-    const page = await (last === undefined ? staging.auditEvents.orderBy(':id') : staging.auditEvents.where(':id').above(last)).limit(PAGE * 5).toArray();
-    const events = page.map((row) => row.record);
-    await db.transaction('rw', db.auditEvents, async () => {
-      const missing = (await missingEvents(db, events)).map((event) => clampAuditEvent(event, at));
-      await db.auditEvents.bulkAdd(missing);
-      result.auditEvents += missing.length;
-    });
-    if (page.length < PAGE * 5) return;
-    last = page[page.length - 1]!.id;
-  }
-}
-
-/** The backup's rules whose ids were never here: a rule here is kept as it is, and one removed here stays removed. */
-async function missingRules(db: PausepointDb, rules: BackupRecords['approvalRules']): Promise<BackupRecords['approvalRules']> {
-  const here = await db.approvalRules.bulkGet(rules.map((rule) => rule.id));
-  const known = new Set((await db.ruleEvents.where('ruleId').anyOf(rules.map((rule) => rule.id)).toArray()).map((event) => event.ruleId));
-  return rules.filter((rule, index) => here[index] === undefined && !known.has(rule.id));
-}
-
-/** The backup's audit events whose ids are not here: history already here is kept as it is. */
-async function missingEvents(db: PausepointDb, events: BackupRecords['auditEvents']): Promise<BackupRecords['auditEvents']> {
-  const here = await db.auditEvents.bulkGet(events.map((event) => event.id));
-  return events.filter((_, index) => here[index] === undefined);
-}
-
-async function newerNotes(db: PausepointDb, notes: BackupRecords['notes']): Promise<BackupRecords['notes']> {
-  const current = await db.notes.bulkGet(notes.map((note) => note.id));
-  return notes.filter((note, index) => {
-    const here = current[index];
-    return here === undefined || !(typeof here.updatedAt === 'number' && here.updatedAt >= note.updatedAt);
-  });
-}
-
-interface SettingsPlan {
-  outcome: RestoreResult['settings'];
-  write: StoredSettingsValue | undefined;
-  apiKeyMissing: boolean;
-  kept: KeptSetting[];
-}
-type StoredSettingsValue = z.output<typeof StoredSettings>;
-
-/** Providers that are usually run without a key: restoring their settings needs no key prompt. */
-const KEYLESS_PROVIDERS: ReadonlySet<string> = new Set(['ollama', 'lmstudio', 'demo']);
-
-async function restoreSettings(db: PausepointDb, backup: BackupSettings | null): Promise<SettingsPlan> {
-  if (backup === null) return { outcome: 'absent', write: undefined, apiKeyMissing: false, kept: [] };
-  const row = await db.settings.get(SETTINGS_KEY);
-  const current = StoredSettings.safeParse(row?.value);
-  if (current.success && current.data.baseUrl !== backup.baseUrl) {
-    return { outcome: 'kept_current', write: undefined, apiKeyMissing: false, kept: [] };
-  }
-  const { settings: next, kept } = stricterSettings(StoredSettings.parse(backup), current.success ? current.data : undefined);
-  if (current.success && sameSettings(current.data, next)) return { outcome: 'unchanged', write: undefined, apiKeyMissing: false, kept: [] };
-  // The key, if any, is the one this browser saved for the restored endpoint's origin.
-  const apiKey = apiKeyFor((await db.settings.get(API_KEYS_KEY))?.value, next.baseUrl);
-  return { outcome: 'restored', write: next, apiKeyMissing: apiKey === '' && !KEYLESS_PROVIDERS.has(next.provider), kept };
-}
-
-/** Fields are JSON values (the prices a list of objects); a field left out equals one set to undefined. */
-function sameSettings(a: StoredSettingsValue, b: StoredSettingsValue): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof StoredSettingsValue)[]);
-  return [...keys].every((key) => jsonEqual(a[key], b[key]));
-}
-
