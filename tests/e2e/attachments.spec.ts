@@ -160,6 +160,8 @@ test('a model known to take no images says so before anything is sent', async ({
   await page.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('combobox', { name: 'Model' }).fill('gpt-3.5-turbo');
   await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
+  // Saved before the next request: a Send right after the press could still go out on the settings before.
+  await expect(page.getByText('Saved. New requests use these settings.')).toBeVisible();
   await page.getByRole('button', { name: 'New chat' }).click();
   await attach(page, png());
   await page.getByRole('textbox', { name: 'Message' }).fill('What is this?');

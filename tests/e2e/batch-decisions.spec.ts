@@ -177,6 +177,8 @@ test('keyboard: ? lists the shortcuts; A on a focused card approves; D opens the
   await expect(first).toBeFocused();
 
   const firstTitle = (await first.getByRole('heading').first().textContent())!;
+  // D decides nothing until the card has been on screen for a moment (card-keys.svelte.ts); the card says when.
+  await expect(first).toHaveAttribute('aria-keyshortcuts', 'A D');
   await page.keyboard.press('d');
   const decline = page.getByRole('dialog', { name: `Decline “${firstTitle}”?` });
   await expect(decline).toBeVisible();

@@ -19,6 +19,8 @@ test('a custom header set in Settings goes with every request to its origin, and
     await page.getByRole('button', { name: 'Test connection' }).click();
     await expect(page.getByText(/Connected\./)).toBeVisible();
     await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
+    // Saved before the next request: a Send right after the press could still go out on the settings before.
+    await expect(page.getByText('Saved. New requests use these settings.')).toBeVisible();
     await page.getByRole('button', { name: 'New chat' }).click();
     await send(page, 'hi');
     await expect(page.getByText('Through the gateway.')).toBeVisible();
@@ -32,6 +34,8 @@ test('a custom header set in Settings goes with every request to its origin, and
     await page.getByLabel('Base URL').fill(other.baseUrl);
     await expect(page.getByLabel('Header name')).toHaveCount(0);
     await page.getByRole('button', { name: 'Save', exact: true }).first().click(); // the Model section's; Push notifications has its own
+    // Saved before the next request: a Send right after the press could still go out on the settings before.
+    await expect(page.getByText('Saved. New requests use these settings.')).toBeVisible();
     await page.getByRole('button', { name: 'New chat' }).click();
     await send(page, 'hello');
     await expect(page.getByText('Somewhere else.')).toBeVisible();
