@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { card, openMcpSettings, send, setUpEndpoint } from './app.ts';
+import { card, send, setUpEndpoint } from './app.ts';
 import { expect, mcpPort, test } from './fixtures.ts';
-import { startBasicAppServer, type AppServer } from './mcp-apps-server.ts';
+import { addClock, CLOCK_VIEW, startBasicAppServer, type AppServer } from './mcp-apps-server.ts';
 
 // Issue 36 point 3: a call an MCP App's view makes goes through the same gate as the model's.
 // Each test starts a real server process (@modelcontextprotocol/server-basic-vanillajs) on a shared machine.
@@ -17,18 +17,12 @@ test.afterEach(async () => {
   await app.close();
 });
 
-const VIEW = 'Interactive view of clock__get-time';
 const ASKED_BY_VIEW = 'Asked by the interactive view of Clock, not by the model.';
 
 /** Connects the example server as Clock, asks the model for the time, approves the model's call: its view shows that time. */
 async function viewOfFirstCall(page: Page, llm: Parameters<typeof setUpEndpoint>[1]) {
   await setUpEndpoint(page, llm);
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(app.url);
-  await section.getByLabel('Name (optional)').fill('Clock');
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(section.getByRole('article', { name: 'Clock' }).getByRole('status', { name: 'Status of Clock' })).toHaveText(/^Connected/, { timeout: 20_000 });
+  await addClock(page, app, { views: true });
 
   llm.enqueue({ toolCalls: [{ id: 'call_time', name: 'clock__get-time', arguments: {} }] }, { content: 'Here is the time.' });
   await page.getByRole('button', { name: 'New chat' }).click();
@@ -36,7 +30,7 @@ async function viewOfFirstCall(page: Page, llm: Parameters<typeof setUpEndpoint>
   await card(page, 'Call get-time on Clock').getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText('Here is the time.')).toBeVisible();
   // The model's call's row: a call the view makes has a row (and a view) of its own after it.
-  const view = page.locator(`iframe[title="${VIEW}"]`).first().contentFrame().frameLocator('iframe');
+  const view = page.locator(`iframe[title="${CLOCK_VIEW}"]`).first().contentFrame().frameLocator('iframe');
   const time = view.locator('#server-time');
   await expect(time).toHaveText(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, { timeout: 20_000 });
   return { view, time, first: (await time.textContent())! };

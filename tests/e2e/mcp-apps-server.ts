@@ -1,7 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
+import { openMcpSettings } from './app.ts';
+import { expect } from './fixtures.ts';
+import { startLoopbackProcess, stopLoopbackProcess } from './loopback-process.ts';
 
 /**
  * `@modelcontextprotocol/server-basic-vanillajs` (a dev dependency: `npm ci` brings it), ext-apps' own example MCP
@@ -18,29 +21,31 @@ export interface AppServer {
 const ENTRY = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
 
 export async function startBasicAppServer(port: number): Promise<AppServer> {
-  const child: ChildProcess = spawn(process.execPath, [ENTRY], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server-basic-vanillajs exited with ${child.exitCode}: ${stderr}`);
-    const up = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'OPTIONS' }).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`server-basic-vanillajs did not listen on ${port}: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // Its /mcp answers a CORS preflight once it listens (a plain GET is refused without a session).
+  const child = await startLoopbackProcess(ENTRY, port, '/mcp', { method: 'OPTIONS', name: 'server-basic-vanillajs' });
+  return { url: `http://localhost:${port}/mcp`, close: () => stopLoopbackProcess(child) };
+}
+
+/** The accessible name of the frame that shows `get-time`'s view, once the server is connected as Clock. */
+export const CLOCK_VIEW = 'Interactive view of clock__get-time';
+
+/** Settings › MCP servers: connects `app` as Clock, with its interactive views left on or turned off (which reconnects). */
+export async function addClock(page: Page, app: AppServer, options: { views: boolean }): Promise<void> {
+  await openMcpSettings(page);
+  const section = page.getByRole('region', { name: 'MCP servers' });
+  await section.getByLabel('Server URL').fill(app.url);
+  await section.getByLabel('Name (optional)').fill('Clock');
+  await section.getByRole('button', { name: 'Connect', exact: true }).click();
+  const server = section.getByRole('article', { name: 'Clock' });
+  await expect(server.getByRole('status', { name: 'Status of Clock' })).toHaveText(/^Connected/, { timeout: 20_000 });
+  const views = server.getByRole('switch', { name: 'Show interactive views' });
+  await expect(views).toBeChecked();
+  if (!options.views) {
+    await views.uncheck();
+    await expect(views).not.toBeChecked();
+    // Turning it off reconnects without the extension.
+    await expect(server.getByRole('status', { name: 'Status of Clock' })).toHaveText(/^Connected/, { timeout: 20_000 });
   }
-  return {
-    url: `http://localhost:${port}/mcp`,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
 }
 
 /** A loopback HTTP server that counts every request it receives: what a view must never reach. */

@@ -1,7 +1,7 @@
 import type { Frame, Page } from '@playwright/test';
-import { card, openMcpSettings, send, setUpEndpoint } from './app.ts';
+import { card, send, setUpEndpoint } from './app.ts';
 import { expect, mcpPort, test } from './fixtures.ts';
-import { startBasicAppServer, startTarget, type AppServer } from './mcp-apps-server.ts';
+import { addClock, CLOCK_VIEW, startBasicAppServer, startTarget, type AppServer } from './mcp-apps-server.ts';
 
 // Each test starts a real server process (and this machine is shared): more time than the default.
 test.describe.configure({ timeout: 120_000 });
@@ -14,26 +14,6 @@ test.beforeEach(async ({}, testInfo) => {
 test.afterEach(async () => {
   await app.close();
 });
-
-const VIEW = 'Interactive view of clock__get-time';
-
-async function addClock(page: Page, options: { views: boolean }) {
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(app.url);
-  await section.getByLabel('Name (optional)').fill('Clock');
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  const server = section.getByRole('article', { name: 'Clock' });
-  await expect(server.getByRole('status', { name: 'Status of Clock' })).toHaveText(/^Connected/, { timeout: 20_000 });
-  const views = server.getByRole('switch', { name: 'Show interactive views' });
-  await expect(views).toBeChecked();
-  if (!options.views) {
-    await views.uncheck();
-    await expect(views).not.toBeChecked();
-    // Turning it off reconnects without the extension.
-    await expect(server.getByRole('status', { name: 'Status of Clock' })).toHaveText(/^Connected/, { timeout: 20_000 });
-  }
-}
 
 /** The view's own document: the sandbox proxy's inner frame. */
 async function viewFrame(page: Page): Promise<Frame> {
@@ -50,7 +30,7 @@ async function viewFrame(page: Page): Promise<Frame> {
 test('a tool’s view renders in a sandboxed inner frame on the second origin, cannot reach the app or fetch outside its CSP, and renders again after a reload', async ({ page, llm }) => {
   await setUpEndpoint(page, llm);
   await page.evaluate(() => localStorage.setItem('pausepoint-e2e-secret', 'the app’s own'));
-  await addClock(page, { views: true });
+  await addClock(page, app, { views: true });
 
   llm.enqueue({ toolCalls: [{ id: 'call_time', name: 'clock__get-time', arguments: {} }] }, { content: 'Here is the time.' });
   await page.getByRole('button', { name: 'New chat' }).click();
@@ -59,12 +39,12 @@ test('a tool’s view renders in a sandboxed inner frame on the second origin, c
   await expect(page.getByText('Here is the time.')).toBeVisible();
 
   // The outer frame is the sandbox proxy on the other loopback origin; the view is its inner frame, allow-scripts only.
-  const outer = page.locator(`iframe[title="${VIEW}"]`);
+  const outer = page.locator(`iframe[title="${CLOCK_VIEW}"]`);
   await expect(outer).toHaveAttribute('src', new RegExp(`^http://127\\.0\\.0\\.1:\\d+/sandbox-proxy\\.html\\?host=${encodeURIComponent(new URL(page.url()).origin)}$`));
   await expect(outer).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin');
-  const inner = page.frameLocator(`iframe[title="${VIEW}"]`).locator('iframe');
+  const inner = page.frameLocator(`iframe[title="${CLOCK_VIEW}"]`).locator('iframe');
   await expect(inner).toHaveAttribute('sandbox', 'allow-scripts');
-  const view = page.frameLocator(`iframe[title="${VIEW}"]`).frameLocator('iframe');
+  const view = page.frameLocator(`iframe[title="${CLOCK_VIEW}"]`).frameLocator('iframe');
   await expect(view.getByRole('button', { name: 'Get Server Time' })).toBeVisible({ timeout: 20_000 });
   // The view was given the call's result: the server's time, as the call's row shows it.
   const time = view.locator('#server-time');
@@ -123,7 +103,7 @@ test('a tool’s view renders in a sandboxed inner frame on the second origin, c
 
 test('with Show interactive views off, the call keeps its text result and no view is shown', async ({ page, llm }) => {
   await setUpEndpoint(page, llm);
-  await addClock(page, { views: false });
+  await addClock(page, app, { views: false });
 
   llm.enqueue({ toolCalls: [{ id: 'call_time', name: 'clock__get-time', arguments: {} }] }, { content: 'Here is the time.' });
   await page.getByRole('button', { name: 'New chat' }).click();
@@ -133,18 +113,18 @@ test('with Show interactive views off, the call keeps its text result and no vie
   const row = page.locator('details.tool-call').filter({ hasText: 'clock__get-time' });
   await row.locator('summary').click();
   await expect(row).toContainText(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/);
-  await expect(page.locator(`iframe[title="${VIEW}"]`)).toHaveCount(0);
+  await expect(page.locator(`iframe[title="${CLOCK_VIEW}"]`)).toHaveCount(0);
   await expect(page.locator('iframe')).toHaveCount(0);
 });
 
 test('time from a stored result to its view given it (p50 over reloads), for the closing note', async ({ page, llm }) => {
   await setUpEndpoint(page, llm);
-  await addClock(page, { views: true });
+  await addClock(page, app, { views: true });
   llm.enqueue({ toolCalls: [{ id: 'call_time', name: 'clock__get-time', arguments: {} }] }, { content: 'Here is the time.' });
   await page.getByRole('button', { name: 'New chat' }).click();
   await send(page, 'what time is it on the server?');
   await card(page, 'Call get-time on Clock').getByRole('button', { name: 'Approve' }).click();
-  const outer = page.locator(`iframe[title="${VIEW}"]`);
+  const outer = page.locator(`iframe[title="${CLOCK_VIEW}"]`);
   const samples: number[] = [];
   for (let run = 0; run < 7; run++) {
     if (run > 0) await page.reload();
