@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import '../../tests/unit/promise-with-resolvers.ts';
 import { MAX_FILE_TEXT_CHARS } from '../engine/records/attachment-limits.ts';
 import { readAttachedFile } from './read-attached-file.ts';
-import { sha256Hex } from './sha256.ts';
+import { sha256Hex } from '../common/sha256.ts';
 
 describe('readAttachedFile', () => {
   it('reads an image’s bytes with its hash and progress, and no text', async () => {

@@ -2,7 +2,7 @@ import { MAX_FILE_TEXT_CHARS } from '../engine/records/attachment-limits.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
 import type { FileKind } from './attachment-kind.ts';
 import { AttachmentReadError } from './attachment-read-error.ts';
-import { sha256Hex } from './sha256.ts';
+import { sha256Hex } from '../common/sha256.ts';
 
 /** A file as it is stored, less what the tray gives it when the message is sent. */
 export type ReadFile = Omit<StoredAttachment, 'v' | 'id' | 'createdAt'>;

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../attachments/sha256.ts';
+import { sha256Hex } from '../common/sha256.ts';
 import { makeConversation } from '../engine/testing/make-records.ts';
 import { putAttachments } from '../storage/attachments-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { fromBase64, toBase64 } from '../attachments/base64.ts';
-import { sha256Hex } from '../attachments/sha256.ts';
+import { fromBase64, toBase64 } from '../common/base64.ts';
+import { sha256Hex } from '../common/sha256.ts';
 import { AttachmentRef, MAX_FILE_TEXT_CHARS, type Message } from '../engine/records/index.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
 import { NOTHING } from './backup-checks.ts';

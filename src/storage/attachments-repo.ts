@@ -1,6 +1,6 @@
 import type { AttachmentContent, AttachmentsPort } from '../engine/attachments-port.ts';
 import type { AttachmentRef } from '../engine/records/index.ts';
-import { toBase64 } from '../attachments/base64.ts';
+import { toBase64 } from '../common/base64.ts';
 import type { PausepointDb } from './db.ts';
 import { toStorageError } from './storage-error.ts';
 import type { StoredAttachment } from './stored-attachment.ts';

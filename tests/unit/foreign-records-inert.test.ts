@@ -194,7 +194,7 @@ describe('re-import of an export: attachment ids distinct, deleting the copy kee
   const ref = { id: 'att-1', name: 'notes.txt', type: 'text/plain', size: bytes.length, sha256: '', kind: 'text' as const };
 
   async function original(): Promise<void> {
-    const { sha256Hex } = await import('../../src/attachments/sha256.ts');
+    const { sha256Hex } = await import('../../src/common/sha256.ts');
     ref.sha256 = await sha256Hex(bytes);
     await db.attachments.put({ v: 1, ...ref, blob: new Blob([bytes], { type: 'text/plain' }), text: 'the original notes', createdAt: 1_000 });
     await db.conversations.put(makeConversation({ id: 'c1', nextSeq: 1 }));
@@ -222,8 +222,8 @@ describe('re-import of an export: attachment ids distinct, deleting the copy kee
   it('by restore: a backup whose file takes the id of one here is refused, and the bytes here stay', async () => {
     await original();
     const other = new TextEncoder().encode('bytes from the file');
-    const { sha256Hex } = await import('../../src/attachments/sha256.ts');
-    const { toBase64 } = await import('../../src/attachments/base64.ts');
+    const { sha256Hex } = await import('../../src/common/sha256.ts');
+    const { toBase64 } = await import('../../src/common/base64.ts');
     const theirs = { ...ref, size: other.length, sha256: await sha256Hex(other) };
     const backup = JSON.parse(asBackup(JSON.stringify({ conversation: makeConversation({ id: 'c2', nextSeq: 1 }), messages: [{ v: 1, id: 'c2-m0', conversationId: 'c2', seq: 0, createdAt: 1_000, role: 'user', content: 'x', attachments: [theirs] }], pausePoints: [] })));
     backup.data.attachments = [{ v: 1, ...theirs, createdAt: 1_000, data: toBase64(other) }];

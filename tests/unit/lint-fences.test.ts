@@ -15,7 +15,7 @@ async function refusedImports(filePath: string, source: string): Promise<string[
 }
 
 describe('lint fences', () => {
-  const engineProbes = ['sync/sync-service.ts', 'mcp/mcp-hub.ts', 'search/search-index.ts', 'attachments/sha256.ts', 'backup/index.ts', 'conversation-file/export-conversation.ts', 'pwa/manifest.ts', 'push/push-service.ts', 'inert/index.ts', 'ui/app-context.ts'];
+  const engineProbes = ['sync/sync-service.ts', 'mcp/mcp-hub.ts', 'search/search-index.ts', 'attachments/read-attached-file.ts', 'backup/index.ts', 'conversation-file/export-conversation.ts', 'pwa/manifest.ts', 'push/push-service.ts', 'inert/index.ts', 'ui/app-context.ts'];
 
   test.each(engineProbes)('the engine may not import ../%s', async (target) => {
     expect(await refusedImports('src/engine/fence-probe.ts', `import '../${target}';`)).toHaveLength(1);
