@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { Conversation, Message, PausePoint } from '../../src/engine/records/index.ts';
-import { BLOCK_SIZE } from '../../src/search/search-records.ts';
+import { BLOCK_SIZE } from '../../src/storage/records/search-records.ts';
 import { cardText, messageText } from '../../src/search/searchable-text.ts';
 import { wordSegments, wordTerms } from '../../src/search/word-segments.ts';
 

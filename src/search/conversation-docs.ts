@@ -1,6 +1,6 @@
 import type { Message, PausePoint } from '../engine/records/index.ts';
 import { documentTerms } from './document-terms.ts';
-import { BLOCK_SIZE, type SearchDoc } from './search-records.ts';
+import { BLOCK_SIZE, type SearchDoc } from '../storage/records/search-records.ts';
 import { cardText, messageText } from './searchable-text.ts';
 
 /** A document at its place: the block part, the place in it, and what it holds now (null: nothing to find). */

@@ -1,6 +1,6 @@
 import { documentTerms } from './document-terms.ts';
 import { foldText } from './fold-text.ts';
-import type { SearchCoveredRow } from './search-records.ts';
+import type { SearchCoveredRow } from '../storage/records/search-records.ts';
 
 /** A conversation as search lists it, and its title's terms and folded text, for a title's match. */
 export interface ConversationEntry {

@@ -1,7 +1,7 @@
 import type { PausepointDb } from '../storage/db.ts';
 import type { DocAt } from './conversation-docs.ts';
 import { updatePostings } from './postings.ts';
-import { BLOCK_SIZE, SEARCH_FORMAT, type SearchBlockRow, type SearchCoveredRow, type SearchDoc, type SearchStateRow } from './search-records.ts';
+import { BLOCK_SIZE, SEARCH_FORMAT, type SearchBlockRow, type SearchCoveredRow, type SearchDoc, type SearchStateRow } from '../storage/records/search-records.ts';
 
 /** What to write of one conversation: documents at their places; `whole`, when they are all it has now (its other blocks go, and its `updatedAt` is recorded). */
 export interface ConversationWrite {

@@ -4,7 +4,7 @@ import { queryTerms } from './document-terms.ts';
 import { foldText } from './fold-text.ts';
 import type { IndexView } from './index-view.ts';
 import { intersect, union } from './postings.ts';
-import { BLOCK_SIZE } from './search-records.ts';
+import { BLOCK_SIZE } from '../storage/records/search-records.ts';
 import type { SearchResults } from './search-result.ts';
 import { searchSnippet } from './search-snippet.ts';
 import { cardText, messageText } from './searchable-text.ts';

@@ -6,7 +6,7 @@ import type { PausepointDb } from '../storage/db.ts';
 import { cardDocs, conversationDocs, messageDoc } from './conversation-docs.ts';
 import { IndexView } from './index-view.ts';
 import { IndexWriter, type ConversationWrite } from './index-writer.ts';
-import { SEARCH_FORMAT, type SearchStateRow } from './search-records.ts';
+import { SEARCH_FORMAT, type SearchStateRow } from '../storage/records/search-records.ts';
 import type { SearchResults } from './search-result.ts';
 import { searchIndex } from './search-query.ts';
 
@@ -35,7 +35,7 @@ const usable = (state: SearchStateRow | undefined): state is SearchStateRow => s
 
 /**
  * Conversation search as a worker runs it, over the index stored in
- * IndexedDB (search-records.ts), which every tab shares: the first tab that
+ * IndexedDB (src/storage/records/search-records.ts), which every tab shares: the first tab that
  * searches builds it, under a Web Lock so no two tabs ever build at once,
  * and every later tab only reads it (a conversation's title and blocks are
  * all it holds in memory, index-view.ts). It is rebuilt only when its

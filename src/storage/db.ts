@@ -3,10 +3,10 @@ import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
 import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
 import type { StoredMcpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
-import type { RemoteDecision, SyncDevice, SyncDocState } from '../sync/records/sync-records.ts';
+import type { RemoteDecision, SyncDevice, SyncDocState } from './records/sync-records.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 import type { StoredAttachment } from './stored-attachment.ts';
-import type { SearchBlockRow, SearchCoveredRow, SearchStateRow, SearchTermRow } from '../search/search-records.ts';
+import type { SearchBlockRow, SearchCoveredRow, SearchStateRow, SearchTermRow } from './records/search-records.ts';
 
 /**
  * One row per key: `settings`, `deviceId`, and `apiKeys` (api-keys.ts), where
@@ -51,7 +51,7 @@ export class PausepointDb extends Dexie {
   declare syncDocs: EntityTable<SyncDocState, 'key'>;
 
   /**
-   * Conversation search's index (src/search/search-records.ts), kept here so
+   * Conversation search's index (src/storage/records/search-records.ts), kept here so
    * every tab reads the one a single builder wrote: a posting list per term,
    * the terms of each block of messages or cards, what each conversation's
    * blocks cover, and the index's format. Derived from the records above,
@@ -107,14 +107,14 @@ export class PausepointDb extends Dexie {
     this.version(7).stores({ mcpOAuth: 'serverId' });
     // Additive: audit events (src/engine/records/audit-event.ts), read by the export in (at, id) order.
     this.version(9).stores({ auditEvents: 'id, [at+id]' });
-    // Additive: sync across the person's devices (src/sync/records/sync-records.ts).
+    // Additive: sync across the person's devices (src/storage/records/sync-records.ts).
     this.version(10).stores({ syncDevices: 'id', remoteDecisions: 'pausePointId, conversationId, state', syncDocs: 'key' });
     // Additive: attached files' bytes (stored-attachment.ts), found by the refs of the messages that name them.
     this.version(11).stores({ attachments: 'id' });
     // Additive: answers that carry usage, by when they were written (only those have `usage.model`, so only they are in it):
     // the day's and the month's usage read the calls in their period, not every message of every conversation touched in it.
     this.version(12).stores({ messages: 'id, [conversationId+seq], [createdAt+usage.model]' });
-    // Additive: the persisted search index (src/search/search-records.ts), shared by every tab instead of one in each worker's memory.
+    // Additive: the persisted search index (src/storage/records/search-records.ts), shared by every tab instead of one in each worker's memory.
     this.version(13).stores({ searchTerms: 'term', searchBlocks: 'id', searchCovered: 'conversationId', searchState: 'key' });
     // Additive: rule events (src/engine/records/rule-state-event.ts); a rule is the fold of its events. A rule stored before
     // them gets the event that made it when it is first changed or synced (rule-events-repo.ts `adoptStoredRules`): no

@@ -1,5 +1,5 @@
 import { liveQuery, type Observable } from 'dexie';
-import { SyncConfig, SyncDevice, SyncStatus } from '../sync/records/sync-records.ts';
+import { SyncConfig, SyncDevice, SyncStatus } from './records/sync-records.ts';
 import type { PausepointDb } from './db.ts';
 import { SYNC_KEY, SYNC_STATUS_KEY } from './live-sync.ts';
 

@@ -1,5 +1,5 @@
 import { liveQuery, type Observable } from 'dexie';
-import type { RemoteDecision } from '../sync/records/sync-records.ts';
+import type { RemoteDecision } from './records/sync-records.ts';
 import type { PausepointDb } from './db.ts';
 
 /**

@@ -4,7 +4,7 @@ import { applySharedPushSettings } from '../push/shared-push-settings.ts';
 import { refoldRules } from '../storage/rule-events-repo.ts';
 import { releaseRuleFloors } from '../storage/rule-floors.ts';
 import { cardFloors } from './rollback-heads.ts';
-import type { SyncDocState } from './records/sync-records.ts';
+import type { SyncDocState } from '../storage/records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
 import { syncKey, type DecisionClaim, type SyncDocument } from './sync-document.ts';

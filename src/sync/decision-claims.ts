@@ -4,7 +4,7 @@ import type { DecidedBy, DeviceSignature, PausePoint } from '../engine/records/i
 import type { PausepointDb } from '../storage/db.ts';
 import { CouchError } from './couch/couch-error.ts';
 import { decisionOf } from './decision-of.ts';
-import type { RemoteDecision } from './records/sync-records.ts';
+import type { RemoteDecision } from '../storage/records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
 import { syncKey, type DecisionClaim, type SyncDocument } from './sync-document.ts';

@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
 import type { Conversation, Message } from '../engine/records/index.ts';
-import type { SyncDevice, SyncDocState } from './records/sync-records.ts';
+import type { SyncDevice, SyncDocState } from '../storage/records/sync-records.ts';
 import { sharedPushSettings } from '../push/shared-push-settings.ts';
 import { pushRuleEvents } from './push-rule-events.ts';
 import { recordHash } from './record-hash.ts';

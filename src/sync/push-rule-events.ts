@@ -1,5 +1,5 @@
 import { adoptStoredRules, RULE_EVENT_STORES } from '../storage/rule-events-repo.ts';
-import type { SyncDocState } from './records/sync-records.ts';
+import type { SyncDocState } from '../storage/records/sync-records.ts';
 import { recordHash } from './record-hash.ts';
 import type { SyncContext } from './sync-context.ts';
 import { syncKey, type SyncDocument } from './sync-document.ts';

@@ -1,5 +1,5 @@
 import type { PausePoint } from '../engine/records/index.ts';
-import type { SyncStatusKind } from './records/sync-records.ts';
+import type { SyncStatusKind } from '../storage/records/sync-records.ts';
 import { CouchError } from './couch/couch-error.ts';
 import { flushClaims } from './decision-claims.ts';
 import { backoff, PAGE, readPage } from './follow-changes.ts';

@@ -3,7 +3,7 @@ import { Decision } from '../engine/decision.ts';
 import { ApprovalRule, AuditEvent, Conversation, DecidedBy, DeviceSignature, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
 import { SharedPushSettings } from '../push/push-config.ts';
 import { Heads } from './rollback-heads.ts';
-import { SyncDevice } from './records/sync-records.ts';
+import { SyncDevice } from '../storage/records/sync-records.ts';
 
 /**
  * What one encrypted document on the sync server says, once opened: which

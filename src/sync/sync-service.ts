@@ -18,7 +18,7 @@ import { appendStoredLog, readMembershipState } from './membership/membership-st
 import { appendEntry, signEntry } from './membership/membership-writer.ts';
 import { CouchClient } from './couch/couch-client.ts';
 import { claimDecision } from './decision-claims.ts';
-import type { SyncConfig } from './records/sync-records.ts';
+import type { SyncConfig } from '../storage/records/sync-records.ts';
 import { Replicator, type ReplicatorHooks } from './replicator.ts';
 import { publishHeads, storeFloors } from './rollback-heads.ts';
 import { SealedDocuments } from './sealed-documents.ts';

@@ -12,7 +12,7 @@ import { PAIRING_TTL_MS, pairingLink } from './crypto/pairing-link.ts';
 import { unwrapWithPassphrase, WrappedKey, wrapWithPassphrase } from './crypto/passphrase-key.ts';
 import { passphraseContext } from './passphrase/passphrase-context.ts';
 import { passphraseStrength } from './passphrase/passphrase-strength.ts';
-import type { SyncConfig } from './records/sync-records.ts';
+import type { SyncConfig } from '../storage/records/sync-records.ts';
 import { readHeads, type Heads } from './rollback-heads.ts';
 import { SealedDocuments } from './sealed-documents.ts';
 import type { JoinWithPairing, PairingInvite, SyncRefusal, TurnOnSync } from './sync-control.ts';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { PausepointDb } from '../storage/db.ts';
 import { SealedDataKey } from './crypto/device-vault.ts';
 import { requeueUnapplied } from './decision-claims.ts';
-import { PublicKeyJwk } from './crypto/key-grant.ts';
-import { SyncConfig, SyncStatus, type SyncStatusKind } from './records/sync-records.ts';
+import { PublicKeyJwk } from '../storage/records/public-key-jwk.ts';
+import { SyncConfig, SyncStatus, type SyncStatusKind } from '../storage/records/sync-records.ts';
 
 /**
  * The settings rows of sync. None is in backups (a backup reads the

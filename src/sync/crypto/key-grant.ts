@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PublicKeyJwk } from '../../storage/records/public-key-jwk.ts';
 import { newIv, openGcm, sealGcm, IV_BYTES, TAG_BYTES } from './aes-gcm.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { base64UrlField } from './base64url-field.ts';
@@ -15,9 +16,6 @@ import { utf8 } from './utf8.ts';
  * the old data key, so it can read the rotation's document, but no grant in
  * it opens with its private key.
  */
-
-export const PublicKeyJwk = z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: z.string().min(1).max(100), y: z.string().min(1).max(100) });
-export type PublicKeyJwk = z.infer<typeof PublicKeyJwk>;
 
 export const KeyGrant = z.object({ v: z.literal(1), epk: PublicKeyJwk, iv: base64UrlField(IV_BYTES), ct: base64UrlField(DATA_KEY_BYTES + TAG_BYTES) });
 export type KeyGrant = z.infer<typeof KeyGrant>;

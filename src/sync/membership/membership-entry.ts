@@ -2,8 +2,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { z } from 'zod';
 import { canonicalJson } from '../../audit/canonical-json.ts';
 import { SigningKeyJwk } from '../../identity/signing-key-jwk.ts';
+import { PublicKeyJwk } from '../../storage/records/public-key-jwk.ts';
 import { toBase64Url } from '../crypto/base64url.ts';
-import { KeyGrant, PublicKeyJwk } from '../crypto/key-grant.ts';
+import { KeyGrant } from '../crypto/key-grant.ts';
 import { utf8 } from '../crypto/utf8.ts';
 
 /**

@@ -2,7 +2,7 @@ import { verifyCanonical } from '../../identity/device-signature.ts';
 import { keyIdOf, type SigningKeyJwk } from '../../identity/signing-key-jwk.ts';
 import { toBase64Url } from '../crypto/base64url.ts';
 import type { SyncKeys } from '../crypto/data-key.ts';
-import type { PublicKeyJwk } from '../crypto/key-grant.ts';
+import type { PublicKeyJwk } from '../../storage/records/public-key-jwk.ts';
 import { entryHash, GENESIS, provenPart, signedPart, type MembershipEntry, type Unsigned } from './membership-entry.ts';
 
 /** A device as the membership log pins it: its keys never change, and a removed id never returns. */

@@ -2,7 +2,7 @@ import { signCanonical } from '../../identity/device-signature.ts';
 import type { DeviceIdentity } from '../../identity/device-identity.ts';
 import type { CouchClient } from '../couch/couch-client.ts';
 import type { SyncKeys } from '../crypto/data-key.ts';
-import type { PublicKeyJwk } from '../crypto/key-grant.ts';
+import type { PublicKeyJwk } from '../../storage/records/public-key-jwk.ts';
 import { entryHash, type MembershipEntry, type Unsigned } from './membership-entry.ts';
 import { followLog, MembershipError, writeEntry, type FollowOptions, type Followed } from './membership-log.ts';
 import { proofOf, type MembershipState } from './membership-state.ts';

@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { Conversation, DecidedBy, PausePoint } from '../../engine/records/index.ts';
-import type { RemoteDecision } from '../../sync/records/sync-records.ts';
+import type { RemoteDecision } from '../../storage/records/sync-records.ts';
 import type { PausepointDb } from '../../storage/db.ts';
 import { useTestDb } from '../../storage/testing/open-test-db.ts';
 import { loadMarkdown } from '../markdown/markdown-renderer.svelte.ts';

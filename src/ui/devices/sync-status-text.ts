@@ -1,4 +1,4 @@
-import type { SyncStatus } from '../../sync/records/sync-records.ts';
+import type { SyncStatus } from '../../storage/records/sync-records.ts';
 
 export interface SyncStatusText {
   /** What is true, and what to do about it. */

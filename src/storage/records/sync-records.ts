@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Decision } from '../../engine/decision.ts';
 import { DecidedBy, DeviceSignature } from '../../engine/records/index.ts';
-import { PublicKeyJwk } from '../crypto/key-grant.ts';
+import { PublicKeyJwk } from './public-key-jwk.ts';
 
 /**
  * What this device stores about sync, beside the records it syncs. None of it
@@ -61,7 +61,7 @@ export const SyncDevice = z.object({
   name: z.string().max(200),
   lastSeenAt: z.number(),
   removed: z.boolean().optional(),
-  /** Its ECDH public key, which a rotation of the data key grants the new key to (crypto/key-grant.ts). */
+  /** Its ECDH public key, which a rotation of the data key grants the new key to (src/sync/crypto/key-grant.ts). */
   publicKey: PublicKeyJwk.optional(),
 });
 export type SyncDevice = z.infer<typeof SyncDevice>;
