@@ -1,5 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError, UnauthorizedError } from '@modelcontextprotocol/client';
-import type { McpServerStatus } from './mcp-server-record.ts';
+import type { McpServerStatus } from '../storage/records/mcp-server-record.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
 import { SignInNeeded } from './oauth/stored-oauth-provider.ts';
 

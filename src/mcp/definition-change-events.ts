@@ -1,6 +1,6 @@
 import type { AuditEvent } from '../engine/records/audit-event.ts';
 import { describeChange } from './definition-pin.ts';
-import type { McpServerRecord } from './mcp-server-record.ts';
+import type { McpServerRecord } from '../storage/records/mcp-server-record.ts';
 import { serverLabel } from './mcp-tool.ts';
 
 /**

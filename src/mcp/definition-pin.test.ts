@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashDefinitions, hasChanged, isListed, pinTools } from './definition-pin.ts';
-import type { McpToolDefinition } from './mcp-server-record.ts';
+import type { McpToolDefinition } from '../storage/records/mcp-server-record.ts';
 
 const echo: McpToolDefinition = { name: 'echo', description: 'Echoes back the input string', inputSchema: { type: 'object' } };
 

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../audit/canonical-json.ts';
 import { sha256Hex } from '../audit/sha256.ts';
-import type { McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
+import type { McpToolDefinition, McpToolRecord } from '../storage/records/mcp-server-record.ts';
 
 /**
  * Rug-pull protection: a tool's definition is pinned when first seen, and a

@@ -1,5 +1,5 @@
 import type { PausePoint } from '../engine/records/index.ts';
-import type { McpServerRecord } from './mcp-server-record.ts';
+import type { McpServerRecord } from '../storage/records/mcp-server-record.ts';
 
 /**
  * The stored servers' side of the engine's `toolChangedNow`: whether a card's

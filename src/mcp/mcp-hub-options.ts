@@ -1,4 +1,4 @@
-import type { McpServerRecord } from './mcp-server-record.ts';
+import type { McpServerRecord } from '../storage/records/mcp-server-record.ts';
 import type { McpServerStore } from './mcp-server-store.ts';
 import type { McpSession, SessionEvents } from './mcp-session.ts';
 import type { SignInChallenge, SignInStart, SignOutResult } from './oauth/mcp-oauth.ts';

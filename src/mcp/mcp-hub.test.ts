@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { approvalNotification } from '../pwa/approval-notification.ts';
 import { McpHub } from './mcp-hub.ts';
-import { McpServerDraft } from './mcp-server-record.ts';
+import { McpServerDraft } from './mcp-server-draft.ts';
 import { PLAIN_HTTP_MCP_REFUSED } from './plain-http-refused.ts';
 import { MAX_LISTED_TOOLS, MAX_TOOL_PAGES } from './screen-listing.ts';
 import { MAX_TITLE_NAME, titleName } from './title-name.ts';

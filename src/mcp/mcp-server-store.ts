@@ -1,5 +1,5 @@
 import type { AuditEvent } from '../engine/records/audit-event.ts';
-import type { McpServerRecord } from './mcp-server-record.ts';
+import type { McpServerRecord } from '../storage/records/mcp-server-record.ts';
 
 /** The audit events an update of a server means, computed from the record as stored before it and as written. */
 export type ServerAuditEvents = (before: McpServerRecord, after: McpServerRecord) => AuditEvent[];

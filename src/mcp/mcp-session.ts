@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { OutcomeUnknown } from '../engine/errors.ts';
 import type { TaskInput } from '../engine/records/index.ts';
-import { McpToolDefinition } from './mcp-server-record.ts';
+import { McpToolDefinition } from '../storage/records/mcp-server-record.ts';
 import { NeedsMoreAccess } from './needs-more-access.ts';
 import { MAX_LISTED_TOOLS, MAX_TOOL_PAGES } from './screen-listing.ts';
 import type { TaskWire } from './task-wire.ts';

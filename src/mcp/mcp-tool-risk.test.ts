@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { riskOfPause } from '../engine/risk-label.ts';
-import type { McpServerRecord, McpToolAnnotations, McpToolRecord } from './mcp-server-record.ts';
+import type { McpServerRecord, McpToolAnnotations, McpToolRecord } from '../storage/records/mcp-server-record.ts';
 import { mcpToolDefinition } from './mcp-tool.ts';
 
 const card = { origin: 'gate', kind: 'approval', payload: {} } as const;

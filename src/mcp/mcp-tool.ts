@@ -3,7 +3,7 @@ import type { GateQuestion, ToolContext, ToolDefinition } from '../engine/tool-d
 import { describeChange, hasChanged, isListed } from './definition-pin.ts';
 import { inputFromJsonSchema } from './json-schema-input.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
-import type { McpServerRecord, McpToolRecord } from './mcp-server-record.ts';
+import type { McpServerRecord, McpToolRecord } from '../storage/records/mcp-server-record.ts';
 import { annotationLabels, effectiveAnnotations } from './tool-annotations.ts';
 import { titleName } from './title-name.ts';
 import { assignToolNames } from './tool-names.ts';

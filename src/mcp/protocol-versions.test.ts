@@ -6,7 +6,7 @@ import { startModernServer, type ModernServer } from '../../tests/e2e/mcp-modern
 import { tab } from '../engine/testing/harness.ts';
 import { definitionHash } from './definition-pin.ts';
 import { McpHub } from './mcp-hub.ts';
-import { McpToolDefinition } from './mcp-server-record.ts';
+import { McpToolDefinition } from '../storage/records/mcp-server-record.ts';
 import type { SessionEvents } from './mcp-session.ts';
 import { openHttpSession } from './open-http-session.ts';
 import { closeAfter, closeHubs, serverCard, until } from './testing/hub-fixture.ts';

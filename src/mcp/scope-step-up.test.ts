@@ -4,7 +4,7 @@ import { startOAuthServer, type OAuthServer } from '../../tests/e2e/mcp-oauth.ts
 import { realSleeps } from '../engine/testing/fake-clock.ts';
 import { harness, pending, say, tab } from '../engine/testing/harness.ts';
 import { McpHub } from './mcp-hub.ts';
-import { MemoryOAuthStore } from './oauth/mcp-oauth-record.ts';
+import { MemoryOAuthStore } from './testing/memory-oauth-store.ts';
 import { McpOAuth } from './oauth/mcp-oauth.ts';
 import { openHttpSession } from './open-http-session.ts';
 import { closeAfter, closeHubs, until } from './testing/hub-fixture.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashDefinitions, pinTools } from './definition-pin.ts';
-import type { McpToolDefinition } from './mcp-server-record.ts';
+import type { McpToolDefinition } from '../storage/records/mcp-server-record.ts';
 import { keptRefusals, MAX_DEFINITION_CHARS, MAX_KEPT_TOOLS, MAX_LISTED_TOOLS, screenListing, withinPinRoom } from './screen-listing.ts';
 
 const server = { id: 'srv-1', prefix: 'x' };

@@ -1,4 +1,4 @@
-import type { McpServerRecord, McpToolDefinition, McpToolRecord } from './mcp-server-record.ts';
+import type { McpServerRecord, McpToolDefinition, McpToolRecord } from '../storage/records/mcp-server-record.ts';
 import { sharedNames, type NamedTool } from './tool-names.ts';
 
 /**

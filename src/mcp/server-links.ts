@@ -2,7 +2,7 @@ import { connectFailure, failureStatus, McpConnectError } from './connect-failur
 import { hashDefinitions, pinTools } from './definition-pin.ts';
 import { definitionChangeEvents } from './definition-change-events.ts';
 import type { McpHubOptions } from './mcp-hub-options.ts';
-import type { McpServerRecord, McpServerStatus } from './mcp-server-record.ts';
+import type { McpServerRecord, McpServerStatus } from '../storage/records/mcp-server-record.ts';
 import type { ServerAuditEvents } from './mcp-server-store.ts';
 import type { McpSession, SessionEvents, ToolListing } from './mcp-session.ts';
 import type { ToolContext } from '../engine/tool-definition.ts';

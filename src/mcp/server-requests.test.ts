@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PauseRequest, ToolContext } from '../engine/tool-definition.ts';
 import { tab } from '../engine/testing/harness.ts';
 import { makePausePoint } from '../engine/testing/make-records.ts';
-import { newServerRecord } from './mcp-server-record.ts';
+import { newServerRecord } from './mcp-server-draft.ts';
 import { serverRequests, type Sampler } from './server-requests.ts';
 import { closeHubs, hubWithPeer, serverCard } from './testing/hub-fixture.ts';
 

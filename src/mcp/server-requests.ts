@@ -13,7 +13,7 @@ import type { CallUsage, PausePoint, TaskInput } from '../engine/records/index.t
 import type { ToolContext } from '../engine/tool-definition.ts';
 import { elicitationForm } from './elicitation-form.ts';
 import { codeBlock, codeSpan } from './markdown-literal.ts';
-import type { McpServerRecord } from './mcp-server-record.ts';
+import type { McpServerRecord } from '../storage/records/mcp-server-record.ts';
 import type { SessionEvents } from './mcp-session.ts';
 import { serverLabel } from './mcp-tool.ts';
 import { capAnswer, samplingDescription, samplingMessages } from './sampling-request.ts';

@@ -1,4 +1,4 @@
-import type { McpToolAnnotations } from './mcp-server-record.ts';
+import type { McpToolAnnotations } from '../storage/records/mcp-server-record.ts';
 
 /**
  * The annotations with the MCP spec's defaults filled in: a tool that says

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { MAX_TOOL_VIEW_JSON, type ToolView } from '../engine/records/index.ts';
-import type { McpServerRecord, McpToolDefinition } from './mcp-server-record.ts';
+import type { McpServerRecord, McpToolDefinition } from '../storage/records/mcp-server-record.ts';
 
 /**
  * What a call's view is rendered from (issue 36), or null: its tool declares

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCall } from '../engine/parse-call.ts';
 import { ToolRegistry } from '../engine/tool-registry.ts';
 import { definitionHash } from './definition-pin.ts';
-import { McpToolDefinition, type McpServerRecord, type McpToolRecord } from './mcp-server-record.ts';
+import { McpToolDefinition, type McpServerRecord, type McpToolRecord } from '../storage/records/mcp-server-record.ts';
 import { mcpTools } from './mcp-tool.ts';
 import { toolVisibility } from './tool-visibility.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makePausePoint } from '../engine/testing/make-records.ts';
 import { TOOL_CHANGED } from '../engine/decide-by-rules.ts';
 import { ASKED_AGAIN } from '../engine/card-warnings.ts';
-import type { McpServerRecord, McpToolRecord } from '../mcp/mcp-server-record.ts';
+import type { McpServerRecord, McpToolRecord } from '../storage/records/mcp-server-record.ts';
 import {
   acceptsNotificationActions,
   alreadyDecidedNotification,

@@ -1,6 +1,6 @@
 import { TOOL_CHANGED } from '../engine/decide-by-rules.ts';
 import type { PausePoint } from '../engine/records/index.ts';
-import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
+import type { McpServerRecord } from '../storage/records/mcp-server-record.ts';
 import { RISK_TEXT } from '../engine/risk-label.ts';
 import { showControls } from '../engine/show-controls.ts';
 import { decisionView, viewTitle, type DecisionView } from '../engine/decision-view.ts';

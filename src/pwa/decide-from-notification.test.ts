@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decisionSettlement } from '../engine/decision-settlement.ts';
 import type { DecidedBy } from '../engine/records/index.ts';
-import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
+import type { McpServerRecord } from '../storage/records/mcp-server-record.ts';
 import { makeConversation, makePausePoint } from '../engine/testing/make-records.ts';
 import { ToolRegistry } from '../engine/tool-registry.ts';
 import type { PausepointDb } from '../storage/db.ts';

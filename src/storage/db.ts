@@ -1,8 +1,8 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { Note } from '../tools/note-record.ts';
 import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
-import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
-import type { StoredMcpOAuthRecord } from '../mcp/oauth/mcp-oauth-record.ts';
+import type { McpServerRecord } from './records/mcp-server-record.ts';
+import type { StoredMcpOAuthRecord } from './records/mcp-oauth-record.ts';
 import type { RemoteDecision, SyncDevice, SyncDocState } from './records/sync-records.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 import type { StoredAttachment } from './stored-attachment.ts';
@@ -101,9 +101,9 @@ export class PausepointDb extends Dexie {
     this.version(4)
       .stores({})
       .upgrade((tx) => moveApiKeyToOrigin(tx.table('settings')));
-    // Additive: the user's MCP servers (src/mcp/mcp-server-record.ts).
+    // Additive: the user's MCP servers (src/storage/records/mcp-server-record.ts).
     this.version(5).stores({ mcpServers: 'id' });
-    // Additive: MCP servers' OAuth state (src/mcp/oauth/mcp-oauth-record.ts). Version 6 is another branch's.
+    // Additive: MCP servers' OAuth state (src/storage/records/mcp-oauth-record.ts). Version 6 is another branch's.
     this.version(7).stores({ mcpOAuth: 'serverId' });
     // Additive: audit events (src/engine/records/audit-event.ts), read by the export in (at, id) order.
     this.version(9).stores({ auditEvents: 'id, [at+id]' });

@@ -1,5 +1,5 @@
 import { liveQuery, type Observable } from 'dexie';
-import type { McpServerRecord } from '../mcp/mcp-server-record.ts';
+import type { McpServerRecord } from './records/mcp-server-record.ts';
 import type { PausepointDb } from './db.ts';
 
 /**

@@ -1,12 +1,14 @@
-import { McpOAuthRecord, type McpOAuthStore } from '../mcp/oauth/mcp-oauth-record.ts';
+import { McpOAuthRecord } from './records/mcp-oauth-record.ts';
 import type { PausepointDb } from './db.ts';
 
 /**
  * The `mcpOAuth` table: OAuth tokens and client registrations of MCP servers.
  * Secrets: no backup or export reads this table, and nothing here is logged.
  * A row that does not parse reads as absent (the user signs in again).
+ * src/mcp's McpOAuthStore: storage does not import that port (src/mcp sits above it);
+ * TypeScript checks the fit where src/mcp/create-hub.ts hands this class to McpOAuth.
  */
-export class DexieOAuthStore implements McpOAuthStore {
+export class DexieOAuthStore {
   constructor(private readonly db: PausepointDb) {}
 
   async get(serverId: string): Promise<McpOAuthRecord | undefined> {

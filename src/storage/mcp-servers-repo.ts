@@ -1,6 +1,5 @@
 import { liveQuery } from 'dexie';
-import { McpServerRecord } from '../mcp/mcp-server-record.ts';
-import type { McpServerStore, ServerAuditEvents } from '../mcp/mcp-server-store.ts';
+import { McpServerRecord } from './records/mcp-server-record.ts';
 import { AuditEvent } from '../engine/records/audit-event.ts';
 import type { PausepointDb } from './db.ts';
 
@@ -18,7 +17,11 @@ export async function listMcpServers(db: PausepointDb): Promise<McpServerRecord[
   });
 }
 
-export class DexieMcpServerStore implements McpServerStore {
+/**
+ * src/mcp's McpServerStore over Dexie. Storage does not import that port (src/mcp sits above it):
+ * TypeScript checks the fit where src/mcp/create-hub.ts hands this class to the hub as its store.
+ */
+export class DexieMcpServerStore {
   constructor(private readonly db: PausepointDb) {}
 
   list(): Promise<McpServerRecord[]> {
@@ -29,7 +32,7 @@ export class DexieMcpServerStore implements McpServerStore {
     await this.db.mcpServers.put(McpServerRecord.parse(server));
   }
 
-  update(id: string, change: (server: McpServerRecord) => McpServerRecord, audit?: ServerAuditEvents): Promise<McpServerRecord | undefined> {
+  update(id: string, change: (server: McpServerRecord) => McpServerRecord, audit?: (before: McpServerRecord, after: McpServerRecord) => AuditEvent[]): Promise<McpServerRecord | undefined> {
     return this.db.transaction('rw', [this.db.mcpServers, this.db.auditEvents], async () => {
       const parsed = McpServerRecord.safeParse(await this.db.mcpServers.get(id));
       if (!parsed.success) return undefined;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * What Settings › Devices and the Join dialog ask of the worker's sync host
  * (src/worker/sync-host.ts). Everything they show otherwise comes from stored
- * records (sync-records.ts): the status line, the devices, the claimed decisions.
+ * records (src/storage/records/sync-records.ts): the status line, the devices, the claimed decisions.
  */
 export const TurnOnSync = z.object({
   deviceName: z.string().trim().min(1).max(200),

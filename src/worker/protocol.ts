@@ -3,7 +3,7 @@ import { BatchDecision, MAX_BATCH, type BatchResult } from '../engine/batch-deci
 import { Decision, ViewHash, type DecideResult } from '../engine/decision.ts';
 import type { RulePreview } from '../engine/preview-rule.ts';
 import { ApprovalRuleDraft, AttachmentRefs, Instructions } from '../engine/records/index.ts';
-import { McpServerDraft } from '../mcp/mcp-server-record.ts';
+import { McpServerDraft } from '../mcp/mcp-server-draft.ts';
 import { ViewToolCall, type ViewToolCallAnswer } from '../mcp/view-tool-call.ts';
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 import type { ViewResource } from '../mcp/ui-resource.ts';

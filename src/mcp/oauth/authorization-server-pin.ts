@@ -1,27 +1,7 @@
 import type { OAuthDiscoveryState, OAuthServerInfo } from '@modelcontextprotocol/client';
 import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema, OpenIdProviderDiscoveryMetadataSchema } from '@modelcontextprotocol/core';
-import { z } from 'zod';
 import { isLoopbackHost } from '../../storage/endpoint-origin.ts';
-
-/**
- * The authorization server a sign-in used, as its metadata said then. Kept
- * with the tokens: refreshes and Sign out use these endpoints, never the ones
- * a later discovery finds, so a resource server (or a metadata document) that
- * changes its mind cannot send the refresh token or the registration anywhere
- * else. A later discovery that finds anything different means signing in again.
- */
-export const AuthorizationServerPin = z.object({
-  /** Where discovery found the authorization server (the protected resource metadata's first entry, or the MCP server's origin). */
-  authorizationServerUrl: z.string(),
-  /** Where the protected resource metadata was read from, when the server's 401 said; else its well-known URL was used. */
-  resourceMetadataUrl: z.string().nullable(),
-  /** The MCP server's RFC 9728 metadata, as the SDK parsed it (opaque here: re-parsed by `discoveryStateOf`). */
-  resourceMetadata: z.record(z.string(), z.unknown()).nullable(),
-  /** The authorization server's RFC 8414 (or OpenID) metadata, as the SDK parsed it. */
-  metadata: z.record(z.string(), z.unknown()),
-  pinnedAt: z.number(),
-});
-export type AuthorizationServerPin = z.infer<typeof AuthorizationServerPin>;
+import type { AuthorizationServerPin } from '../../storage/records/mcp-oauth-record.ts';
 
 /** The authorization server's metadata cannot be trusted with a sign-in; the message says why, for the user. */
 export class AuthorizationServerRefused extends Error {

@@ -6,7 +6,7 @@ import { openHttpSession } from '../open-http-session.ts';
 import type { SessionEvents } from '../mcp-session.ts';
 import { AuthorizationServerRefused } from './authorization-server-pin.ts';
 import { clientDocument } from './client-metadata-document.ts';
-import { MemoryOAuthStore } from './mcp-oauth-record.ts';
+import { MemoryOAuthStore } from '../testing/memory-oauth-store.ts';
 import { McpOAuth, SignInRefused } from './mcp-oauth.ts';
 
 /**

@@ -1,9 +1,10 @@
 import { auth, discoverOAuthServerInfo, IssuerMismatchError, type FetchLike, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { OAuthTokensSchema } from '@modelcontextprotocol/core';
-import { AuthorizationServerRefused, checkCallbackIssuer, discoveryStateOf, pinAuthorizationServer, samePin, type AuthorizationServerPin } from './authorization-server-pin.ts';
+import type { AuthorizationServerPin, McpOAuthRecord } from '../../storage/records/mcp-oauth-record.ts';
+import { AuthorizationServerRefused, checkCallbackIssuer, discoveryStateOf, pinAuthorizationServer, samePin } from './authorization-server-pin.ts';
 import { shippedClientDocument } from './client-metadata-document.ts';
 import { scopeUnion } from '../needs-more-access.ts';
-import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-record.ts';
+import type { McpOAuthStore } from './mcp-oauth-store.ts';
 import { SignInNeeded, StoredOAuthProvider } from './stored-oauth-provider.ts';
 
 /** A sign-in's first half: where the popup goes, or nothing to do (a stored refresh token did it). */

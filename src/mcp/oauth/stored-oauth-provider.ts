@@ -1,8 +1,9 @@
 import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { OAuthClientInformationFullSchema, OAuthClientInformationSchema, OAuthTokensSchema } from '@modelcontextprotocol/core';
-import { discoveryStateOf, type AuthorizationServerPin } from './authorization-server-pin.ts';
+import type { AuthorizationServerPin, McpOAuthRecord } from '../../storage/records/mcp-oauth-record.ts';
+import { discoveryStateOf } from './authorization-server-pin.ts';
 import { clientMetadata } from './client-metadata-document.ts';
-import type { McpOAuthRecord, McpOAuthStore } from './mcp-oauth-record.ts';
+import type { McpOAuthStore } from './mcp-oauth-store.ts';
 
 /** The server wants a sign-in that only the user can give (in Settings): no tokens, or they could not be refreshed. */
 export class SignInNeeded extends Error {

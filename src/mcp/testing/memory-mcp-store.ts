@@ -1,4 +1,4 @@
-import type { McpServerRecord } from '../mcp-server-record.ts';
+import type { McpServerRecord } from '../../storage/records/mcp-server-record.ts';
 import type { AuditEvent } from '../../engine/records/audit-event.ts';
 import type { McpServerStore, ServerAuditEvents } from '../mcp-server-store.ts';
 

@@ -1,7 +1,7 @@
 import { decisionView, type DecisionView } from '../../engine/decision-view.ts';
 import type { PausePoint } from '../../engine/records/index.ts';
 import { listedToolChanged } from '../../mcp/listed-tool-changed.ts';
-import type { McpServerRecord } from '../../mcp/mcp-server-record.ts';
+import type { McpServerRecord } from '../../storage/records/mcp-server-record.ts';
 
 export { VIEW_CHANGED, viewTitle } from '../../engine/decision-view.ts';
 /** The view's lines as a card and the Approve all dialog render them: loaded with the view. */

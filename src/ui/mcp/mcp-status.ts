@@ -1,4 +1,4 @@
-import type { McpServerStatus } from '../../mcp/mcp-server-record.ts';
+import type { McpServerStatus } from '../../storage/records/mcp-server-record.ts';
 
 /** A server's status in words, and the tone it is shown in. */
 export function statusText(status: McpServerStatus, enabled: boolean): { text: string; tone: 'ok' | 'busy' | 'warn' | 'error' | 'off' } {

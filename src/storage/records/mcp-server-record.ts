@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { HTTP_TOKEN } from '../common/http-token.ts';
-import { plainHttpAllowed } from '../storage/endpoint-origin.ts';
-import { PLAIN_HTTP_MCP_REFUSED } from './plain-http-refused.ts';
+import { HTTP_TOKEN } from '../../common/http-token.ts';
 
 /**
  * What a server says about a tool's behaviour. Hints only: a server the user
@@ -153,32 +151,4 @@ export function sameStatus(a: McpServerStatus, b: McpServerStatus): boolean {
   if (a.kind === 'connecting') return true;
   if (a.kind === 'connected' && b.kind === 'connected') return a.transport === b.transport && a.protocol === b.protocol;
   return JSON.stringify({ ...a, at: 0 }) === JSON.stringify({ ...b, at: 0 });
-}
-
-/** What the user enters to add a server (the worker's `mcpAdd` intent). */
-export const McpServerDraft = z.object({
-  url: McpServerRecord.shape.url.refine(plainHttpAllowed, PLAIN_HTTP_MCP_REFUSED),
-  name: z.string().trim().max(80).optional(),
-  bearerToken: z.string().trim().max(8_000).optional(),
-  headers: McpHeaders.optional(),
-  clientId: z.string().trim().max(1_000).optional(),
-});
-export type McpServerDraft = z.infer<typeof McpServerDraft>;
-
-/** A server just added: enabled, not trusted, connecting, its tools not yet listed. */
-export function newServerRecord(draft: McpServerDraft, { id, prefix, now }: { id: string; prefix: string; now: number }): McpServerRecord {
-  return {
-    v: 1,
-    id,
-    url: draft.url,
-    name: draft.name?.trim() || null,
-    prefix,
-    createdAt: now,
-    enabled: true,
-    trusted: false,
-    auth: { bearerToken: draft.bearerToken?.trim() || null, headers: draft.headers ?? {}, ...(draft.clientId?.trim() ? { clientId: draft.clientId.trim() } : {}) },
-    status: { kind: 'connecting', since: now },
-    serverInfo: null,
-    tools: [],
-  };
 }

@@ -1,5 +1,25 @@
 import { z } from 'zod';
-import { AuthorizationServerPin } from './authorization-server-pin.ts';
+
+/**
+ * The authorization server a sign-in used, as its metadata said then. Kept
+ * with the tokens: refreshes and Sign out use these endpoints, never the ones
+ * a later discovery finds, so a resource server (or a metadata document) that
+ * changes its mind cannot send the refresh token or the registration anywhere
+ * else. A later discovery that finds anything different means signing in again.
+ * Made and checked by src/mcp/oauth/authorization-server-pin.ts.
+ */
+export const AuthorizationServerPin = z.object({
+  /** Where discovery found the authorization server (the protected resource metadata's first entry, or the MCP server's origin). */
+  authorizationServerUrl: z.string(),
+  /** Where the protected resource metadata was read from, when the server's 401 said; else its well-known URL was used. */
+  resourceMetadataUrl: z.string().nullable(),
+  /** The MCP server's RFC 9728 metadata, as the SDK parsed it (opaque here: re-parsed by `discoveryStateOf`). */
+  resourceMetadata: z.record(z.string(), z.unknown()).nullable(),
+  /** The authorization server's RFC 8414 (or OpenID) metadata, as the SDK parsed it. */
+  metadata: z.record(z.string(), z.unknown()),
+  pinnedAt: z.number(),
+});
+export type AuthorizationServerPin = z.infer<typeof AuthorizationServerPin>;
 
 /**
  * One server's OAuth state in this browser: the client registration the
@@ -7,7 +27,7 @@ import { AuthorizationServerPin } from './authorization-server-pin.ts';
  * PKCE verifier and state). A secret like the API key: it stays in the
  * `mcpOAuth` table, which no backup or export reads. The SDK's own schemas
  * check `clientInformation` and `tokens` when they are read back
- * (stored-oauth-provider.ts); here they are opaque objects.
+ * (src/mcp/oauth/stored-oauth-provider.ts); here they are opaque objects.
  */
 export const McpOAuthRecord = z.object({
   v: z.literal(1),
@@ -48,32 +68,3 @@ export const McpOAuthRecord = z.object({
 export type McpOAuthRecord = z.infer<typeof McpOAuthRecord>;
 /** A row as stored: one written before a field with a default existed lacks it (read through `McpOAuthRecord`). */
 export type StoredMcpOAuthRecord = z.input<typeof McpOAuthRecord>;
-
-/** Where OAuth state is kept (Dexie in the app, a map in tests). */
-export interface McpOAuthStore {
-  get(serverId: string): Promise<McpOAuthRecord | undefined>;
-  /** Atomically reads, transforms and writes one row; `null` from `change` deletes it. */
-  update(serverId: string, change: (row: McpOAuthRecord | undefined) => McpOAuthRecord | null): Promise<McpOAuthRecord | null>;
-  remove(serverId: string): Promise<void>;
-}
-
-/** A map-backed store for tests. */
-export class MemoryOAuthStore implements McpOAuthStore {
-  readonly rows = new Map<string, McpOAuthRecord>();
-
-  async get(serverId: string): Promise<McpOAuthRecord | undefined> {
-    const row = this.rows.get(serverId);
-    return row && structuredClone(row);
-  }
-
-  async update(serverId: string, change: (row: McpOAuthRecord | undefined) => McpOAuthRecord | null): Promise<McpOAuthRecord | null> {
-    const next = change(await this.get(serverId));
-    if (next) this.rows.set(serverId, McpOAuthRecord.parse(next));
-    else this.rows.delete(serverId);
-    return next;
-  }
-
-  async remove(serverId: string): Promise<void> {
-    this.rows.delete(serverId);
-  }
-}
