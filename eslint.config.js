@@ -60,12 +60,32 @@ export default ts.config(
     },
   },
   {
-    // Sync and storage run in the worker as well as the page: the UI reads them, never the reverse.
-    files: ['src/sync/**/*.ts', 'src/storage/**/*.ts'],
+    // Sync runs in the worker as well as the page: the UI reads it, never the reverse.
+    files: ['src/sync/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/ui/**', '*.svelte', '**/*.svelte'], message: 'src/sync and src/storage must not depend on the UI that reads them.' }] },
+        { patterns: [{ group: ['**/ui/**', '*.svelte', '**/*.svelte'], message: 'src/sync must not depend on the UI that reads it.' }] },
+      ],
+    },
+  },
+  {
+    // Storage persists the records of every room (their schemas in src/storage/records/) and implements the ports
+    // of rooms above it structurally (TypeScript checks the fit where the room wires it): they import storage, never the reverse.
+    files: ['src/storage/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/ui/**', '*.svelte', '**/*.svelte'], message: 'src/storage must not depend on the UI that reads it.' },
+            { group: ['**/worker/**'], message: 'src/storage must not depend on the worker that hosts it.' },
+            {
+              group: ['**/sync/**', '**/mcp/**', '**/search/**', '**/attachments/**', '**/backup/**', '**/conversation-file/**', '**/push/**', '**/pwa/**'],
+              message: 'src/storage must not depend on the rooms built on it: a record it persists belongs in src/storage/records/, a port it implements stays with its room.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -31,6 +31,21 @@ describe('lint fences', () => {
     expect(await refusedImports(file, "import Card from '../ui/cards/ApprovalCard.svelte';")).toHaveLength(1);
   });
 
+  // Storage persists every room's records (src/storage/records/) and sits below the rooms that use it.
+  const storageProbes = ['sync/sync-service.ts', 'mcp/mcp-hub.ts', 'search/search-service.ts', 'attachments/read-attached-file.ts', 'backup/index.ts', 'conversation-file/export-conversation.ts', 'push/push-service.ts', 'pwa/manifest.ts', 'worker/protocol.ts'];
+
+  test.each(storageProbes)('storage may not import ../%s', async (target) => {
+    const refused = await refusedImports('src/storage/fence-probe.ts', `import '../${target}';`);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toContain('src/storage must not depend on');
+  });
+
+  test('storage still imports its records, the engine and the common helpers', async () => {
+    for (const source of ["import './records/sync-records.ts';", "import './records/mcp-server-record.ts';", "import '../engine/records/index.ts';", "import '../common/base64.ts';"]) {
+      expect(await refusedImports('src/storage/fence-probe.ts', source)).toEqual([]);
+    }
+  });
+
   test('the engine still imports its own records and ports (the probe is not refused for another reason)', async () => {
     expect(await refusedImports('src/engine/fence-probe.ts', "import './records/index.ts';")).toEqual([]);
     expect(await refusedImports('src/sync/fence-probe.ts', "import '../engine/records/index.ts';")).toEqual([]);
