@@ -81,7 +81,7 @@ export default ts.config(
             { group: ['**/ui/**', '*.svelte', '**/*.svelte'], message: 'src/storage must not depend on the UI that reads it.' },
             { group: ['**/worker/**'], message: 'src/storage must not depend on the worker that hosts it.' },
             {
-              group: ['**/sync/**', '**/mcp/**', '**/search/**', '**/attachments/**', '**/backup/**', '**/conversation-file/**', '**/push/**', '**/pwa/**'],
+              group: ['**/sync/**', '**/mcp/**', '**/search/**', '**/attachments/**', '**/backup/**', '**/conversation-file/**', '**/push/**', '**/pwa/**', '**/tools/**', '**/model/**'],
               message: 'src/storage must not depend on the rooms built on it: a record it persists belongs in src/storage/records/, a port it implements stays with its room.',
             },
           ],

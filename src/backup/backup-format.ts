@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
-import { NoteRecord, type Note } from '../tools/note-record.ts';
+import { NoteRecord, type Note } from '../storage/records/note-record.ts';
 
 /**
  * A backup file, version 3:

@@ -1,7 +1,7 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
-import type { Note } from '../tools/note-record.ts';
+import type { Note } from '../storage/records/note-record.ts';
 
 /** A checked record of the file, set aside with its place in its table (`index`, for a refusal that names it). */
 export interface Staged<T> {

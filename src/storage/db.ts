@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { Note } from '../tools/note-record.ts';
+import type { Note } from './records/note-record.ts';
 import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint, RuleStateEvent } from '../engine/records/index.ts';
 import type { McpServerRecord } from './records/mcp-server-record.ts';
 import type { StoredMcpOAuthRecord } from './records/mcp-oauth-record.ts';

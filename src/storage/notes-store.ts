@@ -1,10 +1,13 @@
-import type { Note } from '../tools/note-record.ts';
-import type { NotesStorePort } from '../tools/notes-store-port.ts';
 import type { PausepointDb } from './db.ts';
+import type { Note } from './records/note-record.ts';
 import { toStorageError } from './storage-error.ts';
 
-/** The notes the agent's notes tools read and write (their port, src/tools/notes-store-port.ts). Ids come from the store. */
-export type NotesStore = NotesStorePort;
+/**
+ * The notes the agent's notes tools read and write: their port, src/tools/notes-store-port.ts, which storage does
+ * not import (tools sit above it); TypeScript checks the fit where src/worker/agent-host.ts hands the store to the
+ * tools. Ids come from the store.
+ */
+export type NotesStore = Pick<DexieNotesStore, 'save' | 'list' | 'get' | 'remove'>;
 
 export interface NotesStoreOptions {
   uuid?: () => string;
@@ -20,7 +23,7 @@ function newestFirst(a: Note, b: Note): number {
   return b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-export class DexieNotesStore implements NotesStore {
+export class DexieNotesStore {
   readonly #uuid: () => string;
   readonly #now: () => number;
 

@@ -1,9 +1,10 @@
-import type { Note } from './note-record.ts';
+import type { Note } from '../storage/records/note-record.ts';
 
 /**
  * What the notes tools need from storage. Declared here, and implemented by
- * src/storage/notes-store.ts, so tools never import storage code and their
- * tests run against a plain in-memory map.
+ * src/storage/notes-store.ts without importing it (storage sits below tools;
+ * TypeScript checks the fit where src/worker/agent-host.ts hands it to the
+ * tools), so the tools' tests run against a plain in-memory map.
  */
 export interface NotesStorePort {
   save(note: { title: string; body: string }): Promise<Note>;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ToolContext, ToolDefinition } from '../engine/tool-definition.ts';
 import { createDeleteNoteTool } from './delete-note.ts';
 import { createListNotesTool } from './list-notes.ts';
-import type { Note } from './note-record.ts';
+import type { Note } from '../storage/records/note-record.ts';
 import type { NotesStorePort } from './notes-store-port.ts';
 import { createNotesTools } from './notes-tools.ts';
 import { createSaveNoteTool } from './save-note.ts';

@@ -32,7 +32,7 @@ describe('lint fences', () => {
   });
 
   // Storage persists every room's records (src/storage/records/) and sits below the rooms that use it.
-  const storageProbes = ['sync/sync-service.ts', 'mcp/mcp-hub.ts', 'search/search-service.ts', 'attachments/read-attached-file.ts', 'backup/index.ts', 'conversation-file/export-conversation.ts', 'push/push-service.ts', 'pwa/manifest.ts', 'worker/protocol.ts'];
+  const storageProbes = ['sync/sync-service.ts', 'mcp/mcp-hub.ts', 'search/search-service.ts', 'attachments/read-attached-file.ts', 'backup/index.ts', 'conversation-file/export-conversation.ts', 'push/push-service.ts', 'pwa/manifest.ts', 'tools/save-note.ts', 'model/openai-model.ts', 'worker/protocol.ts'];
 
   test.each(storageProbes)('storage may not import ../%s', async (target) => {
     const refused = await refusedImports('src/storage/fence-probe.ts', `import '../${target}';`);

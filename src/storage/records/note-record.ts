@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * A note as it is stored (src/storage/db.ts), handed to the notes tools
- * (notes-store-port.ts) and carried in backups (src/backup). The one
+ * (src/tools/notes-store-port.ts) and carried in backups (src/backup). The one
  * definition of its shape: every other place takes its type from here.
  */
 export const NoteRecord = z.object({
