@@ -7,6 +7,10 @@ interface Violation {
 }
 type CspWindow = Window & { __violations: Violation[]; __inlineRan?: boolean; __handlerRan?: boolean };
 
+// The policy holds with the service worker in place, and the second test checks its own headers and policy
+// (playwright.config.ts blocks the service worker elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 test('the app runs under its Content-Security-Policy, which stops an injected inline script and handler', async ({ page }) => {
   await page.addInitScript(() => {
     const w = window as unknown as CspWindow;

@@ -128,6 +128,9 @@ async function pendingCard(page: Page, title: string) {
   return { pausePointId, conversationId };
 }
 
+// The service worker shows the notifications and answers their actions (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 test.beforeEach(async ({ context }) => {
   await context.grantPermissions(['notifications']);
 });

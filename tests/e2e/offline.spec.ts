@@ -7,6 +7,9 @@ function navigationSource(page: Page): Promise<string | undefined> {
   return page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceResourceTiming & { workerFinalSourceType?: string }).workerFinalSourceType);
 }
 
+// What these tests are about is the service worker: each installs it (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 test('offline: the app and a pending card render from the precache; a decision made offline resumes with one continuation when back online', async ({ context, page, llm }) => {
   llm.enqueue(waitCall({ title: 'Send the report', description: 'Email the Q3 report to **4** board members.' }), { content: 'Report sent.' });
   await setUpEndpoint(page, llm);

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { card, send, setUpEndpoint, waitCall } from './app.ts';
+import { card, send, serviceWorkerInControl, setUpEndpoint, waitCall } from './app.ts';
 import { expect, test, type SyncServer } from './fixtures.ts';
 
 /**
@@ -170,28 +170,35 @@ test('both press Approve at once: one continuation, and the device that lost say
   await phoneContext.close();
 });
 
-test('the laptop decides offline while the phone decides: one continuation, and both end showing the laptop’s decision', async ({ browser, page, llm, couch, context }) => {
-  test.setTimeout(90_000);
-  const database = await couch.database();
-  await setUpEndpoint(page, llm);
-  const { phone, phoneContext } = await pairLaptopAndPhone(browser, page, couch, database);
-  llm.enqueue(waitCall({ title: 'Delete the staging database', description: 'Drops **staging**; cannot be undone.' }), { content: 'Deleted staging.' });
-  await page.getByRole('button', { name: 'New chat' }).click();
-  await send(page, 'delete staging');
-  await expect(card(page, 'Delete the staging database')).toBeVisible();
-  const onPhone = await openArrivedCard(phone, 'Delete the staging database');
+test.describe('offline on the laptop', () => {
+  // An app that works offline is one its service worker controls: the decision's code comes from the precache
+  // (playwright.config.ts blocks the service worker in tests not about it).
+  test.use({ serviceWorkers: 'allow' });
 
-  await context.setOffline(true);
-  await card(page, 'Delete the staging database').getByRole('button', { name: 'Approve' }).click();
-  await onPhone.getByRole('button', { name: 'Decline' }).click();
-  await expect(onPhone).toContainText('Sent to Laptop');
-  await context.setOffline(false);
+  test('the laptop decides offline while the phone decides: one continuation, and both end showing the laptop’s decision', async ({ browser, page, llm, couch, context }) => {
+    test.setTimeout(90_000);
+    const database = await couch.database();
+    await setUpEndpoint(page, llm);
+    const { phone, phoneContext } = await pairLaptopAndPhone(browser, page, couch, database);
+    llm.enqueue(waitCall({ title: 'Delete the staging database', description: 'Drops **staging**; cannot be undone.' }), { content: 'Deleted staging.' });
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await send(page, 'delete staging');
+    await expect(card(page, 'Delete the staging database')).toBeVisible();
+    const onPhone = await openArrivedCard(phone, 'Delete the staging database');
 
-  await expect(page.getByText('Deleted staging.')).toBeVisible({ timeout: 30_000 });
-  await expect(onPhone).toContainText('Not applied: Laptop decided first while offline', { timeout: 30_000 });
-  await expect(phone.getByText('Deleted staging.')).toBeVisible({ timeout: 20_000 });
-  expect(llm.chatRequests()).toHaveLength(2);
-  await phoneContext.close();
+    await serviceWorkerInControl(page);
+    await context.setOffline(true);
+    await card(page, 'Delete the staging database').getByRole('button', { name: 'Approve' }).click();
+    await onPhone.getByRole('button', { name: 'Decline' }).click();
+    await expect(onPhone).toContainText('Sent to Laptop');
+    await context.setOffline(false);
+
+    await expect(page.getByText('Deleted staging.')).toBeVisible({ timeout: 30_000 });
+    await expect(onPhone).toContainText('Not applied: Laptop decided first while offline', { timeout: 30_000 });
+    await expect(phone.getByText('Deleted staging.')).toBeVisible({ timeout: 20_000 });
+    expect(llm.chatRequests()).toHaveLength(2);
+    await phoneContext.close();
+  });
 });
 
 test('the sync server down, then up: the phone’s decision waits, then reaches the laptop once', async ({ browser, page, llm, couch }) => {
