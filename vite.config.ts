@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
@@ -41,7 +42,8 @@ function sandboxProxyPage(): Plugin {
     };
   return {
     name: 'pausepoint:sandbox-proxy-page',
-    configurePreviewServer: (server) => void server.middlewares.use(serve(fileURLToPath(new URL(`./dist${SANDBOX_PROXY_PATH}`, import.meta.url)))),
+    // The preview's own build (`--outDir`, as the benches serve a build in a folder of their own), not always ./dist.
+    configurePreviewServer: (server) => void server.middlewares.use(serve(resolve(server.config.root, server.config.build.outDir, `.${SANDBOX_PROXY_PATH}`))),
     configureServer: (server) => void server.middlewares.use(serve(fileURLToPath(new URL(`./public${SANDBOX_PROXY_PATH}`, import.meta.url)))),
   };
 }
