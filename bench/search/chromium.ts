@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { PausepointDb } from '../../src/storage/db.ts';
 import type { WorkerClient } from '../../src/worker/worker-client.ts';
@@ -25,6 +25,8 @@ export interface ChromiumSearchFigures {
 }
 
 const PROBE = '/tests/e2e/probe/worker-probe.html';
+/** BENCH_SEARCH_DIST=<dir>: serve that build (made with PAUSEPOINT_PROBES=1) instead of building one, so two builds' runs can alternate in the same minutes. */
+const PREBUILT = process.env.BENCH_SEARCH_DIST ? resolve(process.env.BENCH_SEARCH_DIST) : undefined;
 const RUNS = 21;
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
@@ -43,9 +45,11 @@ async function openProbe(page: Page): Promise<void> {
  * kinds of query, timed in the page around `searchConversations`.
  */
 export async function searchInChromium(messages: number, queries: { label: string; query: string }[]): Promise<ChromiumSearchFigures> {
-  const outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-search-'));
-  process.env.PAUSEPOINT_PROBES = '1';
-  await buildApp(outDir);
+  const outDir = PREBUILT ?? (await mkdtemp(join(tmpdir(), 'pausepoint-bench-search-')));
+  if (!PREBUILT) {
+    process.env.PAUSEPOINT_PROBES = '1';
+    await buildApp(outDir);
+  }
   const server = await startPreview(outDir);
   const browser = await launchChromium();
   try {
@@ -130,6 +134,6 @@ export async function searchInChromium(messages: number, queries: { label: strin
   } finally {
     await browser.close();
     await server.stop();
-    await rm(outDir, { recursive: true, force: true });
+    if (!PREBUILT) await rm(outDir, { recursive: true, force: true });
   }
 }
