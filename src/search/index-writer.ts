@@ -1,7 +1,8 @@
 import type { PausepointDb } from '../storage/db.ts';
 import type { DocAt } from './conversation-docs.ts';
 import { updatePostings } from './postings.ts';
-import { BLOCK_SIZE, SEARCH_FORMAT, type SearchBlockRow, type SearchCoveredRow, type SearchDoc, type SearchStateRow } from '../storage/records/search-records.ts';
+import { BLOCK_SIZE, SEARCH_FORMAT, type SearchBlockRow, type SearchCoveredRow, type SearchDoc, type SearchShardRow, type SearchStateRow } from '../storage/records/search-records.ts';
+import { packShards, shardEntries, shardKeyOf } from './term-shards.ts';
 
 /** What to write of one conversation: documents at their places; `whole`, when they are all it has now (its other blocks go, and its `updatedAt` is recorded). */
 export interface ConversationWrite {
@@ -16,7 +17,7 @@ const EMPTY = new Uint32Array(0);
  * Postings a build gathers in memory before writing them (up to about 30 MB
  * of numbers, held only while it builds): 100,000 messages make about 2.5
  * million, so their terms are written once; a longer history's are written
- * in turns, each term's row read back and extended, so the heap a build
+ * in turns, each term's shard read back and extended, so the heap a build
  * takes stays bounded whatever the history's size.
  */
 const BUILD_FLUSH = 4_000_000;
@@ -42,7 +43,7 @@ class PostingChanges {
   }
 }
 
-function push(map: Map<string, number[]>, term: string, doc: number): void {
+function push<T>(map: Map<string, T[]>, term: string, doc: T): void {
   const list = map.get(term);
   if (list) list.push(doc);
   else map.set(term, [doc]);
@@ -60,12 +61,10 @@ const ascending = (list: number[] | undefined): number[] => (list ? list.sort((a
 export class IndexWriter {
   /**
    * While a build writes pages (`fresh`), their postings gather here and are
-   * written a term at a time every BUILD_FLUSH postings and at `finish`:
-   * each term's row written once or a few times, not once per page.
+   * written in shards every BUILD_FLUSH postings and at `finish`: each
+   * shard written once or a few times, not once per page.
    */
   #gathered = new PostingChanges();
-  /** Terms a build has written a row for: only those are read back before the next flush writes them (a get each is most of a flush's time in Chromium). */
-  readonly #built = new Set<string>();
 
   constructor(private readonly db: PausepointDb) {}
 
@@ -75,8 +74,7 @@ export class IndexWriter {
     const state: SearchStateRow = { key: 'index', format: SEARCH_FORMAT, complete: false, nextBlock: 1, generation: crypto.randomUUID() };
     await this.db.transaction('rw', [searchTerms, searchBlocks, searchCovered, searchState], async () => {
       this.#gathered = new PostingChanges();
-      this.#built.clear();
-    await Promise.all([searchTerms.clear(), searchBlocks.clear(), searchCovered.clear()]);
+      await Promise.all([searchTerms.clear(), searchBlocks.clear(), searchCovered.clear()]);
       await searchState.put(state);
     });
     return state;
@@ -94,8 +92,7 @@ export class IndexWriter {
   async #flushBuilding(): Promise<void> {
     const changes = this.#gathered;
     this.#gathered = new PostingChanges();
-    await this.#applyPostings(changes, this.#built);
-    for (const term of changes.added.keys()) this.#built.add(term);
+    await this.#applyPostings(changes);
   }
 
   /**
@@ -185,21 +182,34 @@ export class IndexWriter {
     });
   }
 
-  /** Writes each changed term's list, read first unless `stored` (a build's) says no row exists for it. */
-  async #applyPostings(changes: PostingChanges, stored?: ReadonlySet<string>): Promise<void> {
+  /**
+   * Writes each changed term's list: the shards holding the changed terms
+   * are read (their keys first, one request), changed and packed again
+   * (term-shards.ts), a shard that grew past its bounds split in several.
+   */
+  async #applyPostings(changes: PostingChanges): Promise<void> {
     if (changes.size === 0) return;
     const { searchTerms } = this.db;
-    const terms = [...new Set([...changes.added.keys(), ...changes.removed.keys()])];
-    const read = stored ? terms.filter((term) => stored.has(term)) : terms;
-    const got = await searchTerms.bulkGet(read);
-    const byTerm = new Map(read.map((term, i) => [term, got[i]]));
-    const rows = terms.map((term) => byTerm.get(term));
-    const put: { term: string; postings: Uint32Array }[] = [];
+    const terms = [...new Set([...changes.added.keys(), ...changes.removed.keys()])].sort();
+    const keys = (await searchTerms.toCollection().primaryKeys()) as string[];
+    // Changed terms by the shard holding them; terms before every shard's key go to a new first shard, ''.
+    const byShard = new Map<string, string[]>();
+    for (const term of terms) push(byShard, shardKeyOf(keys, term) ?? '', term);
+    const shardKeys = [...byShard.keys()];
+    const rows = await searchTerms.bulkGet(shardKeys);
+    const put: SearchShardRow[] = [];
     const drop: string[] = [];
-    terms.forEach((term, i) => {
-      const postings = updatePostings(rows[i]?.postings ?? EMPTY, ascending(changes.added.get(term)), ascending(changes.removed.get(term)));
-      if (postings.length > 0) put.push({ term, postings });
-      else if (rows[i]) drop.push(term);
+    shardKeys.forEach((key, i) => {
+      const postingsOf = new Map(rows[i] ? shardEntries(rows[i]) : []);
+      for (const term of byShard.get(key)!) {
+        const postings = updatePostings(postingsOf.get(term) ?? EMPTY, ascending(changes.added.get(term)), ascending(changes.removed.get(term)));
+        if (postings.length > 0) postingsOf.set(term, postings);
+        else postingsOf.delete(term);
+      }
+      const entries = [...postingsOf].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      const packed = packShards(key, entries);
+      if (packed.length === 0 && rows[i]) drop.push(key);
+      put.push(...packed);
     });
     await Promise.all([searchTerms.bulkPut(put), searchTerms.bulkDelete(drop)]);
   }

@@ -7,6 +7,7 @@ import { intersect, union } from './postings.ts';
 import { BLOCK_SIZE } from '../storage/records/search-records.ts';
 import type { SearchResults } from './search-result.ts';
 import { searchSnippet } from './search-snippet.ts';
+import { shardPostings, shardPrefixed } from './term-shards.ts';
 import { cardText, messageText } from './searchable-text.ts';
 
 /** A term shorter than this is matched whole, never as a prefix: one letter as a prefix matches nearly everything. */
@@ -17,8 +18,9 @@ type Found = { kind: 'message'; seq: number } | { kind: 'card'; index: number } 
 
 /**
  * The documents holding every term of the query, the last also as a prefix
- * (it may still be being typed, from two letters): one posting list read per
- * term, the prefix's lists read as one key range, intersected shortest first.
+ * (it may still be being typed, from two letters): the shard of each term
+ * read (term-shards.ts), the prefix's shards as one key range beside the
+ * one it starts in, and the lists intersected shortest first.
  */
 async function matchingDocs(db: PausepointDb, terms: readonly string[]): Promise<Uint32Array> {
   if (terms.length === 0) return new Uint32Array(0);
@@ -26,13 +28,21 @@ async function matchingDocs(db: PausepointDb, terms: readonly string[]): Promise
   const asPrefix = last.length >= MIN_PREFIX;
   const exact = asPrefix ? terms.slice(0, -1) : terms;
   const { searchTerms } = db;
+  // A term's shard is the last one keyed at or before it.
+  const shardOf = (term: string) => searchTerms.where('term').belowOrEqual(term).last();
   const [rows, prefixed] = await db.transaction('r', searchTerms, () =>
-    Promise.all([searchTerms.bulkGet([...exact]), asPrefix ? searchTerms.where('term').startsWith(last).toArray() : Promise.resolve([])]),
+    Promise.all([Promise.all(exact.map(shardOf)), asPrefix ? Promise.all([shardOf(last), searchTerms.where('term').startsWith(last).toArray()]) : Promise.resolve(null)]),
   );
-  if (rows.some((row) => !row) || (asPrefix && prefixed.length === 0)) return new Uint32Array(0);
-  const lists = rows.map((row) => row!.postings);
-  if (asPrefix) lists.push(union(prefixed.map((row) => row.postings)));
-  return intersect(lists);
+  const lists = exact.map((term, i) => (rows[i] ? shardPostings(rows[i], term) : undefined));
+  if (lists.some((list) => !list)) return new Uint32Array(0);
+  if (prefixed) {
+    const [at, after] = prefixed;
+    const shards = at && !after.some((row) => row.term === at.term) ? [at, ...after] : after;
+    const found = shards.flatMap((row) => shardPrefixed(row, last));
+    if (found.length === 0) return new Uint32Array(0);
+    lists.push(union(found));
+  }
+  return intersect(lists as Uint32Array[]);
 }
 
 /** Whether a title's terms hold every query term, the last perhaps as a prefix. */

@@ -6,6 +6,7 @@ import { PausepointDb } from '../storage/db.ts';
 import { DexieStorage } from '../storage/dexie-storage.ts';
 import { useTestDb } from '../storage/testing/open-test-db.ts';
 import { IndexWriter } from './index-writer.ts';
+import { shardEntries } from './term-shards.ts';
 import { SEARCH_INDEX_LOCK, SearchService } from './search-service.ts';
 
 let db: PausepointDb;
@@ -106,9 +107,9 @@ async function eventually(check: () => Promise<void>): Promise<void> {
 async function storedIndex(of: PausepointDb) {
   const blocks = await of.searchBlocks.toArray();
   const place = new Map(blocks.map((b) => [b.id, `${b.conversationId}/${b.part}`]));
-  const terms = await of.searchTerms.toArray();
+  const terms = (await of.searchTerms.toArray()).flatMap(shardEntries);
   return {
-    terms: Object.fromEntries(terms.map((t) => [t.term, [...t.postings].map((p) => `${place.get(Math.floor(p / 64))}/${p % 64}`).sort()])),
+    terms: Object.fromEntries(terms.map(([term, postings]) => [term, [...postings].map((p) => `${place.get(Math.floor(p / 64))}/${p % 64}`).sort()])),
     blocks: blocks.map((b) => ({ at: `${b.conversationId}/${b.part}`, docs: b.docs })).sort((a, b) => (a.at < b.at ? -1 : 1)),
   };
 }
@@ -256,6 +257,41 @@ describe('SearchService', () => {
     const kept = await storedIndex(db);
     await new IndexWriter(db).start();
     expect(await ids(tab(otherConnection()), 'butter')).toEqual(['a']);
+    expect(await storedIndex(db)).toEqual(kept);
+  });
+
+  test('posting lists in shards: words across many shards are found whole and by prefix, kept up by writes (shards split and emptied), and match a rebuild', async () => {
+    // 1,500 words in one message: three shards of SHARD_TERMS at least, built at once.
+    const word = (i: number) => `w${String(i).padStart(4, '0')}`;
+    const words = (from: number, to: number, step = 1) => Array.from({ length: Math.ceil((to - from) / step) }, (_, k) => word(from + k * step)).join(' ');
+    await db.conversations.bulkPut([conversation('a', 'Glossary', 1, 1), conversation('b', 'Other', 2, 1)]);
+    await db.messages.bulkPut([user('m1', 'a', 0, words(0, 3000, 2)), user('m2', 'b', 0, 'w0000 only')]);
+    const first = tab();
+    await first.warm();
+    expect(await db.searchTerms.count()).toBe(3);
+    expect(await ids(first, 'w0000')).toEqual(['b', 'a']);
+    expect(await ids(first, 'w2998')).toEqual(['a']);
+    expect(await ids(first, 'w1001')).toEqual([]);
+    expect(await ids(first, 'only w2998')).toEqual([]);
+    // The odd words fall between the shards' keys: each shard grows past its bounds and splits.
+    await db.messages.put(user('m3', 'b', 1, words(1, 3000, 2)));
+    expect(await ids(first, 'w1001')).toEqual(['b']);
+    expect(await ids(first, 'w2999')).toEqual(['b']);
+    // A prefix whose terms lie in several shards.
+    expect((await first.search('w1', 20)).total).toBe(2);
+    expect(await found(first, 'only w00')).toEqual([['b', message('m2')]]);
+    // Words gone from a message leave their lists; a shard left empty goes.
+    const before = await db.searchTerms.count();
+    await db.messages.put(user('m3', 'b', 1, 'short now'));
+    await db.messages.put(user('m1', 'a', 0, 'short too'));
+    expect(await ids(first, 'w1001')).toEqual([]);
+    expect(await ids(first, 'w0002')).toEqual([]);
+    expect(await ids(first, 'short')).toEqual(['b', 'a']);
+    expect(await db.searchTerms.count()).toBeLessThan(before);
+
+    const kept = await storedIndex(db);
+    await new IndexWriter(db).start();
+    expect(await ids(tab(otherConnection()), 'short')).toEqual(['b', 'a']);
     expect(await storedIndex(db)).toEqual(kept);
   });
 

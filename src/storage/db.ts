@@ -6,7 +6,7 @@ import type { StoredMcpOAuthRecord } from './records/mcp-oauth-record.ts';
 import type { RemoteDecision, SyncDevice, SyncDocState } from './records/sync-records.ts';
 import { moveApiKeyToOrigin } from './move-api-key-to-origin.ts';
 import type { StoredAttachment } from './stored-attachment.ts';
-import type { SearchBlockRow, SearchCoveredRow, SearchStateRow, SearchTermRow } from './records/search-records.ts';
+import type { SearchBlockRow, SearchCoveredRow, SearchShardRow, SearchStateRow } from './records/search-records.ts';
 
 /**
  * One row per key: `settings`, `deviceId`, and `apiKeys` (api-keys.ts), where
@@ -52,12 +52,12 @@ export class PausepointDb extends Dexie {
 
   /**
    * Conversation search's index (src/storage/records/search-records.ts), kept here so
-   * every tab reads the one a single builder wrote: a posting list per term,
+   * every tab reads the one a single builder wrote: posting lists by term (in shards),
    * the terms of each block of messages or cards, what each conversation's
    * blocks cover, and the index's format. Derived from the records above,
    * never in backups, exports or sync: it is rebuilt from them.
    */
-  declare searchTerms: EntityTable<SearchTermRow, 'term'>;
+  declare searchTerms: EntityTable<SearchShardRow, 'term'>;
   declare searchBlocks: EntityTable<SearchBlockRow, 'id'>;
   declare searchCovered: EntityTable<SearchCoveredRow, 'conversationId'>;
   declare searchState: EntityTable<SearchStateRow, 'key'>;

@@ -11,15 +11,22 @@ import { z } from 'zod';
  * a document as `block id × 64 + its place in the block`, so one number
  * finds the conversation (through the block) and the exact message.
  */
-export const SEARCH_FORMAT = 1;
+export const SEARCH_FORMAT = 2;
 export const BLOCK_SIZE = 64;
 
-/** Every document holding `term`, as postings in ascending order. */
-export const SearchTermRow = z.object({
+/**
+ * A shard of term rows (src/search/term-shards.ts): `term` is its key, the least term
+ * it may hold; `terms` the terms it holds, ascending and joined by spaces;
+ * `ends[i]` where the postings of its `i`th term end in `postings`, each
+ * term's in ascending order.
+ */
+export const SearchShardRow = z.object({
   term: z.string(),
+  terms: z.string(),
+  ends: z.custom<Uint32Array>((value) => value instanceof Uint32Array),
   postings: z.custom<Uint32Array>((value) => value instanceof Uint32Array),
 });
-export type SearchTermRow = z.infer<typeof SearchTermRow>;
+export type SearchShardRow = z.infer<typeof SearchShardRow>;
 
 /**
  * A document of a block: the message's or card's id and its terms (unique,
