@@ -8,6 +8,8 @@ export interface DocAt {
   part: number;
   place: number;
   doc: SearchDoc | null;
+  /** The document's terms as documentTerms gave them (the strings `doc.terms` joins), so a build adds them without splitting that again. */
+  terms?: readonly string[];
 }
 
 /** Where a message is: its block holds the messages whose `seq` shares its part. */
@@ -25,14 +27,14 @@ export function cardIndex(part: number, place: number): number {
   return (-1 - part) * BLOCK_SIZE + place;
 }
 
-const termsDoc = (key: string, text: string): SearchDoc | null => {
+const termsDoc = (key: string, text: string): Pick<DocAt, 'doc' | 'terms'> => {
   const terms = documentTerms(text);
-  return terms.length === 0 ? null : { key, terms: terms.join(' ') };
+  return terms.length === 0 ? { doc: null } : { doc: { key, terms: terms.join(' ') }, terms };
 };
 
 /** A message's document. */
 export function messageDoc(message: Message): DocAt {
-  return { ...messagePlace(message.seq), doc: termsDoc(message.id, messageText(message)) };
+  return { ...messagePlace(message.seq), ...termsDoc(message.id, messageText(message)) };
 }
 
 /** A conversation's cards in the order that gives each its place: by creation, then id. */
@@ -42,7 +44,7 @@ export function orderCards(cards: readonly PausePoint[]): PausePoint[] {
 
 /** Every card's document, at the places their order gives them. */
 export function cardDocs(cards: readonly PausePoint[]): DocAt[] {
-  return orderCards(cards).map((card, index) => ({ ...cardPlace(index), doc: termsDoc(card.id, cardText(card)) }));
+  return orderCards(cards).map((card, index) => ({ ...cardPlace(index), ...termsDoc(card.id, cardText(card)) }));
 }
 
 /** Every document of a conversation: its messages and its cards. */
