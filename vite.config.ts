@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vitest/config';
+import { defineConfig, type Plugin, type TestProjectInlineConfiguration } from 'vitest/config';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { readFileSync } from 'node:fs';
@@ -76,6 +76,65 @@ function oauthClientDocument(): Plugin {
   };
 }
 
+/**
+ * Test files that need a fresh module graph: they replace a module with `vi.mock` (which cannot reach a module
+ * its worker already loaded for another file), or they watch a module load on demand for the first time. Every
+ * other file shares its worker's modules (`isolate: false`): evaluating zod, Dexie, the engine and jsdom's
+ * Svelte again for each of 246 files was most of the unit suite's time (src/engine, storage, mcp and audit:
+ * 140.6 → 39.6 s of CPU, 1,097 tests; src/ui: 168.0 → 47.5 s). A file that fails alone-green but red in the
+ * suite, with a module another file loaded first, belongs here.
+ */
+const FRESH_MODULES = {
+  node: ['src/sync/replicator-first-request.test.ts'],
+  ui: [
+    'src/ui/App.test.ts',
+    'src/ui/devices/JoinDialog.test.ts',
+    'src/ui/markdown/render-markdown.test.ts',
+    'src/ui/push/CardLink.test.ts',
+    'src/ui/pwa/UpdateBanner.test.ts',
+  ],
+};
+
+const NODE_TESTS = {
+  extends: true,
+  // pdf.js's modern build needs Node 22 (Promise.withResolvers and the like); its legacy build is the same
+  // parser with those polyfilled, for the Node tests of pdf-text.ts. The app bundles the modern build.
+  resolve: { alias: [{ find: /^pdfjs-dist$/, replacement: fileURLToPath(new URL('./node_modules/pdfjs-dist/legacy/build/pdf.mjs', import.meta.url)) }] },
+  test: {
+    name: 'node',
+    include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/fake-couch/**/*.test.ts', 'tests/couch/**/*.test.ts', 'tests/unit/**/*.test.ts'],
+    exclude: ['src/ui/**'],
+    environment: 'node',
+    // PBKDF2 at 600,000 iterations, servers started per file, 100,000-character texts: under a second each on a
+    // quiet machine, past vitest's 5 s default on a loaded one (CI runs the whole suite on two cores).
+    testTimeout: 20_000,
+  },
+} satisfies TestProjectInlineConfiguration;
+
+const UI_TESTS = {
+  extends: true,
+  resolve: { conditions: ['browser'] },
+  test: {
+    name: 'ui',
+    include: ['src/ui/**/*.test.ts'],
+    environment: 'jsdom',
+    // Unmounts rendered components after each test.
+    setupFiles: ['@testing-library/svelte/vitest'],
+    // A few tests render hundreds of rows or every prefix of a long text in jsdom:
+    // about 2 s on a quiet machine, past vitest's 5 s default on a loaded one.
+    testTimeout: 20_000,
+  },
+} satisfies TestProjectInlineConfiguration;
+
+/** `project` as two: its files sharing modules (named as it is), and `fresh`, each in a module graph of its own. */
+function splitByIsolation(project: typeof NODE_TESTS | typeof UI_TESTS, fresh: string[]): TestProjectInlineConfiguration[] {
+  const { test } = project;
+  return [
+    { ...project, test: { ...test, isolate: false, exclude: [...('exclude' in test ? test.exclude : []), ...fresh] } },
+    { ...project, test: { ...test, name: `${test.name} (fresh modules)`, include: fresh } },
+  ];
+}
+
 export default defineConfig({
   // True only in the end-to-end tests' build: test-only hooks (engine-settings.ts) are dropped from every other one.
   define: { 'import.meta.env.PAUSEPOINT_PROBES': JSON.stringify(probes), 'import.meta.env.PAUSEPOINT_SANDBOX_ORIGIN': JSON.stringify(sandbox ?? '') },
@@ -133,39 +192,11 @@ export default defineConfig({
     // Vitest's default is one fork fewer than the cores: one on CI's two. Many files mostly wait (a pouchdb-server,
     // a child process streaming an import, server-everything starting), so two forks on two cores overlap those waits.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // Two projects: Node for everything but the UI, and jsdom with Svelte's browser
-    // build for src/ui (Svelte resolves to its server build under Node conditions,
-    // where `mount` is unavailable). Each UI test file also says `@vitest-environment jsdom`.
-    projects: [
-      {
-        extends: true,
-        // pdf.js's modern build needs Node 22 (Promise.withResolvers and the like); its legacy build is the same
-        // parser with those polyfilled, for the Node tests of pdf-text.ts. The app bundles the modern build.
-        resolve: { alias: [{ find: /^pdfjs-dist$/, replacement: fileURLToPath(new URL('./node_modules/pdfjs-dist/legacy/build/pdf.mjs', import.meta.url)) }] },
-        test: {
-          name: 'node',
-          include: ['src/**/*.test.ts', 'tests/fake-llm/**/*.test.ts', 'tests/fake-couch/**/*.test.ts', 'tests/couch/**/*.test.ts', 'tests/unit/**/*.test.ts'],
-          exclude: ['src/ui/**'],
-          environment: 'node',
-          // PBKDF2 at 600,000 iterations, servers started per file, 100,000-character texts: under a second each on a
-          // quiet machine, past vitest's 5 s default on a loaded one (CI runs the whole suite on two cores).
-          testTimeout: 20_000,
-        },
-      },
-      {
-        extends: true,
-        resolve: { conditions: ['browser'] },
-        test: {
-          name: 'ui',
-          include: ['src/ui/**/*.test.ts'],
-          environment: 'jsdom',
-          // Unmounts rendered components after each test.
-          setupFiles: ['@testing-library/svelte/vitest'],
-          // A few tests render hundreds of rows or every prefix of a long text in jsdom:
-          // about 2 s on a quiet machine, past vitest's 5 s default on a loaded one.
-          testTimeout: 20_000,
-        },
-      },
-    ],
+    // Node for everything but the UI, and jsdom with Svelte's browser build for src/ui (Svelte resolves to its
+    // server build under Node conditions, where `mount` is unavailable); each UI test file also says
+    // `@vitest-environment jsdom`. Each runs twice over: the files that share their worker's modules, and the
+    // few that need a module graph of their own (FRESH_MODULES).
+    projects: [...splitByIsolation(NODE_TESTS, FRESH_MODULES.node), ...splitByIsolation(UI_TESTS, FRESH_MODULES.ui)],
   },
 });
+
