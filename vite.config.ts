@@ -118,8 +118,8 @@ const UI_TESTS = {
     name: 'ui',
     include: ['src/ui/**/*.test.ts'],
     environment: 'jsdom',
-    // Unmounts rendered components after each test.
-    setupFiles: ['@testing-library/svelte/vitest'],
+    // Unmounts rendered components after each test; gives each file's window IndexedDB (fake-indexeddb).
+    setupFiles: ['@testing-library/svelte/vitest', './src/ui/testing/indexeddb-on-each-window.ts'],
     // A few tests render hundreds of rows or every prefix of a long text in jsdom:
     // about 2 s on a quiet machine, past vitest's 5 s default on a loaded one.
     testTimeout: 20_000,
