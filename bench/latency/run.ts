@@ -23,16 +23,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startFakeLlm } from '../../tests/fake-llm/index.ts';
-import { launchChromium, newProfile, waitForServiceWorker } from '../ui/browser.ts';
+import { launchChromium } from '../ui/browser.ts';
 import { buildApp, startPreview } from '../ui/preview-server.ts';
 import { ChromeTrace, type WindowTime } from './chrome-trace.ts';
 import { clockCheck } from './clock-check.ts';
 import { criticalPath, CRITICAL_PATH_CATEGORIES, type CriticalPath } from './critical-path.ts';
 import { coldStart, type ColdStart } from './cold-start.ts';
-import { installLatencyProbes, remarkClock } from './page-probes.ts';
+import { remarkClock } from './page-probes.ts';
 import { percentile, p50p90 } from './percentile.ts';
 import { playRound, type PressToRequest, type RoundTiming } from './round-trip.ts';
-import { setUpEndpoint } from './set-up-endpoint.ts';
+import { returningPage } from './set-up-endpoint.ts';
 
 const ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 15);
 const PREBUILT = process.env.BENCH_LATENCY_DIST ? resolve(process.env.BENCH_LATENCY_DIST) : undefined;
@@ -101,14 +101,7 @@ try {
   cleanups.unshift(() => browser.close());
   log(`vite preview on ${server.origin}, fake model on ${llm.baseUrl}, Chromium ${browser.version()} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
-  const context = await newProfile(browser, server.origin);
-  const page = await context.newPage();
-  await page.addInitScript(installLatencyProbes, { probeWorker: false });
-  await setUpEndpoint(page, llm, API_KEY);
-  await waitForServiceWorker(page);
-  // A returning user's page: loaded under the service worker's control (the first visit's page was claimed, not loaded under it).
-  await page.goto('/#/new');
-  await page.reload();
+  const { context, page } = await returningPage(browser, server.origin, llm, API_KEY);
   phaseDone('set-up');
 
   // Phase 1: one long-lived page and worker, as in a session of work.
