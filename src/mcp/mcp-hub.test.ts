@@ -364,6 +364,46 @@ describe('MCP tools through the engine (SDK server over the in-memory transport)
     await a.remove('srv-o');
     expect(forgotten).toEqual(['srv-o']);
   });
+
+  it('a sign-in’s connection that ends after the sign-out leaves “needs sign-in”, not “connected” with the old tokens', async () => {
+    const sessions = inMemorySessions(() => makePeer().server);
+    const store = new MemoryMcpStore();
+    let tokens = false;
+    let release: (() => void) | undefined;
+    const oauth: HubOAuth = {
+      begin: async () => ({ kind: 'redirect', authorizationUrl: 'https://auth.example/authorize?state=s', state: 's' }),
+      finish: async () => void (tokens = true),
+      signOut: async () => ((tokens = false), { revoked: 'yes' }),
+      forget: async () => undefined,
+    };
+    const hub = new McpHub({
+      store,
+      oauth,
+      open: async (server, events) => {
+        if (!tokens) throw new McpConnectError('needs_auth', 'asks for sign-in (HTTP 401)');
+        // The sign-in's connection is held here until the test lets it go.
+        await new Promise<void>((resolve) => (release = resolve));
+        return sessions.open(server, events);
+      },
+      newId: () => 'srv-r',
+      reserved: new Set(),
+      retryDelaysMs: [5],
+    });
+    closeAfter(hub);
+    await hub.start();
+    await hub.add({ url: 'http://localhost:18694/mcp', name: 'Locked' });
+    await until(() => (store.rows.get('srv-r')?.status.kind === 'needs_auth' ? true : undefined), 'needs sign-in');
+    await hub.beginSignIn('srv-r', 'http://127.0.0.1:4185/mcp-oauth-callback');
+    await hub.finishSignIn('srv-r', 'code', 's');
+    await until(() => release, 'the sign-in connecting');
+
+    await hub.signOut('srv-r');
+    await until(() => (store.rows.get('srv-r')?.status.kind === 'needs_auth' ? true : undefined), 'needs sign-in again');
+    release!();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.rows.get('srv-r')?.status.kind).toBe('needs_auth');
+    expect(hub.tools()).toEqual([]);
+  });
 });
 
 describe('point 16: MCP odds and ends', () => {

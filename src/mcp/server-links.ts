@@ -121,11 +121,16 @@ export class ServerLinks {
       const listed = await session.listTools().catch((error: unknown) => {
         throw connectFailure(error, server.url, 'list');
       });
+      // Dropped while it connected (signed in or out, views turned on or off, removed): its session carries the
+      // old credentials, and the link that replaced it says the server's state. Written anyway, a sign-in's
+      // "connected" could land after the sign-out's "needs sign-in" and hide it.
+      if (this.#links.get(id) !== link) throw new McpConnectError('failed', 'This connection was replaced by a newer one.');
       await this.#storeTools(id, listed, { kind: 'connected', at: host.now(), transport: session.transport, ...(session.protocolVersion ? { protocol: session.protocolVersion } : {}) }, session.serverInfo);
       link.failures = 0;
       return session;
     } catch (error) {
       await session?.close().catch(() => undefined);
+      if (this.#links.get(id) !== link) throw error; // the newer link's status stands
       const failure = connectFailure(error, server.url, 'initialize');
       await host.setStatus(id, failureStatus(failure, host.now()));
       throw failure;
