@@ -2,6 +2,7 @@ import { test as base, expect } from '@playwright/test';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/index.ts';
 import { startEverything, type EverythingServer } from './mcp-everything.ts';
 import { startOAuthServer, type OAuthServer } from './mcp-oauth.ts';
+import { startBasicAppServer, type AppServer } from './mcp-basic-app.ts';
 import { startPouchdbServer, type PouchdbServer } from '../couch/pouchdb-server.ts';
 import { startFakeNtfy, type FakeNtfy } from '../fake-ntfy/index.ts';
 
@@ -36,7 +37,7 @@ export function mcpPort(workerIndex: number, slot: number): number {
 const SYNC_USER = { username: 'ada', password: 'sync-test-password' };
 
 export const test = base.extend<
-  { llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer; oauthServer: OAuthServer; couch: SyncServer; ntfy: FakeNtfy },
+  { llm: FakeLlm; everything: EverythingServer; everythingSse: EverythingServer; oauthServer: OAuthServer; appServer: AppServer; couch: SyncServer; ntfy: FakeNtfy },
   { pouchdb: PouchdbServer }
 >({
   // One server per Playwright worker (it starts in about a second); each test gets databases of its own.
@@ -82,6 +83,13 @@ export const test = base.extend<
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
   oauthServer: async ({}, use, testInfo) => {
     const server = await startOAuthServer(mcpPort(testInfo.workerIndex, 2));
+    await use(server);
+    await server.close();
+  },
+  // ext-apps' example MCP App server (mcp-basic-app.ts), its own process on this test's port.
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
+  appServer: async ({}, use, testInfo) => {
+    const server = await startBasicAppServer(mcpPort(testInfo.workerIndex, 6));
     await use(server);
     await server.close();
   },

@@ -1,26 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { card, send, setUpEndpoint } from './app.ts';
-import { expect, mcpPort, test } from './fixtures.ts';
-import { addClock, CLOCK_VIEW, startBasicAppServer, type AppServer } from './mcp-apps-server.ts';
+import { expect, test } from './fixtures.ts';
+import { addClock, CLOCK_VIEW } from './mcp-apps-server.ts';
+import type { AppServer } from './mcp-basic-app.ts';
 
 // Issue 36 point 3: a call an MCP App's view makes goes through the same gate as the model's.
-// Each test starts a real server process (@modelcontextprotocol/server-basic-vanillajs) on a shared machine.
+// Each test starts a real server process (the appServer fixture) (@modelcontextprotocol/server-basic-vanillajs) on a shared machine.
 test.describe.configure({ timeout: 120_000 });
 
-let app: AppServer;
-// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
-test.beforeEach(async ({}, testInfo) => {
-  app = await startBasicAppServer(mcpPort(testInfo.workerIndex, 6));
-});
-test.afterEach(async () => {
-  await app.close();
-});
 
 const ASKED_BY_VIEW = 'Asked by the interactive view of Clock, not by the model.';
 
 /** Connects the example server as Clock, asks the model for the time, approves the model's call: its view shows that time. */
-async function viewOfFirstCall(page: Page, llm: Parameters<typeof setUpEndpoint>[1]) {
+async function viewOfFirstCall(page: Page, llm: Parameters<typeof setUpEndpoint>[1], app: AppServer) {
   await setUpEndpoint(page, llm);
   await addClock(page, app, { views: true });
 
@@ -39,8 +32,8 @@ async function viewOfFirstCall(page: Page, llm: Parameters<typeof setUpEndpoint>
 /** The cards the view's button raised: the model's own card for the same tool does not say the view asked. */
 const viewCards = (page: Page) => card(page, 'Call get-time on Clock').filter({ hasText: ASKED_BY_VIEW });
 
-test('a button in the view raises a card that says the view asked; the server runs the call only after Approve, once, and the model is not asked', async ({ page, llm }) => {
-  const { view, time, first } = await viewOfFirstCall(page, llm);
+test('a button in the view raises a card that says the view asked; the server runs the call only after Approve, once, and the model is not asked', async ({ page, llm, appServer }) => {
+  const { view, time, first } = await viewOfFirstCall(page, llm, appServer);
   const requestsBefore = llm.chatRequests().length;
 
   await view.getByRole('button', { name: 'Get Server Time' }).click();
@@ -59,8 +52,8 @@ test('a button in the view raises a card that says the view asked; the server ru
   expect(llm.chatRequests()).toHaveLength(requestsBefore);
 });
 
-test('Decline on the view’s card: the view is answered with an error, never with a time the server made', async ({ page, llm }) => {
-  const { view, time } = await viewOfFirstCall(page, llm);
+test('Decline on the view’s card: the view is answered with an error, never with a time the server made', async ({ page, llm, appServer }) => {
+  const { view, time } = await viewOfFirstCall(page, llm, appServer);
   await view.getByRole('button', { name: 'Get Server Time' }).click();
   const gate = viewCards(page);
   await expect(gate).toBeVisible();
@@ -70,8 +63,8 @@ test('Decline on the view’s card: the view is answered with an error, never wi
   await expect(time).toHaveText('[ERROR]');
 });
 
-test('an allow rule lets the view’s call through without a card, and the audit log says the view proposed it', async ({ page, llm }) => {
-  const { view, time, first } = await viewOfFirstCall(page, llm);
+test('an allow rule lets the view’s call through without a card, and the audit log says the view proposed it', async ({ page, llm, appServer }) => {
+  const { view, time, first } = await viewOfFirstCall(page, llm, appServer);
   await view.getByRole('button', { name: 'Get Server Time' }).click();
   await viewCards(page).getByRole('button', { name: 'Allow in this conversation' }).click();
   await expect(time).not.toHaveText(first, { timeout: 20_000 });

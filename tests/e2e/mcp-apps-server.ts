@@ -1,30 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { openMcpSettings } from './app.ts';
 import { expect } from './fixtures.ts';
-import { startLoopbackProcess, stopLoopbackProcess } from './loopback-process.ts';
-
-/**
- * `@modelcontextprotocol/server-basic-vanillajs` (a dev dependency: `npm ci` brings it), ext-apps' own example MCP
- * App server, run as its own process on a test's port: its tool `get-time` declares the view `ui://get-time/mcp-app.html`
- * (served as text/html;profile=mcp-app, no CSP declared), whose `Get Server Time` button calls the tool through the host.
- * It serves the SDK's Streamable HTTP transport at /mcp with permissive CORS (it binds every interface: the package's
- * own main does, and the tests reach it at localhost).
- */
-export interface AppServer {
-  url: string;
-  close(): Promise<void>;
-}
-
-const ENTRY = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js', import.meta.url));
-
-export async function startBasicAppServer(port: number): Promise<AppServer> {
-  // Its /mcp answers a CORS preflight once it listens (a plain GET is refused without a session).
-  const child = await startLoopbackProcess(ENTRY, port, '/mcp', { method: 'OPTIONS', name: 'server-basic-vanillajs' });
-  return { url: `http://localhost:${port}/mcp`, close: () => stopLoopbackProcess(child) };
-}
+import type { AppServer } from './mcp-basic-app.ts';
 
 /** The accessible name of the frame that shows `get-time`'s view, once the server is connected as Clock. */
 export const CLOCK_VIEW = 'Interactive view of clock__get-time';

@@ -1,19 +1,11 @@
 import type { Frame, Page } from '@playwright/test';
 import { card, send, setUpEndpoint } from './app.ts';
-import { expect, mcpPort, test } from './fixtures.ts';
-import { addClock, CLOCK_VIEW, startBasicAppServer, startTarget, type AppServer } from './mcp-apps-server.ts';
+import { expect, test } from './fixtures.ts';
+import { addClock, CLOCK_VIEW, startTarget } from './mcp-apps-server.ts';
 
-// Each test starts a real server process (and this machine is shared): more time than the default.
+// Each test starts a real server process (the appServer fixture; and this machine is shared): more time than the default.
 test.describe.configure({ timeout: 120_000 });
 
-let app: AppServer;
-// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
-test.beforeEach(async ({}, testInfo) => {
-  app = await startBasicAppServer(mcpPort(testInfo.workerIndex, 6));
-});
-test.afterEach(async () => {
-  await app.close();
-});
 
 /** The view's own document: the sandbox proxy's inner frame. */
 async function viewFrame(page: Page): Promise<Frame> {
@@ -27,10 +19,10 @@ async function viewFrame(page: Page): Promise<Frame> {
   return found!;
 }
 
-test('a tool’s view renders in a sandboxed inner frame on the second origin, cannot reach the app or fetch outside its CSP, and renders again after a reload', async ({ page, llm }) => {
+test('a tool’s view renders in a sandboxed inner frame on the second origin, cannot reach the app or fetch outside its CSP, and renders again after a reload', async ({ page, llm, appServer }) => {
   await setUpEndpoint(page, llm);
   await page.evaluate(() => localStorage.setItem('pausepoint-e2e-secret', 'the app’s own'));
-  await addClock(page, app, { views: true });
+  await addClock(page, appServer, { views: true });
 
   llm.enqueue({ toolCalls: [{ id: 'call_time', name: 'clock__get-time', arguments: {} }] }, { content: 'Here is the time.' });
   await page.getByRole('button', { name: 'New chat' }).click();
@@ -101,9 +93,9 @@ test('a tool’s view renders in a sandboxed inner frame on the second origin, c
   await expect(time).toHaveText(shownTime!);
 });
 
-test('with Show interactive views off, the call keeps its text result and no view is shown', async ({ page, llm }) => {
+test('with Show interactive views off, the call keeps its text result and no view is shown', async ({ page, llm, appServer }) => {
   await setUpEndpoint(page, llm);
-  await addClock(page, app, { views: false });
+  await addClock(page, appServer, { views: false });
 
   llm.enqueue({ toolCalls: [{ id: 'call_time', name: 'clock__get-time', arguments: {} }] }, { content: 'Here is the time.' });
   await page.getByRole('button', { name: 'New chat' }).click();
@@ -117,9 +109,9 @@ test('with Show interactive views off, the call keeps its text result and no vie
   await expect(page.locator('iframe')).toHaveCount(0);
 });
 
-test('time from a stored result to its view given it (p50 over reloads), for the closing note', async ({ page, llm }) => {
+test('time from a stored result to its view given it (p50 over reloads), for the closing note', async ({ page, llm, appServer }) => {
   await setUpEndpoint(page, llm);
-  await addClock(page, app, { views: true });
+  await addClock(page, appServer, { views: true });
   llm.enqueue({ toolCalls: [{ id: 'call_time', name: 'clock__get-time', arguments: {} }] }, { content: 'Here is the time.' });
   await page.getByRole('button', { name: 'New chat' }).click();
   await send(page, 'what time is it on the server?');
