@@ -71,6 +71,22 @@ export async function openMcpSettings(page: Page) {
 }
 
 /**
+ * Adds a server in Settings › MCP servers as a person would (a Client ID too, if given), and waits for its status:
+ * the server's item.
+ */
+export async function addServer(page: Page, url: string, name: string, status: string | RegExp, options: { clientId?: string } = {}) {
+  await openMcpSettings(page);
+  const section = page.getByRole('region', { name: 'MCP servers' });
+  await section.getByLabel('Server URL').fill(url);
+  await section.getByLabel('Name (optional)').fill(name);
+  if (options.clientId) await section.getByLabel('Client ID', { exact: true }).fill(options.clientId);
+  await section.getByRole('button', { name: 'Connect', exact: true }).click();
+  const server = section.getByRole('article', { name });
+  await expect(server.getByRole('status', { name: `Status of ${name}` })).toHaveText(status, { timeout: 20_000 });
+  return server;
+}
+
+/**
  * Waits until the service worker is activated and controls this page (`ready` alone can resolve too early). Polled
  * from here: `waitForFunction` with an async predicate took its pending promise for a truthy answer and returned while
  * the worker was still installing.

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { openMcpSettings } from './app.ts';
+import { addServer } from './app.ts';
 import { expect } from './fixtures.ts';
 import type { AppServer } from './mcp-basic-app.ts';
 
@@ -10,13 +10,7 @@ export const CLOCK_VIEW = 'Interactive view of clock__get-time';
 
 /** Settings › MCP servers: connects `app` as Clock, with its interactive views left on or turned off (which reconnects). */
 export async function addClock(page: Page, app: AppServer, options: { views: boolean }): Promise<void> {
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(app.url);
-  await section.getByLabel('Name (optional)').fill('Clock');
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  const server = section.getByRole('article', { name: 'Clock' });
-  await expect(server.getByRole('status', { name: 'Status of Clock' })).toHaveText(/^Connected/, { timeout: 20_000 });
+  const server = await addServer(page, app.url, 'Clock', /^Connected/);
   const views = server.getByRole('switch', { name: 'Show interactive views' });
   await expect(views).toBeChecked();
   if (!options.views) {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
+import { addServer, card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
 import { expect, mcpPort, test as base } from './fixtures.ts';
 import { startWordsServer, type WordsServer, type WordsTool } from './mcp-words.ts';
 
@@ -35,13 +35,7 @@ async function listAgain(page: Page) {
 
 test('issue 26 point 3: a tool the server drops and lists again changed asks at its next call, with the change shown, though the server is trusted', async ({ page, llm, words }) => {
   await setUpEndpoint(page, llm);
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(words.url);
-  await section.getByLabel('Name (optional)').fill('Words');
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  const server = serverItem(page);
-  await expect(server.getByRole('status', { name: 'Status of Words' })).toHaveText(/^Connected/, { timeout: 20_000 });
+  const server = await addServer(page, words.url, 'Words', /^Connected/);
   await server.getByRole('switch', { name: 'Trust this server' }).check();
   await expect(server.getByRole('switch', { name: 'Trust this server' })).toBeChecked();
 

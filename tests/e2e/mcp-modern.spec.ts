@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
+import { addServer, card, lastToolResult, send, setUpEndpoint } from './app.ts';
 import { expect, mcpPort, test } from './fixtures.ts';
 import { startModernServer, type ModernServer } from './mcp-modern.ts';
 
@@ -17,13 +17,7 @@ test.afterEach(async () => {
 
 test('a server on the 2026-07-28 revision (the SDK’s v2 server) adds by URL, lists its tools, and a call asks and runs', async ({ page, llm }) => {
   await setUpEndpoint(page, llm);
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(modern.url);
-  await section.getByLabel('Name (optional)').fill('Modern');
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  const server = section.getByRole('article', { name: 'Modern' });
-  await expect(server.getByRole('status', { name: 'Status of Modern' })).toHaveText('Connected (Streamable HTTP, MCP 2026-07-28)', { timeout: 20_000 });
+  const server = await addModern(page);
   const tools = server.getByRole('list', { name: 'Tools of Modern' });
   await expect(tools.getByRole('listitem').filter({ hasText: 'echo' })).toContainText('read-only');
   await expect(tools.getByRole('switch', { name: 'add', exact: true })).toBeChecked();
@@ -42,12 +36,7 @@ test('a server on the 2026-07-28 revision (the SDK’s v2 server) adds by URL, l
 
 test('a 2026-07-28 input_required elicitation is the same form card, and the retried call carries the answer to the server', async ({ page, llm }) => {
   await setUpEndpoint(page, llm);
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(modern.url);
-  await section.getByLabel('Name (optional)').fill('Modern');
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(section.getByRole('status', { name: 'Status of Modern' })).toHaveText('Connected (Streamable HTTP, MCP 2026-07-28)', { timeout: 20_000 });
+  await addModern(page);
 
   llm.enqueue({ toolCalls: [{ id: 'call_greet', name: 'modern__greet', arguments: {} }] }, { content: 'Greeted.' });
   await page.getByRole('button', { name: 'New chat' }).click();
@@ -67,12 +56,7 @@ test('a 2026-07-28 input_required elicitation is the same form card, and the ret
 
 /** Adds the loopback server as Modern and waits until it is connected on 2026-07-28. */
 async function addModern(page: Page) {
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(modern.url);
-  await section.getByLabel('Name (optional)').fill('Modern');
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  await expect(section.getByRole('status', { name: 'Status of Modern' })).toHaveText('Connected (Streamable HTTP, MCP 2026-07-28)', { timeout: 20_000 });
+  return addServer(page, modern.url, 'Modern', 'Connected (Streamable HTTP, MCP 2026-07-28)');
 }
 
 test('a call the server runs as a task survives a reload mid-task: its result reaches the model, run once, never Outcome unknown', async ({ page, llm }) => {

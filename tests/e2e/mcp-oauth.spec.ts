@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
+import { addServer, card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
 import type { OAuthServer } from './mcp-oauth.ts';
 
@@ -7,16 +7,8 @@ import type { OAuthServer } from './mcp-oauth.ts';
 test.describe.configure({ timeout: 120_000 });
 
 /** Adds the OAuth server by its URL as "Secure" (with a Client ID, if given): the item, once it needs sign-in. */
-async function addSecure(page: Page, oauthServer: OAuthServer, clientId?: string) {
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(oauthServer.url);
-  await section.getByLabel('Name (optional)').fill('Secure');
-  if (clientId) await section.getByLabel('Client ID', { exact: true }).fill(clientId);
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  const server = section.getByRole('article', { name: 'Secure' });
-  await expect(server.getByRole('status', { name: 'Status of Secure' })).toHaveText(/^Needs sign-in: /, { timeout: 20_000 });
-  return server;
+function addSecure(page: Page, oauthServer: OAuthServer, clientId?: string) {
+  return addServer(page, oauthServer.url, 'Secure', /^Needs sign-in: /, clientId ? { clientId } : {});
 }
 
 /** Sign in through the popup, which the authorization server sends back to the app's callback page, which closes it. */
@@ -30,14 +22,8 @@ async function signInThroughPopup(page: Page, server: ReturnType<Page['getByRole
 
 test('an MCP server behind OAuth: needs sign-in, signs in through the popup, calls a tool, stays signed in after a reload, signs out', async ({ page, llm, oauthServer }) => {
   await setUpEndpoint(page, llm);
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(oauthServer.url);
-  await section.getByLabel('Name (optional)').fill('Secure');
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  const server = section.getByRole('article', { name: 'Secure' });
+  const server = await addSecure(page, oauthServer);
   const status = server.getByRole('status', { name: 'Status of Secure' });
-  await expect(status).toHaveText(/^Needs sign-in: /, { timeout: 20_000 });
   await expect(server.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
 
   // The popup goes to the authorization server, which approves at once and sends it back to the app's callback page.

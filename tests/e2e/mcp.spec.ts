@@ -1,23 +1,12 @@
 import type { Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
-import { card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
+import { addServer, card, lastToolResult, openMcpSettings, send, setUpEndpoint } from './app.ts';
 import { expect, mcpPort, test } from './fixtures.ts';
 
 // Each test starts a real server process (and this machine is shared): more time than the default.
 test.describe.configure({ timeout: 120_000 });
 
 
-/** Adds a server in Settings › MCP servers as a person would, and waits for its status. */
-async function addServer(page: Page, url: string, name: string, status: RegExp) {
-  await openMcpSettings(page);
-  const section = page.getByRole('region', { name: 'MCP servers' });
-  await section.getByLabel('Server URL').fill(url);
-  await section.getByLabel('Name (optional)').fill(name);
-  await section.getByRole('button', { name: 'Connect', exact: true }).click();
-  const server = section.getByRole('article', { name });
-  await expect(server.getByRole('status', { name: `Status of ${name}` })).toHaveText(status, { timeout: 20_000 });
-  return server;
-}
 
 async function backToChat(page: Page) {
   await page.getByRole('button', { name: 'New chat' }).click();
