@@ -17,9 +17,9 @@ export interface PreviewServer {
   stop(): Promise<void>;
 }
 
-/** `vite preview` of `outDir` on a free loopback port; `stop()` ends the process group this started (npx and vite). */
-export async function startPreview(outDir: string): Promise<PreviewServer> {
-  const port = await freePort();
+/** `vite preview` of `outDir` on `port` (a free loopback port unless given); `stop()` ends the process group this started (npx and vite). */
+export async function startPreview(outDir: string, port?: number): Promise<PreviewServer> {
+  port ??= await freePort();
   const child = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     // Its own process group, so stop() reaches vite behind npx.
@@ -51,7 +51,7 @@ function exited(child: ChildProcess): Promise<number | null> {
   });
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -108,22 +108,3 @@ test('with Show interactive views off, the call keeps its text result and no vie
   await expect(page.locator(`iframe[title="${CLOCK_VIEW}"]`)).toHaveCount(0);
   await expect(page.locator('iframe')).toHaveCount(0);
 });
-
-test('time from a stored result to its view given it (p50 over reloads), for the closing note', async ({ page, llm, appServer }) => {
-  await setUpEndpoint(page, llm);
-  await addClock(page, appServer, { views: true });
-  llm.enqueue({ toolCalls: [{ id: 'call_time', name: 'clock__get-time', arguments: {} }] }, { content: 'Here is the time.' });
-  await page.getByRole('button', { name: 'New chat' }).click();
-  await send(page, 'what time is it on the server?');
-  await card(page, 'Call get-time on Clock').getByRole('button', { name: 'Approve' }).click();
-  const outer = page.locator(`iframe[title="${CLOCK_VIEW}"]`);
-  const samples: number[] = [];
-  for (let run = 0; run < 7; run++) {
-    if (run > 0) await page.reload();
-    await expect(outer).toHaveAttribute('data-painted-ms', /^\d+$/, { timeout: 20_000 });
-    samples.push(Number(await outer.getAttribute('data-painted-ms')));
-  }
-  const sorted = [...samples].sort((a, b) => a - b);
-  console.log(`MCP App view, stored result to view given it: p50 ${sorted[Math.floor(sorted.length / 2)]} ms, samples ${samples.join(', ')} ms`);
-  expect(samples.every((ms) => ms > 0)).toBe(true);
-});
