@@ -3,7 +3,7 @@
 // one test each; vitest and Playwright report their own counts (read from
 // their JSON reporters, not scraped from their human output), and the MCP
 // conformance suite its scenarios (scripts/conformance-mcp.mjs --report).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,12 +13,14 @@ const reports = mkdtempSync(join(tmpdir(), 'pausepoint-test-'));
 const tally = { passed: 0, failed: 0 };
 const lines = [];
 
+/** Runs one step with its output shown as it comes; resolves when it ends. */
 function step(name, cmd, args, env = {}) {
   console.log(`\n── ${name} ──`);
   const started = Date.now();
-  const result = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  return { ok: result.status === 0, seconds };
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('close', (status) => resolve({ ok: status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) }));
+  });
 }
 
 /**
@@ -47,10 +49,6 @@ function countCheck(name, { ok, seconds }) {
   lines.push(`${name}: ${ok ? 'ok' : 'FAILED'} (${seconds}s)`);
 }
 
-function staticCheck(name, cmd, args, env = {}) {
-  countCheck(name, step(name, cmd, args, env));
-}
-
 function countVitest(file) {
   if (!existsSync(file)) return undefined;
   const report = JSON.parse(readFileSync(file, 'utf8'));
@@ -76,54 +74,63 @@ function suite(name, counted, { ok, seconds }) {
 }
 
 const started = Date.now();
-// Side by side, on the machine's cores: the type check, the lint and the end-to-end tests' build (which
-// Playwright's webServer would otherwise make later, alone), each mostly one core's work. One after the
-// other they took 48 + 26 s and the build (20–130 s by the load) besides. Not the MCP conformance suite: its
-// client waits 20 s for each scenario's server, and beside these it missed that wait at load 22.
-const [typecheck, lint, e2eBuild] = await Promise.all([
-  stepAside('typecheck', 'npm', ['run', '--silent', 'check']),
+// Side by side, on the machine's cores: the type check's three programs (`npm run check`: the app with
+// svelte-check, then the agent worker's and the service worker's own libraries with tsc), the lint and the
+// end-to-end tests' build (which Playwright's webServer would otherwise make later, alone), each one core's
+// work: about 50, 19, 9, 35 and 15 s of CPU. Not the MCP conformance suite: its client waits 20 s for each
+// scenario's server, and beside these it missed that wait at load 22.
+const checks = ['check:app', 'check:worker', 'check:sw'].map((script) => stepAside(`typecheck (${script})`, 'npm', ['run', '--silent', script]));
+const [lint, e2eBuild, ...typechecks] = await Promise.all([
   stepAside('lint', 'npx', ['--no-install', 'eslint', '.']),
   stepAside('build for the end-to-end tests', 'npx', ['--no-install', 'vite', 'build', '--logLevel', 'warn'], {
     PAUSEPOINT_PROBES: '1',
     // The same second origin playwright.config.ts gives its own build: MCP App views' sandbox proxy (issue 36).
     PAUSEPOINT_SANDBOX_ORIGIN: `http://127.0.0.1:${process.env.PAUSEPOINT_E2E_PORT ?? 4173}`,
   }),
+  ...checks,
 ]);
-countCheck('typecheck', typecheck);
+// One check, as `npm run check` is: it passes when all three programs do, and took as long as the slowest.
+countCheck('typecheck', { ok: typechecks.every((part) => part.ok), seconds: Math.max(...typechecks.map((part) => Number(part.seconds))).toFixed(1) });
 countCheck('lint', lint);
 
 const vitestReport = join(reports, 'vitest.json');
 suite('unit', () => countVitest(vitestReport),
-  step('unit tests (vitest)', 'npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
+  await step('unit tests (vitest)', 'npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
 );
 
 // The official MCP conformance suite's client scenarios, each counted as one test; the failures its
-// baseline expects (tests/conformance/baseline.yml, each with its reason) count as neither.
+// baseline expects (tests/conformance/baseline.yml, each with its reason) count as neither. Not beside the unit
+// tests: the two together took 210 s against 125 + 67 s one after the other.
 const conformanceReport = join(reports, 'conformance.json');
 suite('MCP conformance', () => (existsSync(conformanceReport) ? JSON.parse(readFileSync(conformanceReport, 'utf8')) : undefined),
-  step('MCP conformance suite (client scenarios)', 'node', ['scripts/conformance-mcp.mjs', '--report', conformanceReport]),
+  await step('MCP conformance suite (client scenarios)', 'node', ['scripts/conformance-mcp.mjs', '--report', conformanceReport]),
 );
 
 const browser = ensureChromium();
 console.log(`\nChromium: ${browser.path} (${browser.source})`);
 const playwrightReport = join(reports, 'playwright.json');
-suite('e2e', () => countPlaywright(playwrightReport),
+// The README's pictures come from one script: it must still make them, each a PNG of its stated
+// size (into a folder of this run's, so a test run leaves the committed pictures as they are).
+// It serves the build the end-to-end tests use rather than building again (or builds, if there is none).
+const pictures = join(reports, 'images');
+const screenshots = (run) =>
+  run('screenshots', 'npx', ['--no-install', 'tsx', 'scripts/screenshots.ts'], {
+    SCREENSHOTS_OUT: pictures,
+    ...(existsSync('dist/index.html') ? { SCREENSHOTS_DIST: 'dist' } : {}),
+  });
+// Beside the end-to-end tests when the build above is there (on a port of its own): alone it kept 1.3 of two
+// cores busy for 29–40 s. Without that build, after them: their webServer builds it.
+const [e2e, pictured] = await Promise.all([
   step('end-to-end tests (Playwright, Chromium)', 'npx', ['--no-install', 'playwright', 'test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
     // The build made above: playwright.config.ts's webServer then only serves it. If it failed, the webServer builds (and says why).
     ...(e2eBuild.ok ? { PAUSEPOINT_E2E_BUILT: '1' } : {}),
   }),
-);
-
-// The README's pictures come from one script: it must still make them, each a PNG of its stated
-// size (into a folder of this run's, so a test run leaves the committed pictures as they are).
-// It serves the build the end-to-end tests just made rather than building again.
-const pictures = join(reports, 'images');
-staticCheck('screenshots', 'npx', ['--no-install', 'tsx', 'scripts/screenshots.ts'], {
-  SCREENSHOTS_OUT: pictures,
-  ...(existsSync('dist/index.html') ? { SCREENSHOTS_DIST: 'dist' } : {}),
-});
-staticCheck('screenshots are the README’s', 'node', ['scripts/check-screenshots.mjs', pictures]);
+  e2eBuild.ok ? screenshots(stepAside) : undefined,
+]);
+suite('e2e', () => countPlaywright(playwrightReport), e2e);
+countCheck('screenshots', pictured ?? (await screenshots(step)));
+countCheck('screenshots are the README’s', await step('screenshots are the README’s', 'node', ['scripts/check-screenshots.mjs', pictures]));
 
 console.log('\n── summary ──');
 for (const line of lines) console.log(line);
