@@ -22,7 +22,7 @@ export default defineConfig({
     // wall time. So a trace is recorded for a failed test's retry (CI retries once), and on demand
     // with `--trace on` (CONTRIBUTING.md).
     trace: 'on-first-retry',
-    // A fresh context installs the service worker, which precaches every chunk (140 files, 7.4 MB) while the
+    // A fresh context installs the service worker, which precaches every chunk (140 files, then 7.4 MB) while the
     // test runs: on 2 cores that was about 40 % of a test's CPU (12 tests: 38.0 → 22.2 s of user + system
     // time). So a test runs without it unless it is about what the service worker does — going offline,
     // notifications, its headers — and says so with `test.use({ serviceWorkers: 'allow' })`.

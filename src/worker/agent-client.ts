@@ -25,6 +25,8 @@ type CallArguments = EveryIntent<{
   syncRemoveDevice: ['deviceId'];
   syncRenameDevice: ['name'];
   syncRetry: [];
+  syncPassphraseStrength: ['passphrase', 'userInputs'];
+  syncSuggestPassphrase: [];
   send: ['conversationId', 'text', 'attachments'?];
   editMessage: ['conversationId', 'messageId', 'text', 'keep'?];
   regenerate: ['conversationId'];

@@ -8,6 +8,8 @@ import { ViewToolCall, type ViewToolCallAnswer } from '../mcp/view-tool-call.ts'
 import type { SignInStart, SignOutResult } from '../mcp/oauth/mcp-oauth.ts';
 import type { ViewResource } from '../mcp/ui-resource.ts';
 import type { SearchResults } from '../search/search-result.ts';
+import type { SuggestedPassphrase } from '../sync/passphrase/four-word-phrase.ts';
+import type { PassphraseStrength } from '../sync/passphrase/passphrase-strength.ts';
 import { JoinWithPairing, TurnOnSync, type PairingInvite, type SyncResult } from '../sync/sync-control.ts';
 
 /**
@@ -66,6 +68,18 @@ export const SyncIntent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('syncRenameDevice'), name: TurnOnSync.shape.deviceName }),
   /** Try the server again now instead of at the next backoff. */
   z.object({ type: z.literal('syncRetry') }),
+  /**
+   * The meter under `Encryption passphrase`: zxcvbn's estimate, with what else the form holds counted against it.
+   * Measured here, where turning sync on checks it again, so zxcvbn's dictionaries (1.6 MB) are one copy, in the
+   * worker's chunks only, and no measure takes the page's main thread.
+   */
+  z.object({
+    type: z.literal('syncPassphraseStrength'),
+    passphrase: TurnOnSync.shape.passphrase,
+    userInputs: z.array(z.string().max(2048)).max(32),
+  }),
+  /** `Suggest a passphrase`: four words from the diceware list (zxcvbn's, so it too stays in the worker's chunks). */
+  z.object({ type: z.literal('syncSuggestPassphrase') }),
 ]);
 export type SyncIntent = z.infer<typeof SyncIntent>;
 
@@ -194,6 +208,8 @@ export type IntentResults = PerIntent<{
   syncRemoveDevice: void;
   syncRenameDevice: void;
   syncRetry: void;
+  syncPassphraseStrength: PassphraseStrength;
+  syncSuggestPassphrase: SuggestedPassphrase;
   send: { conversationId: string };
   editMessage: void;
   regenerate: void;

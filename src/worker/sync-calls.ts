@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { SuggestedPassphrase } from '../sync/passphrase/four-word-phrase.ts';
+import { PassphraseStrength } from '../sync/passphrase/passphrase-strength.ts';
 import { PairingInvite, SyncResult } from '../sync/sync-control.ts';
 import type { SendIntent, SyncControl } from './agent-client.ts';
 import type { IntentInput } from './protocol.ts';
@@ -20,6 +22,9 @@ export function syncCalls(send: SendIntent): SyncControl {
     removeDevice: (deviceId, signal) => nothing({ type: 'syncRemoveDevice', deviceId }, signal),
     renameDevice: (name, signal) => nothing({ type: 'syncRenameDevice', name }, signal),
     retry: (signal) => nothing({ type: 'syncRetry' }, signal),
+    passphraseStrength: async (passphrase, userInputs, signal) =>
+      read(PassphraseStrength, await send({ type: 'syncPassphraseStrength', passphrase, userInputs }, signal)),
+    suggestPassphrase: async (signal) => read(SuggestedPassphrase, await send({ type: 'syncSuggestPassphrase' }, signal)),
   };
 }
 

@@ -90,7 +90,7 @@ export class SyncHost {
     await this.#target.applyClaimed(claim.pausePointId, claim.decision, { ...claim.decidedBy, via: 'sync' }, claim.deviceSignature);
   }
 
-  /** The sync intents' handlers; each loads the service first. */
+  /** The sync intents' handlers; each but the passphrase's two (the meter, Suggest) loads the service first. */
   readonly handlers: Pick<IntentHandlers, SyncIntent['type']> = {
     syncTurnOn: async ({ type: _, ...input }) => (await this.service()).turnOn(input),
     syncTurnOff: async () => (await this.service()).turnOff(),
@@ -99,5 +99,9 @@ export class SyncHost {
     syncRemoveDevice: async ({ deviceId }) => (await this.service()).removeDevice(deviceId),
     syncRenameDevice: async ({ name }) => (await this.service()).renameDevice(name),
     syncRetry: async () => (await this.service()).retryNow(),
+    // Not the service: the meter is shown before sync is on, and needs only zxcvbn (its chunk shared with sync-setup's check).
+    syncPassphraseStrength: async ({ passphrase, userInputs }) =>
+      (await import('../sync/passphrase/passphrase-strength.ts')).passphraseStrength(passphrase, userInputs),
+    syncSuggestPassphrase: async () => (await import('../sync/passphrase/four-word-phrase.ts')).suggestPassphrase(),
   };
 }

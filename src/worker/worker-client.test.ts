@@ -172,9 +172,11 @@ describe('WorkerClient sync calls', () => {
       client.sync.removeDevice('d2'),
       client.sync.renameDevice('Desk'),
       client.sync.retry(),
+      client.sync.passphraseStrength('correct horse', ['ada']),
+      client.sync.suggestPassphrase(),
     ];
     // Sent once the sync calls' module is loaded (on the first of them), in the order they were made.
-    await vi.waitFor(() => expect(worker.posted).toHaveLength(7));
+    await vi.waitFor(() => expect(worker.posted).toHaveLength(9));
     expect(worker.posted.map((p) => p.intent)).toEqual([
       { type: 'syncTurnOn', ...turnOn },
       { type: 'syncTurnOff' },
@@ -183,8 +185,12 @@ describe('WorkerClient sync calls', () => {
       { type: 'syncRemoveDevice', deviceId: 'd2' },
       { type: 'syncRenameDevice', name: 'Desk' },
       { type: 'syncRetry' },
+      { type: 'syncPassphraseStrength', passphrase: 'correct horse', userInputs: ['ada'] },
+      { type: 'syncSuggestPassphrase' },
     ]);
-    const answers = [{ ok: true }, null, { link: 'https://app/#pair=x', code: 'C', expiresAt: 5 }, { ok: false, refusal: { kind: 'wrong_code', message: 'Wrong code.' } }, null, null, null];
+    const measured = { guesses: 1e6, strong: false, log10: 6, text: 'Too weak: one GPU offline guesses it in 2 minutes.' };
+    const suggested = { phrase: 'abbot acid acorn acre', bits: 51.7 };
+    const answers = [{ ok: true }, null, { link: 'https://app/#pair=x', code: 'C', expiresAt: 5 }, { ok: false, refusal: { kind: 'wrong_code', message: 'Wrong code.' } }, null, null, null, measured, suggested];
     answers.forEach((value, index) => worker.answer({ id: index + 1, ok: true, value }));
     await expect(Promise.all(calls)).resolves.toEqual([
       { ok: true },
@@ -194,6 +200,8 @@ describe('WorkerClient sync calls', () => {
       undefined,
       undefined,
       undefined,
+      measured,
+      suggested,
     ]);
   });
 

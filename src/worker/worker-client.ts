@@ -105,7 +105,7 @@ export class WorkerClient implements AgentClient {
     ));
   }
 
-  readonly sync: SyncControl = forwardTo(() => this.#loadSync(), ['turnOn', 'turnOff', 'addDevice', 'join', 'removeDevice', 'renameDevice', 'retry']);
+  readonly sync: SyncControl = forwardTo(() => this.#loadSync(), ['turnOn', 'turnOff', 'addDevice', 'join', 'removeDevice', 'renameDevice', 'retry', 'passphraseStrength', 'suggestPassphrase']);
 
   // Like sync's: the search call and its answer's schema come with the first search (search-calls.ts).
   #searchCall: Promise<IntentCall<'searchConversations'>> | undefined;

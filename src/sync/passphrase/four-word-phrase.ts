@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * A suggested passphrase: four words drawn uniformly and independently from a
  * word list, with the browser's CSPRNG. From the 7,776 words of the diceware
@@ -39,4 +41,14 @@ export function fourWordPhrase(words: readonly string[], random?: RandomSource):
 /** The diceware list, loaded on demand with zxcvbn's common dictionaries. */
 export async function dicewareWords(): Promise<readonly string[]> {
   return (await import('@zxcvbn-ts/language-common')).dictionary['diceware-common'];
+}
+
+/** `Suggest a passphrase`'s answer: the phrase, and the bits of entropy its drawing gives it. */
+export const SuggestedPassphrase = z.object({ phrase: z.string().min(1), bits: z.number().positive() });
+export type SuggestedPassphrase = z.infer<typeof SuggestedPassphrase>;
+
+/** Four words drawn from the diceware list. */
+export async function suggestPassphrase(random?: RandomSource): Promise<SuggestedPassphrase> {
+  const words = await dicewareWords();
+  return { phrase: fourWordPhrase(words, random), bits: phraseBits(words.length) };
 }

@@ -7,6 +7,8 @@ import type { PausepointDb } from '../../storage/db.ts';
 import type { DecideResult, WorkerEvent } from '../../worker/protocol.ts';
 import type { SearchResults } from '../../search/search-result.ts';
 import type { AgentClient, SyncControl } from '../../worker/agent-client.ts';
+import { suggestPassphrase } from '../../sync/passphrase/four-word-phrase.ts';
+import { passphraseStrength } from '../../sync/passphrase/passphrase-strength.ts';
 import type { JoinWithPairing, PairingInvite, SyncResult, TurnOnSync } from '../../sync/sync-control.ts';
 import { APP_CONTEXT, type AppContext } from '../app-context.ts';
 import { Announcer } from '../state/announcer.svelte.ts';
@@ -70,6 +72,9 @@ export function fakeSync() {
     removeDevice: vi.fn(async (_deviceId: string) => {}),
     renameDevice: vi.fn(async (_name: string) => {}),
     retry: vi.fn(async () => {}),
+    // Measured as the worker measures it.
+    passphraseStrength: vi.fn((passphrase: string, userInputs: string[]) => passphraseStrength(passphrase, userInputs)),
+    suggestPassphrase: vi.fn(() => suggestPassphrase()),
   } satisfies SyncControl;
 }
 
