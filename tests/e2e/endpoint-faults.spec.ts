@@ -43,6 +43,9 @@ test('a response that never comes can be stopped, keeping the conversation usabl
   await setUpEndpoint(page, llm);
   await send(page, 'are you there?');
   await expect(status(page)).toContainText('Running');
+  // Stopped once the request has reached the server, as the title says: stopped before, the request never takes the
+  // queued hang, and the next send's request would (seen 2 runs in 16 with 3 workers).
+  await llm.waitForChatRequests(1);
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(status(page)).toContainText('Ready');
   await expect(page.getByText('Stopped.')).toBeVisible();
