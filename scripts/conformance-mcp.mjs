@@ -22,9 +22,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const suiteDir = join(root, 'tests/conformance');
 const REVISIONS = ['2025-11-25', '2026-07-28'];
 // Each scenario mostly waits (process starts, the suite's own pauses): six at a time keep two cores busy without starving any.
-// `npm test` runs it beside the end-to-end tests, in the cores they leave idle: there fewer at a time
-// (PAUSEPOINT_CONFORMANCE_CONCURRENCY), so that it takes no test's time.
-const CONCURRENCY = Number(process.env.PAUSEPOINT_CONFORMANCE_CONCURRENCY ?? 6);
+const CONCURRENCY = 6;
 const reportAt = process.argv.includes('--report') ? process.argv[process.argv.indexOf('--report') + 1] : null;
 // `--only TEXT`: only the scenarios whose `revision scenario` contains TEXT (to look at one while fixing it).
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;

@@ -98,6 +98,14 @@ suite('unit', () => countVitest(vitestReport),
   await step('unit tests (vitest)', 'npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
 );
 
+// The official MCP conformance suite's client scenarios, each counted as one test; the failures its
+// baseline expects (tests/conformance/baseline.yml, each with its reason) count as neither. Not beside the unit
+// tests: the two together took 210 s against 125 + 67 s one after the other.
+const conformanceReport = join(reports, 'conformance.json');
+suite('MCP conformance', () => (existsSync(conformanceReport) ? JSON.parse(readFileSync(conformanceReport, 'utf8')) : undefined),
+  await step('MCP conformance suite (client scenarios)', 'node', ['scripts/conformance-mcp.mjs', '--report', conformanceReport]),
+);
+
 const browser = ensureChromium();
 console.log(`\nChromium: ${browser.path} (${browser.source})`);
 const playwrightReport = join(reports, 'playwright.json');
@@ -110,26 +118,17 @@ const screenshots = (run) =>
     SCREENSHOTS_OUT: pictures,
     ...(existsSync('dist/index.html') ? { SCREENSHOTS_DIST: 'dist' } : {}),
   });
-// The official MCP conformance suite's client scenarios, each counted as one test; the failures its
-// baseline expects (tests/conformance/baseline.yml, each with its reason) count as neither.
-const conformanceReport = join(reports, 'conformance.json');
-// Beside the end-to-end tests, which keep about 1.9 of the two cores busy: the pictures (on a port of their
-// own, when the build above is there; alone they kept 1.3 cores busy for 29–40 s) and the conformance suite,
-// three scenarios at a time (alone, six at a time: 67–92 s and 128 s of CPU, mostly process starts). Beside the
-// unit tests instead, the two took 210 s against 125 + 67 s one after the other.
-const [e2e, pictured, conformance] = await Promise.all([
+// Beside the end-to-end tests when the build above is there (on a port of its own): alone it kept 1.3 of two
+// cores busy for 29–40 s. Without that build, after them: their webServer builds it.
+const [e2e, pictured] = await Promise.all([
   step('end-to-end tests (Playwright, Chromium)', 'npx', ['--no-install', 'playwright', 'test', '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
     // The build made above: playwright.config.ts's webServer then only serves it. If it failed, the webServer builds (and says why).
     ...(e2eBuild.ok ? { PAUSEPOINT_E2E_BUILT: '1' } : {}),
   }),
   e2eBuild.ok ? screenshots(stepAside) : undefined,
-  stepAside('MCP conformance suite (client scenarios)', 'node', ['scripts/conformance-mcp.mjs', '--report', conformanceReport], {
-    PAUSEPOINT_CONFORMANCE_CONCURRENCY: '3',
-  }),
 ]);
 suite('e2e', () => countPlaywright(playwrightReport), e2e);
-suite('MCP conformance', () => (existsSync(conformanceReport) ? JSON.parse(readFileSync(conformanceReport, 'utf8')) : undefined), conformance);
 countCheck('screenshots', pictured ?? (await screenshots(step)));
 countCheck('screenshots are the README’s', await step('screenshots are the README’s', 'node', ['scripts/check-screenshots.mjs', pictures]));
 
