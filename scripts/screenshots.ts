@@ -9,13 +9,12 @@
  * picture and colour scheme (the app follows prefers-color-scheme), and prints
  * each file's size. scripts/check-screenshots.mjs checks them against the README.
  */
-import { mkdtemp, mkdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { launchChromium } from '../bench/ui/browser.ts';
 import { setUpEndpoint } from '../bench/latency/set-up-endpoint.ts';
-import { buildApp, startPreview } from '../bench/ui/preview-server.ts';
+import { appBuild, startPreview } from '../bench/ui/preview-server.ts';
 import { startFakeLlm, type FakeLlm } from '../tests/fake-llm/index.ts';
 import { PICTURES, SCHEMES, type Picture, type Scheme } from './screenshot-list.mjs';
 
@@ -26,12 +25,8 @@ const CARD_TITLE = 'Pay invoice INV-2041';
 
 async function main(): Promise<void> {
   const prebuilt = process.env.SCREENSHOTS_DIST ? resolve(process.env.SCREENSHOTS_DIST) : undefined;
-  const built = prebuilt ? undefined : await mkdtemp(join(tmpdir(), 'pausepoint-screenshots-'));
-  if (built) {
-    console.log('Building the app…');
-    await buildApp(built);
-  }
-  const preview = await startPreview(prebuilt ?? built!);
+  const build = await appBuild(prebuilt, 'screenshots', () => console.log('Building the app…'));
+  const preview = await startPreview(build.dir);
   const llm = await startFakeLlm();
   const browser = await launchChromium();
   try {
@@ -43,7 +38,7 @@ async function main(): Promise<void> {
     await browser.close();
     await llm.close();
     await preview.stop();
-    if (built) await rm(built, { recursive: true, force: true });
+    await build.remove();
   }
 }
 

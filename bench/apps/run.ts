@@ -25,9 +25,8 @@
  * PAUSEPOINT_SANDBOX_ORIGIN=http://127.0.0.1:<port> given here too (the
  * bench then serves it on that port).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { findChromium } from '../../scripts/chromium.mjs';
 import { card, send } from '../../tests/e2e/app.ts';
 import { startBasicAppServer } from '../../tests/e2e/mcp-basic-app.ts';
@@ -36,7 +35,7 @@ import { startFakeLlm } from '../../tests/fake-llm/index.ts';
 import { p50p90 } from '../latency/percentile.ts';
 import { setUpEndpoint } from '../latency/set-up-endpoint.ts';
 import { launchChromium, newProfile, waitForServiceWorker } from '../ui/browser.ts';
-import { buildApp, freePort, startPreview } from '../ui/preview-server.ts';
+import { appBuild, freePort, startPreview } from '../ui/preview-server.ts';
 
 const RELOADS = Number(process.env.BENCH_APPS_RELOADS ?? 15);
 const PREBUILT = process.env.BENCH_APPS_DIST ? resolve(process.env.BENCH_APPS_DIST) : undefined;
@@ -59,15 +58,9 @@ const port = Number(sandbox.port);
 const loadBefore = loadavg()[0] ?? 0;
 const cleanups: (() => Promise<unknown>)[] = [];
 try {
-  let outDir = PREBUILT;
-  if (!outDir) {
-    outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-apps-'));
-    const built = outDir;
-    cleanups.push(() => rm(built, { recursive: true, force: true }));
-    log(`Building the app into ${outDir} (sandbox origin ${sandbox.origin})…`);
-    await buildApp(outDir);
-  }
-  const server = await startPreview(outDir, port);
+  const build = await appBuild(PREBUILT, 'bench-apps', (dir) => log(`Building the app into ${dir} (sandbox origin ${sandbox.origin})…`));
+  cleanups.push(() => build.remove());
+  const server = await startPreview(build.dir, port);
   cleanups.unshift(() => server.stop());
   const llm = await startFakeLlm({ requireKey: API_KEY });
   cleanups.unshift(() => llm.close());

@@ -19,12 +19,11 @@
  * and print each press row's path split into segments (critical-path.ts). The
  * richer trace costs time of its own: compare rows only between runs alike.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { startFakeLlm } from '../../tests/fake-llm/index.ts';
 import { launchChromium } from '../ui/browser.ts';
-import { buildApp, startPreview } from '../ui/preview-server.ts';
+import { appBuild, startPreview } from '../ui/preview-server.ts';
 import { ChromeTrace, type WindowTime } from './chrome-trace.ts';
 import { clockCheck } from './clock-check.ts';
 import { criticalPath, CRITICAL_PATH_CATEGORIES, type CriticalPath } from './critical-path.ts';
@@ -84,16 +83,10 @@ const loadBefore = loadavg()[0] ?? 0;
 const started = performance.now();
 const cleanups: (() => Promise<unknown>)[] = [];
 try {
-  let outDir = PREBUILT;
-  if (!outDir) {
-    outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-latency-'));
-    const built = outDir;
-    cleanups.push(() => rm(built, { recursive: true, force: true }));
-    log(`Building the app into ${outDir}…`);
-    await buildApp(outDir);
-    phaseDone('build');
-  }
-  const server = await startPreview(outDir);
+  const build = await appBuild(PREBUILT, 'bench-latency', (dir) => log(`Building the app into ${dir}…`));
+  cleanups.push(() => build.remove());
+  if (!PREBUILT) phaseDone('build');
+  const server = await startPreview(build.dir);
   cleanups.unshift(() => server.stop());
   const llm = await startFakeLlm({ requireKey: API_KEY });
   cleanups.unshift(() => llm.close());

@@ -1,13 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import type { PausepointDb } from '../../src/storage/db.ts';
 import type { WorkerClient } from '../../src/worker/worker-client.ts';
 import { workerHeapProbe } from '../sync/cdp-heap.ts';
 import { launchChromium, newProfile } from '../ui/browser.ts';
 import { formatSummary, sourceResolver, summarize, type Profile } from '../ui/cpu-profile.ts';
-import { buildApp, startPreview } from '../ui/preview-server.ts';
+import { appBuild, startPreview } from '../ui/preview-server.ts';
 import { corpus } from './corpus.ts';
 
 interface ProbeWindow {
@@ -45,12 +44,10 @@ async function openProbe(page: Page): Promise<void> {
  * kinds of query, timed in the page around `searchConversations`.
  */
 export async function searchInChromium(messages: number, queries: { label: string; query: string }[]): Promise<ChromiumSearchFigures> {
-  const outDir = PREBUILT ?? (await mkdtemp(join(tmpdir(), 'pausepoint-bench-search-')));
-  if (!PREBUILT) {
-    process.env.PAUSEPOINT_PROBES = '1';
-    await buildApp(outDir);
-  }
-  const server = await startPreview(outDir);
+  // The probe page the corpus is written through is in the end-to-end build only.
+  if (!PREBUILT) process.env.PAUSEPOINT_PROBES = '1';
+  const build = await appBuild(PREBUILT, 'bench-search');
+  const server = await startPreview(build.dir);
   const browser = await launchChromium();
   try {
     const context = await newProfile(browser, server.origin);
@@ -87,7 +84,7 @@ export async function searchInChromium(messages: number, queries: { label: strin
     if (stopProfile && profilePath) {
       await stopProfile(profilePath);
       const profile = JSON.parse(await readFile(profilePath, 'utf8')) as Profile;
-      console.log(formatSummary(`The build's CPU profile in the agent worker (${profilePath}):`, summarize(profile, { resolve: sourceResolver(outDir), top: 25 })));
+      console.log(formatSummary(`The build's CPU profile in the agent worker (${profilePath}):`, summarize(profile, { resolve: sourceResolver(build.dir), top: 25 })));
       await worker!.close();
     }
     await first.close();
@@ -134,6 +131,6 @@ export async function searchInChromium(messages: number, queries: { label: strin
   } finally {
     await browser.close();
     await server.stop();
-    if (!PREBUILT) await rm(outDir, { recursive: true, force: true });
+    await build.remove();
   }
 }

@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { launchChromium } from '../ui/browser.ts';
-import { buildApp, startPreview } from '../ui/preview-server.ts';
+import { appBuild, startPreview } from '../ui/preview-server.ts';
 
 /** A fresh production build served by `vite preview`, and one Chromium for bench:sync's browser rows (each row makes its own profiles). */
 export interface ChromiumApp {
@@ -14,9 +11,8 @@ export interface ChromiumApp {
 
 /** `prebuilt`: serve that build instead of making one (an A/B of two builds). */
 export async function startChromiumApp(prebuilt?: string): Promise<ChromiumApp> {
-  const dist = prebuilt ?? (await mkdtemp(join(tmpdir(), 'pausepoint-bench-sync-')));
-  if (!prebuilt) await buildApp(dist);
-  const preview = await startPreview(dist);
+  const build = await appBuild(prebuilt, 'bench-sync');
+  const preview = await startPreview(build.dir);
   const browser = await launchChromium();
   return {
     origin: preview.origin,
@@ -24,7 +20,7 @@ export async function startChromiumApp(prebuilt?: string): Promise<ChromiumApp> 
     async close() {
       await browser.close();
       await preview.stop();
-      if (!prebuilt) await rm(dist, { recursive: true, force: true });
+      await build.remove();
     },
   };
 }

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * Builds the app into `outDir` with the project's own vite config. A private
@@ -10,6 +13,32 @@ export async function buildApp(outDir: string): Promise<void> {
   const child = spawn('npx', ['vite', 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], { stdio: ['ignore', 'inherit', 'inherit'] });
   const code = await exited(child);
   if (code !== 0) throw new Error(`vite build exited with ${code}`);
+}
+
+/** A build to serve, and how to be rid of it once served. */
+export interface AppBuild {
+  dir: string;
+  /** Deletes a build made here; leaves a given one alone. */
+  remove(): Promise<void>;
+}
+
+/**
+ * `prebuilt` as it is (an A/B of two builds, or the end-to-end tests' build), or a fresh build in a temporary
+ * folder named after `name`. `onBuild` is told the folder before the build starts (for a bench's log). A build
+ * that fails leaves no folder behind.
+ */
+export async function appBuild(prebuilt: string | undefined, name: string, onBuild?: (dir: string) => void): Promise<AppBuild> {
+  if (prebuilt) return { dir: prebuilt, remove: async () => {} };
+  const dir = await mkdtemp(join(tmpdir(), `pausepoint-${name}-`));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  onBuild?.(dir);
+  try {
+    await buildApp(dir);
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { dir, remove };
 }
 
 export interface PreviewServer {
