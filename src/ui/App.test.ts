@@ -2,7 +2,6 @@
 import 'fake-indexeddb/auto';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
-import type { RegisterSWOptions } from 'virtual:pwa-register';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import App from '../App.svelte';
 import type { Conversation, Message } from '../engine/records/index.ts';
@@ -11,22 +10,13 @@ import type { PausepointDb } from '../storage/db.ts';
 import { saveSettings } from '../storage/settings-repo.ts';
 import { bound } from './testing/bound-decision.ts';
 import { fakeClient, pausePoint } from './testing/fake-app.svelte.ts';
+import { serviceWorker as sw } from './testing/pwa-register-double.ts';
 
 // The app loads its views on demand, and the first import of a view makes vitest
 // transform that view's whole module tree: on a loaded machine that alone took
 // over the default 1 s of findBy*. What these tests wait for appears either way.
 configure({ asyncUtilTimeout: 10_000 });
 
-const sw = vi.hoisted(() => ({
-  options: undefined as RegisterSWOptions | undefined,
-  update: vi.fn(async () => {}),
-}));
-vi.mock('virtual:pwa-register', () => ({
-  registerSW: (options: RegisterSWOptions) => {
-    sw.options = options;
-    return sw.update;
-  },
-}));
 
 /** The update banner registers the service worker once the page is idle (App.svelte), not at mount. */
 const serviceWorkerRegistered = () => waitFor(() => expect(sw.options).toBeDefined());
@@ -37,8 +27,7 @@ let cleanup: () => Promise<void>;
 beforeEach(async () => {
   ({ db, cleanup } = await openTestDb());
   window.location.hash = '';
-  sw.options = undefined;
-  sw.update.mockClear();
+  sw.reset();
 });
 afterEach(async () => {
   await cleanup();

@@ -11,7 +11,6 @@ import { takePairingFragment } from './pairing-fragment.ts';
 
 // Views load on demand; their first import is slow on a loaded machine (see App.test.ts).
 configure({ asyncUtilTimeout: 10_000 });
-vi.mock('virtual:pwa-register', () => ({ registerSW: () => async () => {} }));
 
 let db: PausepointDb;
 let cleanup: () => Promise<void>;

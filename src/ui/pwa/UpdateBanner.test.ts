@@ -1,29 +1,16 @@
 // @vitest-environment jsdom
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { flushSync } from 'svelte';
-import type { RegisterSWOptions } from 'virtual:pwa-register';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { serviceWorker as sw } from '../testing/pwa-register-double.ts';
 import UpdateBanner from './UpdateBanner.svelte';
-
-const sw = vi.hoisted(() => ({
-  options: undefined as RegisterSWOptions | undefined,
-  update: vi.fn(async () => {}),
-}));
-
-vi.mock('virtual:pwa-register', () => ({
-  registerSW: (options: RegisterSWOptions) => {
-    sw.options = options;
-    return sw.update;
-  },
-}));
 
 function fire(event: 'onNeedRefresh' | 'onOfflineReady' | 'onNeedReload') {
   flushSync(() => sw.options?.[event]?.());
 }
 
 beforeEach(() => {
-  sw.options = undefined;
-  sw.update.mockClear();
+  sw.reset();
 });
 afterEach(() => {
   vi.useRealTimers();
