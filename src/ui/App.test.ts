@@ -189,6 +189,9 @@ describe('App', () => {
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Backup and storage' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Backup' })).toBeTruthy();
+    // Its other sections load on demand too. Waiting for them leaves no import in flight when the file's
+    // window goes (the next file in this worker would get the error of a module loaded after that).
+    for (const name of ['Usage and limits', 'MCP servers', 'Devices']) expect(await screen.findByRole('heading', { name })).toBeTruthy();
   });
 
   test('the first Send asks for notification permission while the gesture lasts, never on load', async () => {
