@@ -230,6 +230,15 @@ describe('ApprovalCard — after the decision', () => {
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
   });
 
+  test('already_decided by another device, whose decision arrived through sync first, names that device', async () => {
+    const { client } = renderCard(pausePoint());
+    client.decide.mockResolvedValueOnce({ outcome: 'already_decided', status: 'resolved', decidedBy: { tabId: 't9', deviceId: 'd2', label: 'Phone', via: 'sync' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Decided on Phone first')).toBeTruthy();
+    expect(screen.queryByText('Already decided in another tab')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
   test('a decision that came after the expiry says the card expired, not that another tab decided', async () => {
     const { client, rerender } = renderCard(pausePoint({ expiresAt: 1_700_000_060_000 }));
     client.decide.mockResolvedValueOnce({ outcome: 'expired' });
