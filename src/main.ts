@@ -1,6 +1,7 @@
 // First: configures zod before any schema is built (see zod-config.ts).
 import './zod-config.ts';
 import { PausepointDb } from './storage/db.ts';
+import type { SettingsInput } from './storage/settings-repo.ts';
 import './ui/app.css';
 import { isOAuthCallback } from './ui/mcp/oauth-callback-path.ts';
 import { startApp } from './ui/start-app.ts';
@@ -17,6 +18,7 @@ async function start() {
   if (isOAuthCallback(window.location)) return import('./ui/mcp/relay-oauth-callback.ts').then(({ relayOAuthCallback }) => relayOAuthCallback(window, target!));
   const client = new WorkerClient();
   const db = new PausepointDb();
+  if (import.meta.env.PAUSEPOINT_PROBES) await seedSettings(db);
   const first = await readFirstScreen(db, parseRoute(window.location.hash));
   // index.html's placeholder card, shown while the first screen was read.
   target!.replaceChildren();
@@ -29,6 +31,17 @@ async function start() {
     // Mounted once the first screen's records are read: its first render is the whole screen.
     first,
   });
+}
+
+/**
+ * End-to-end tests only (tests/e2e/app.ts: setUpEndpoint): settings a test hands this page before it loads,
+ * saved as the setup screen's Save saves them, before the first screen is read. It spares each test a page
+ * load of its own to seed them (0.37 s of CPU each). In any other build the condition that calls this is the
+ * constant false, and neither it nor the import is in the bundle.
+ */
+async function seedSettings(db: PausepointDb) {
+  const seed = (window as { pausepointE2eSettings?: SettingsInput }).pausepointE2eSettings;
+  if (seed) await import('./storage/settings-repo.ts').then(({ saveSettings }) => saveSettings(db, seed));
 }
 
 export default start();

@@ -4,30 +4,24 @@ import type { ChatRequestBody, FakeLlm } from '../fake-llm/index.ts';
 import { API_KEY, expect, test } from './fixtures.ts';
 
 /**
- * The model the test's fake server answers as, set up the quick way: the rows the setup screen's Save writes
- * (provider, Base URL, API key, model), written straight into storage through the e2e build's probe page,
- * then the app opened on them. For every test that is not about the setup screen: it spares each test the
- * form's five actions and the setup screen's chunk (10.2 s against 13.4 s a set-up, five of each
- * interleaved at load 30). seeded-setup.spec.ts holds it to writing exactly what Save writes; the screen
- * itself is driven by setUpEndpointThroughUi (expiry.spec.ts, safety.spec.ts) and providers.spec.ts.
+ * The model the test's fake server answers as, set up the quick way: the settings the setup screen's Save
+ * writes (provider, Base URL, API key, model), handed to the app as it opens and saved by it before its first
+ * screen is read (src/main.ts: seedSettings, in the e2e build only). For every test that is not about the
+ * setup screen: it spares each test the form's five actions and the setup screen's chunk (10.2 s against
+ * 13.4 s a set-up, five of each interleaved at load 30), and a page load of its own (0.37 s of CPU, when the
+ * seed went through the probe page). seeded-setup.spec.ts holds it to writing exactly what Save writes; the
+ * screen itself is driven by setUpEndpointThroughUi (expiry.spec.ts, safety.spec.ts) and providers.spec.ts.
  */
 export async function setUpEndpoint(page: Page, llm: FakeLlm) {
   await test.step('set up the model (seeded)', async () => {
-    await page.goto('/tests/e2e/probe/worker-probe.html');
-    await expect(page.locator('body[data-ready="true"]')).toBeAttached();
-    await page.evaluate(
-      // Exactly the rows the setup screen saves for these fields (its Max tokens field starts at the default; no custom headers).
-      ([baseUrl, apiKey, maxTokens]) =>
-        (window as unknown as SeedWindow).probe.saveSettings({ provider: 'custom', baseUrl, apiKey, model: 'fake-model', maxTokens, headers: [] }),
-      [llm.baseUrl, API_KEY, DEFAULT_MAX_TOKENS] as const,
-    );
+    // Exactly the fields the setup screen saves (its Max tokens field starts at the default; no custom headers).
+    const settings = { provider: 'custom', baseUrl: llm.baseUrl, apiKey: API_KEY, model: 'fake-model', maxTokens: DEFAULT_MAX_TOKENS, headers: [] };
+    // For this navigation only: a reload later must not save them over what the test changed since.
+    const seed = await page.addInitScript((input) => Object.assign(window, { pausepointE2eSettings: input }), settings);
     await page.goto('/');
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    await seed.dispose();
   });
-}
-
-interface SeedWindow {
-  probe: { saveSettings(input: unknown): Promise<unknown> };
 }
 
 /** First run: point the app at the test's fake model server through the setup screen, as a person would. */
