@@ -16,7 +16,7 @@ import { launchChromium } from '../bench/ui/browser.ts';
 import { setUpEndpoint } from '../bench/latency/set-up-endpoint.ts';
 import { appBuild, startPreview } from '../bench/ui/preview-server.ts';
 import { startFakeLlm, type FakeLlm } from '../tests/fake-llm/index.ts';
-import { PICTURES, SCHEMES, type Picture, type Scheme } from './screenshot-list.mjs';
+import { PICTURES, SCHEMES, type Picture } from './screenshot-list.mjs';
 
 /** SCREENSHOTS_OUT: where to write instead (the test suite checks a fresh set without touching the committed one). */
 const OUT_DIR = resolve(process.env.SCREENSHOTS_OUT ?? 'docs/images');
@@ -31,9 +31,7 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     await mkdir(OUT_DIR, { recursive: true });
-    for (const scheme of SCHEMES) {
-      for (const picture of PICTURES) await shoot(browser, preview.origin, llm, picture, scheme);
-    }
+    for (const picture of PICTURES) await shoot(browser, preview.origin, llm, picture);
   } finally {
     await browser.close();
     await llm.close();
@@ -42,14 +40,21 @@ async function main(): Promise<void> {
   }
 }
 
-async function shoot(browser: Browser, origin: string, llm: FakeLlm, picture: Picture, scheme: Scheme): Promise<void> {
+/**
+ * One picture in every colour scheme: one conversation, then the page's prefers-color-scheme switched
+ * between the shots (the app follows it live), rather than a conversation per scheme.
+ */
+async function shoot(browser: Browser, origin: string, llm: FakeLlm, picture: Picture): Promise<void> {
   const context = await browser.newContext({
     baseURL: origin,
     viewport: { width: picture.width, height: picture.height },
     isMobile: picture.width < 600,
     hasTouch: picture.width < 600,
-    colorScheme: scheme,
+    colorScheme: SCHEMES[0],
     reducedMotion: 'reduce',
+    // The first visit's service worker would precache the whole app (5.7 MB) while the pictures are taken: they
+    // show nothing of it (its "ready to work offline" note is not what they are about).
+    serviceWorkers: 'block',
   });
   try {
     const page = await context.newPage();
@@ -61,14 +66,14 @@ async function shoot(browser: Browser, origin: string, llm: FakeLlm, picture: Pi
       // The card from its title down, as a person arriving at it sees it.
       await page.getByRole('region', { name: CARD_TITLE, exact: true }).evaluate((card) => card.scrollIntoView({ block: 'start' }));
     }
-    // The first visit's "ready to work offline" note is not what these pictures show.
-    const dismiss = page.getByRole('button', { name: 'Dismiss' });
-    if (await dismiss.isVisible()) await dismiss.click();
     // Caret and focus rings blink or move: a still picture shows neither.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    const file = join(OUT_DIR, `${picture.name}-${scheme}.png`);
-    await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
-    console.log(`${file}: ${((await stat(file)).size / 1024).toFixed(1)} kB`);
+    for (const scheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const file = join(OUT_DIR, `${picture.name}-${scheme}.png`);
+      await page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
+      console.log(`${file}: ${((await stat(file)).size / 1024).toFixed(1)} kB`);
+    }
   } finally {
     await context.close();
   }
