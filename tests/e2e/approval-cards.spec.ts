@@ -1,14 +1,7 @@
 import type { ChatRequestBody } from '../fake-llm/index.ts';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { card, send, setUpEndpoint, waitCall } from './app.ts';
 import { expect, test } from './fixtures.ts';
-
-async function expectNoSeriousViolations(page: Page, selector: string) {
-  const scan = await new AxeBuilder({ page }).include(selector).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-}
+import { expectNoSeriousViolations } from './page-checks.ts';
 
 const lastUserMessage = (body: ChatRequestBody) => body.messages.filter((m) => m.role === 'user').at(-1)?.content;
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { FakeLlm } from '../fake-llm/index.ts';
 import { setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations } from './page-checks.ts';
 
 /** A 1×1 PNG. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -196,12 +196,6 @@ test('files dropped on the conversation or pasted into the message box join the 
     { type: 'text', text: '<attached_file>\nAttached file "pasted.txt" (text/plain):\n```\nfrom a paste\n```\n</attached_file>' },
   ]);
 });
-
-async function expectNoSeriousViolations(page: Page) {
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
 
 for (const { width, height } of [
   { width: 390, height: 844 },

@@ -1,16 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
-import type { Page } from '@playwright/test';
 import { messageText, type FakeLlm } from '../fake-llm/index.ts';
 import { checkJsonSchema } from '../../src/audit/testing/json-schema-check.ts';
 import { card, send, setUpEndpoint, waitCall } from './app.ts';
 import { expect, test } from './fixtures.ts';
-
-async function expectNoSeriousViolations(page: Page, selector: string) {
-  const scan = await new AxeBuilder({ page }).include(selector).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-}
+import { expectNoSeriousViolations } from './page-checks.ts';
 
 /** The requests that reached the sink at `path`, CORS preflights left out. */
 const sent = (llm: FakeLlm, path: string) => llm.sinkHits(path).filter((hit) => hit.method !== 'OPTIONS');

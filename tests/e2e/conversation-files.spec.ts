@@ -1,16 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations } from './page-checks.ts';
 
 const CHATGPT_EXPORT = new URL('../fixtures/chatgpt/conversations.json', import.meta.url).pathname;
-
-async function expectNoSeriousViolations(page: Page, include: string) {
-  const scan = await new AxeBuilder({ page }).include(include).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
 
 const systemTexts = (body: { messages: { role: string; content?: unknown }[] }) => body.messages.filter((m) => m.role === 'system').map((m) => String(m.content));
 

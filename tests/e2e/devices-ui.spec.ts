@@ -1,28 +1,13 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations, expectNoSidewaysScroll } from './page-checks.ts';
 
 /**
  * Settings › Devices and the Join dialog as a person meets them, at a phone's
  * width and a laptop's, with no sync server: every field reachable by its
  * label, nothing axe calls serious, nothing wider than the screen.
  */
-async function expectNoSeriousViolations(page: Page) {
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
-async function expectNoSidewaysScroll(page: Page) {
-  const overflowing = await page.evaluate(() =>
-    [document.documentElement, ...document.querySelectorAll<HTMLElement>('.main, .page')]
-      .filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map((el) => `${el.className || el.tagName}: ${el.scrollWidth} > ${el.clientWidth}`),
-  );
-  expect(overflowing).toEqual([]);
-}
-
 async function openDevices(page: Page, narrow: boolean) {
   if (narrow) await page.getByRole('button', { name: 'Menu', exact: true }).click();
   await page.getByRole('link', { name: 'Settings' }).click();

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { messageText, type FakeLlm } from '../fake-llm/index.ts';
 import { card, send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations } from './page-checks.ts';
 
 /** The scripted model: each message of the person's asks for this POST once, then says how it went. */
 function scriptPosts(llm: FakeLlm, url: string) {
@@ -15,12 +15,6 @@ function scriptPosts(llm: FakeLlm, url: string) {
     call += 1;
     return { toolCalls: [{ id: `call_post_${call}`, name: 'http_request', arguments: { method: 'POST', url } }] };
   });
-}
-
-async function expectNoSeriousViolations(page: Page, selector: string) {
-  const scan = await new AxeBuilder({ page }).include(selector).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
 async function newChat(page: Page, text: string) {

@@ -1,22 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { card, send, setUpEndpoint, waitCall } from './app.ts';
 import { expect, test } from './fixtures.ts';
-
-async function expectNoSeriousViolations(page: Page) {
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
-/** Nothing on the page scrolls sideways: neither the document nor the app's own scrolling boxes. */
-async function expectNoSidewaysScroll(page: Page) {
-  const overflowing = await page.evaluate(() => {
-    const boxes = [document.documentElement, ...document.querySelectorAll<HTMLElement>('.main, .page, .scroller, .conversation')];
-    return boxes.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => `${el.className || el.tagName}: ${el.scrollWidth} > ${el.clientWidth}`);
-  });
-  expect(overflowing).toEqual([]);
-}
+import { expectNoSeriousViolations, expectNoSidewaysScroll } from './page-checks.ts';
 
 /** Fully inside the viewport, and at least 44 px high (a touch target). */
 async function expectOnScreenTouchTarget(page: Page, target: Locator) {

@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations } from './page-checks.ts';
 
 /**
  * Search conversations as a person uses it: a word from an older
@@ -9,12 +8,6 @@ import { expect, test } from './fixtures.ts';
  * marked; opening the result lands on that message, scrolled into view,
  * however far up it is. At a phone's width and a laptop's, axe clean.
  */
-async function expectNoSeriousViolations(page: Page) {
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
 const LONG_ANSWER = Array.from({ length: 12 }, (_, i) => `Paragraph ${i + 1} of a long answer about something else entirely.`).join('\n\n');
 
 for (const { width, height, narrow } of [

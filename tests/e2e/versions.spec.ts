@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { messageText } from '../fake-llm/index.ts';
 import { send, setUpEndpoint } from './app.ts';
 import { expect, test } from './fixtures.ts';
+import { expectNoSeriousViolations } from './page-checks.ts';
 
 /**
  * Versions as a person meets them (issue 27): `Regenerate` asks the model
@@ -11,12 +11,6 @@ import { expect, test } from './fixtures.ts';
  * version` / `Next version` go back and forth without asking the model or
  * running anything. At a phone's width and a laptop's, axe clean.
  */
-async function expectNoSeriousViolations(page: Page) {
-  const scan = await new AxeBuilder({ page }).analyze();
-  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
 const messages = (page: Page) => page.getByRole('region', { name: 'Messages' });
 
 for (const { width, height } of [
