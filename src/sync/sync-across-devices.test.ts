@@ -295,6 +295,25 @@ describe('rotating the data key', SLOW, () => {
     expect(laptop.executions).toHaveLength(1);
   });
 
+  it('sync stays on through a rotation, also when the feed brings it at the same time: a decision made meanwhile is claimed, never decided here', async () => {
+    const { laptop, phone, card } = await laptopAndPhone();
+    const tablet = await device('Tablet');
+    const invite = await laptop.sync.addDevice();
+    expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
+    await eventually('the phone has pinned the laptop and the tablet from the log', async () => (await readMembership(phone.db)).members.length === 3);
+
+    // Between any two tasks of the switch to the new key, the phone's sync is asked whether it is on.
+    let offSeen = 0;
+    const watch = setInterval(() => (offSeen += phone.sync.on ? 0 : 1), 0);
+    await Promise.all([phone.sync.removeDevice(tablet.id), phone.sync.retryNow()]);
+    await eventually('the phone runs under the new key', async () => (await readVault(phone.db))?.epoch === 2);
+    const decided = await phone.engine.decide(card.id, { type: 'approve' }, phone.by());
+    clearInterval(watch);
+    expect(offSeen).toBe(0);
+    expect(decided).toEqual({ outcome: 'sent', owner: 'Laptop' });
+    await eventually('the laptop continues', async () => laptop.model.requests.length === 2);
+  });
+
   it('a claim under the new key, read by an owner that has not taken the rotation yet, is applied once it has: the card is decided once', async () => {
     const { laptop, phone, card } = await laptopAndPhone();
     const tablet = await device('Tablet');

@@ -88,6 +88,7 @@ export function createSyncService(db: PausepointDb, options: SyncServiceOptions)
 class SyncSession implements SyncService {
   #active: Active | undefined;
   #starting: Promise<void> | null = null;
+  #rotation: Promise<void> = Promise.resolve();
   readonly #now: () => number;
 
   constructor(
@@ -213,19 +214,22 @@ class SyncSession implements SyncService {
   }
 
   /** Starts again under a rotated key: everything this device writes is pushed again, under the new key's ids. */
-  async #rotated(raw: Uint8Array, epoch: number): Promise<void> {
+  #rotated(raw: Uint8Array, epoch: number): Promise<void> {
+    // The feed and a Remove pressed here may both bring the same rotation at once: in turn, the second finds this device on it.
+    return (this.#rotation = this.#rotation.catch(() => undefined).then(() => this.#rotate(raw, epoch)));
+  }
+
+  async #rotate(raw: Uint8Array, epoch: number): Promise<void> {
     const active = this.#active;
-    // The feed and a Remove pressed here may both bring the same rotation: the second finds this device on it already.
     if (!active || epoch <= active.vault.epoch) return;
     const { vault, config } = active;
     const rotated: Vault = { ...vault, sealed: await sealForDevice(vault.vaultKey, raw), epoch, previous: [vault.sealed, ...vault.previous] };
     const keys = await deriveSyncKeys(raw);
     raw.fill(0);
     const previous = await previousKeys(rotated);
-    // Prepared before it stops: a decision made meanwhile finds sync on, under one key or the other.
     const begin = await this.#prepare({ config, vault: rotated, keys, client: this.#client(config) }, previous);
-    this.stop();
     await storeRotatedVault(this.db, rotated);
+    // The old session stops as the new one starts, in one step: a decision made meanwhile finds sync on (never off, decided here).
     if (begin) begin();
     else await this.#forget(SET_UP_AGAIN);
   }
