@@ -56,9 +56,12 @@ test('Decline stops the run before the call, and the conversation says why', asy
   await setTokenLimit(page, '1000');
   await send(page, 'hi');
   await expect(page.getByText('First answer.')).toBeVisible();
+  // Its use counted, as in the test above: the check adds it to the next call's estimate.
+  await expect(page.getByText('This conversation: 600 tokens in · 100 out')).toBeVisible();
   await send(page, 'more');
 
   const limit = card(page, LIMIT_CARD);
+  await expect(limit).toBeVisible();
   await limit.getByLabel('Reason').fill('enough for today');
   await limit.getByRole('button', { name: 'Decline' }).click();
   await expect(page.getByText('Stopped: you declined to pass the token limit per conversation, so the model was not called. (enough for today)')).toBeVisible();
