@@ -157,6 +157,8 @@ describe('approval notifications', () => {
     const { title, options } = alreadyDecidedNotification('Pay', { pausePointId: 'p1', conversationId: 'c1' }, 'resolved');
     expect(title).toBe('Already decided: Pay');
     expect(options.actions).toEqual([]);
+    // Not the card's own tag, which closing the card's notifications reaches.
+    expect(options.tag).toBe('p1:outcome');
   });
 
   it('notification data read back is checked', () => {

@@ -202,13 +202,18 @@ export function alreadyDecidedNotification(title: string, data: ApprovalNotifica
     title: `Already ${status === 'expired' ? 'expired' : 'decided'}: ${title}`,
     options: {
       body: status === 'expired' ? 'This request expired before your answer; nothing was decided.' : 'This was decided elsewhere first; your answer changed nothing.',
-      tag: data.pausePointId,
+      // A tag of its own: closing the card's notifications (the tapped one, or an open tab's close once the card
+      // is settled) reaches a notification by its tag, and could otherwise take this answer with it.
+      tag: outcomeTag(data.pausePointId),
       icon: '/icon-192.png',
       data,
       actions: [],
     },
   };
 }
+
+/** The tag of the notification that answers a late action on card `pausePointId`: one per card, the latest replacing it. */
+export const outcomeTag = (pausePointId: string) => `${pausePointId}:outcome`;
 
 /** Reads a notification's data back: it round-trips through the browser, so it is checked like any input. */
 export function readNotificationData(data: unknown): ApprovalNotificationData | null {

@@ -171,7 +171,7 @@ test('with every tab closed: Approve on the notification decides the card in sto
   await showCardNotification(worker, 'Send the report', { pausePointId, conversationId });
   await clickAction(worker, pausePointId, 'decline');
   await expect.poll(() => notifications(worker)).toEqual([
-    { title: 'Already decided: Send the report', body: 'This was decided elsewhere first; your answer changed nothing.', tag: pausePointId, actions: [] },
+    { title: 'Already decided: Send the report', body: 'This was decided elsewhere first; your answer changed nothing.', tag: `${pausePointId}:outcome`, actions: [] },
   ]);
   expect(await storedPausePoint(worker, pausePointId)).toMatchObject({ status: 'resolved', resolution: 'approve' });
   await app.waitForTimeout(3_500);
