@@ -47,6 +47,17 @@ async function laptopAndPhone() {
   return { db, laptop, phone, conversationId, card: card! };
 }
 
+/** `laptopAndPhone`, and a tablet paired from the laptop, once `watcher` has pinned all three from the membership log. */
+async function laptopPhoneAndTablet(watcher: 'laptop' | 'phone') {
+  const devices = await laptopAndPhone();
+  const tablet = await device('Tablet');
+  const invite = await devices.laptop.sync.addDevice();
+  expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
+  const { db } = devices[watcher];
+  await eventually(`the ${watcher} has pinned all three devices from the log`, async () => (await readMembership(db)).members.filter((m) => !m.removed).length === 3);
+  return { ...devices, tablet };
+}
+
 // Two devices, a server and PBKDF2 at 600,000 iterations per setup: seconds per test, more on a loaded machine.
 const SLOW = { timeout: 60_000 };
 
@@ -221,11 +232,7 @@ describe('removing a device', SLOW, () => {
 
 describe('rotating the data key', SLOW, () => {
   it('Remove rotates the key: the devices that stay go on, and nothing written after opens with the removed device’s key', async () => {
-    const { db, laptop, phone, card } = await laptopAndPhone();
-    const tablet = await device('Tablet');
-    const invite = await laptop.sync.addDevice();
-    expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
-    await eventually('the laptop has pinned both devices from the log', async () => (await readMembership(laptop.db)).members.filter((m) => !m.removed).length === 3);
+    const { db, laptop, phone, card, tablet } = await laptopPhoneAndTablet('laptop');
     // The tablet keeps its key and goes quiet, as a device that ignores its removal would.
     const vault = (await readVault(tablet.db))!;
     const tabletKeys = await deriveSyncKeys(await openForDevice(vault.vaultKey, vault.sealed));
@@ -263,11 +270,7 @@ describe('rotating the data key', SLOW, () => {
   });
 
   it('a claim the phone makes under the old key, before it sees the rotation, is sent again under the new one: the card is decided once', async () => {
-    const { laptop, phone, card } = await laptopAndPhone();
-    const tablet = await device('Tablet');
-    const invite = await laptop.sync.addDevice();
-    expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
-    await eventually('the laptop has pinned the phone and the tablet from the log', async () => (await readMembership(laptop.db)).members.length === 3);
+    const { laptop, phone, card, tablet } = await laptopPhoneAndTablet('laptop');
 
     // The phone hears nothing of the rotation, and approves under the key it holds.
     phone.deaf.on = true;
@@ -296,11 +299,7 @@ describe('rotating the data key', SLOW, () => {
   });
 
   it('sync stays on through a rotation, also when the feed brings it at the same time: a decision made meanwhile is claimed, never decided here', async () => {
-    const { laptop, phone, card } = await laptopAndPhone();
-    const tablet = await device('Tablet');
-    const invite = await laptop.sync.addDevice();
-    expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
-    await eventually('the phone has pinned the laptop and the tablet from the log', async () => (await readMembership(phone.db)).members.length === 3);
+    const { laptop, phone, card, tablet } = await laptopPhoneAndTablet('phone');
 
     // Between any two tasks of the switch to the new key, the phone's sync is asked whether it is on.
     let offSeen = 0;
@@ -315,11 +314,7 @@ describe('rotating the data key', SLOW, () => {
   });
 
   it('a claim under the new key, read by an owner that has not taken the rotation yet, is applied once it has: the card is decided once', async () => {
-    const { laptop, phone, card } = await laptopAndPhone();
-    const tablet = await device('Tablet');
-    const invite = await laptop.sync.addDevice();
-    expect(await tablet.sync.join({ blob: pairingBlobFrom(new URL(invite.link).hash)!, code: invite.code, deviceName: 'Tablet' })).toEqual({ ok: true });
-    await eventually('the phone has pinned the laptop and the tablet from the log', async () => (await readMembership(phone.db)).members.length === 3);
+    const { laptop, phone, card, tablet } = await laptopPhoneAndTablet('phone');
 
     // The laptop is closed while the phone removes the tablet and approves under the new key.
     laptop.sync.stop();
