@@ -49,9 +49,17 @@ console.log(
 const { context, page, close } = await settingsInChromium(work, API_KEY);
 try {
   console.log(`load before the restore: ${load()}`);
+  // The panel says "Restoring: …" once every record is checked and set aside: the split between the restore's two passes.
+  const chosen = performance.now();
+  const writing = page
+    .getByText(/^Restoring: /)
+    .waitFor({ timeout: 15 * 60_000 })
+    .then(() => (performance.now() - chosen) / 1000, () => undefined);
   const { seconds, summary, atStart, peak } = await runFileTask(context, page, 'Backup and storage', 'Restore from backup file', file);
+  const checked = await writing;
   console.log(`summary: ${summary}`);
   console.log(`restore: ${seconds.toFixed(1)} s (target ≤ 60 s), ${(bytes / MB / seconds).toFixed(1)} MB/s`);
+  if (checked !== undefined) console.log(`  checking and setting aside ${checked.toFixed(1)} s, then writing in place ${(seconds - checked).toFixed(1)} s`);
   console.log(`restoring worker heap: ${(atStart / MB).toFixed(1)} MB at its start, peak ${(peak / MB).toFixed(1)} MB: ${((peak - atStart) / MB).toFixed(1)} MB above its start (target ≤ 64 MB)`);
   console.log(`load after: ${load()}`);
 } finally {

@@ -51,4 +51,36 @@ describe('point 2: a restored card can show one call and run another', () => {
     expect(gateCardProblem(makePausePoint({ origin: 'model', toolName: 'wait_for_approval', payload: null }), post, undefined)).toBeUndefined();
     expect(gateCardProblem(card('http_request', { method: 'GET', url: 'https://weather.example/' }), undefined, undefined)).toBeUndefined();
   });
+
+  describe('in a whole file', () => {
+    type FileShape = { data: { messages: Record<string, unknown>[]; pausePoints: Record<string, unknown>[] } };
+    const otherTool = () => JSON.parse(readFileSync(join(INVALID, 'gate-card-other-tool.json'), 'utf8')) as FileShape;
+    /** The fixture's assistant message again, later in the file and the conversation, making its call `call_pay` to `name`. */
+    const callAgain = (file: FileShape, name: string, args: unknown) => {
+      const first = file.data.messages[1]!;
+      file.data.messages.push({ ...first, id: '9a7e0000-0000-4000-8000-000000000a02', seq: 2, toolCalls: [{ id: 'call_pay', name, arguments: JSON.stringify(args) }] });
+    };
+
+    it('checks a card against the last call of its id in the file', async () => {
+      const later = otherTool();
+      callAgain(later, 'list_notes', {});
+      await expect(restoreBackup(db, JSON.stringify(later))).resolves.toMatchObject({ conversations: 1, pausePoints: 1 });
+
+      const earlier = otherTool();
+      earlier.data.messages[1]!.toolCalls = [{ id: 'call_pay', name: 'list_notes', arguments: '{}' }];
+      callAgain(earlier, 'http_request', { method: 'POST', url: 'https://bank.example/transfers' });
+      await db.delete();
+      await db.open();
+      await expect(restoreBackup(db, JSON.stringify(earlier))).rejects.toThrow(/Record 0 of pausePoints .* asks about tool "list_notes", but its call "call_pay" is to "http_request"/);
+    });
+
+    it('names the first card of the file with a problem, whatever order the ids are in', async () => {
+      const file = otherTool();
+      const second = { ...file.data.pausePoints[0]!, id: '0a7e0000-0000-4000-8000-0000000000b2', toolName: 'send_invoice' };
+      file.data.pausePoints.push(second);
+      const error = await restoreBackup(db, JSON.stringify(file)).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'invalid_record', table: 'pausePoints', index: 0 });
+      expect(await db.pausePoints.count()).toBe(0);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
 import { writeInBatches } from '../common/write-in-batches.ts';
-import { ledgerId, type ToolCall } from '../engine/records/index.ts';
+import { ledgerId, type PausePoint } from '../engine/records/index.ts';
 import { inertConversation, type InertConversation } from '../inert/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { StorageError, toStorageError } from '../storage/storage-error.ts';
@@ -39,6 +39,8 @@ const BATCH_CONVERSATIONS = 200;
 const BATCH_WEIGHT = 4_000_000;
 /** Staged conversations read back per page, with everything they own. */
 const PAGE = 50;
+/** Staged cards read per page when the gate cards are checked. */
+const CARDS_PAGE = 500;
 
 const browserEstimate: StorageEstimator = async () => globalThis.navigator?.storage?.estimate?.();
 
@@ -133,24 +135,30 @@ async function checkSpace(size: number, estimate: StorageEstimator): Promise<voi
 /**
  * Refuses the file when a gate card shows another call than the one approving
  * it would run (record-link-problem.ts): checked against its conversation's
- * calls as the file has them (the last of an id wins) and the call's ledger entry.
+ * call of that id as the file has it (the last of an id wins: stage-backup.ts)
+ * and the call's ledger entry. The cards are read a page at a time; the
+ * refusal names the first card of the file with a problem.
  */
 async function refuseGateCards(staging: RestoreStaging): Promise<void> {
-  const cards = (await staging.pausePoints.filter((row) => row.record.origin === 'gate').toArray()).sort((a, b) => a.index - b.index);
-  const callsOf = new Map<string, Map<string, ToolCall>>();
-  for (const { record: pause, index } of cards) {
-    let calls = callsOf.get(pause.conversationId);
-    if (calls === undefined) {
-      calls = new Map();
-      const messages = (await staging.messages.where('conversationId').equals(pause.conversationId).toArray()).sort((a, b) => a.index - b.index);
-      for (const { record: message } of messages) if (message.role === 'assistant') for (const call of message.toolCalls) calls.set(call.id, call);
-      callsOf.set(pause.conversationId, calls);
-    }
-    const entry = await staging.ledger.get(ledgerId(pause.conversationId, pause.toolCallId));
-    const problem = gateCardProblem(pause, calls.get(pause.toolCallId), entry?.record);
-    if (problem !== undefined) {
-      throw new BackupError('invalid_record', `Record ${index} of pausePoints${idLabel(pause)} cannot be restored: ${problem}. ${NOTHING}`, { table: 'pausePoints', index });
-    }
+  let first: { index: number; pause: PausePoint; problem: string } | undefined;
+  let last: string | undefined;
+  for (;;) {
+    const page = await (last === undefined ? staging.pausePoints.orderBy(':id') : staging.pausePoints.where(':id').above(last)).limit(CARDS_PAGE).toArray();
+    const cards = page.filter((row) => row.record.origin === 'gate' && (first === undefined || row.index < first.index));
+    const keys = cards.map(({ record }) => ledgerId(record.conversationId, record.toolCallId));
+    const [calls, entries] = await Promise.all([staging.calls.bulkGet(keys), staging.ledger.bulkGet(keys)]);
+    cards.forEach(({ record: pause, index }, i) => {
+      const problem = gateCardProblem(pause, calls[i]?.call, entries[i]?.record);
+      if (problem !== undefined && (first === undefined || index < first.index)) first = { index, pause, problem };
+    });
+    if (page.length < CARDS_PAGE) break;
+    last = page[page.length - 1]!.id;
+  }
+  if (first !== undefined) {
+    throw new BackupError('invalid_record', `Record ${first.index} of pausePoints${idLabel(first.pause)} cannot be restored: ${first.problem}. ${NOTHING}`, {
+      table: 'pausePoints',
+      index: first.index,
+    });
   }
 }
 
@@ -172,14 +180,18 @@ async function writeStaged(db: PausepointDb, staging: RestoreStaging, staged: St
   async function* conversations(): AsyncGenerator<Written | undefined> {
     let last: string | undefined;
     for (;;) {
-      // Keyset paging on the id: each page starts after the last id read. A page's records are read in one request per table.
+      // Keyset paging on the id: each page starts after the last id read.
       const page = await (last === undefined ? staging.conversations.orderBy(':id') : staging.conversations.where(':id').above(last)).limit(PAGE).toArray();
-      const ids = page.map((row) => row.id).filter((id) => !staged.present.has(id));
+      if (page.length === 0) return;
+      // A page is a run of consecutive ids, so what its conversations own is one key range of each table: one request (getAll) per table.
+      const from = page[0]!.id;
+      const to = page[page.length - 1]!.id;
+      const owned = <T>(rows: StagedOwned<T>[]) => byConversation(rows.filter((row) => !staged.present.has(row.conversationId)));
       const [messages, pausePoints, ledger] = await Promise.all([
-        staging.messages.where('conversationId').anyOf(ids).toArray(),
-        staging.pausePoints.where('conversationId').anyOf(ids).toArray(),
-        staging.ledger.where('conversationId').anyOf(ids).toArray(),
-      ]).then((tables) => tables.map((rows) => byConversation(rows as StagedOwned<never>[])));
+        staging.messages.where('conversationId').between(from, to, true, true).toArray().then(owned),
+        staging.pausePoints.where('conversationId').between(from, to, true, true).toArray().then(owned),
+        staging.ledger.where('conversationId').between(from, to, true, true).toArray().then(owned),
+      ]);
       for (const { record: conversation } of page) {
         seen++;
         if (staged.present.has(conversation.id)) {
@@ -189,7 +201,7 @@ async function writeStaged(db: PausepointDb, staging: RestoreStaging, staged: St
         }
         const of = <T>(rows: Map<string, StagedOwned<T>[]>) => (rows.get(conversation.id) ?? []).sort((x, y) => x.index - y.index).map((row) => row.record);
         const inert = inertConversation(
-          { conversation, messages: of(messages!), pausePoints: of(pausePoints!), ledger: of(ledger!) },
+          { conversation, messages: of(messages), pausePoints: of(pausePoints), ledger: of(ledger) },
           { source: 'backup', at, conversationId: conversation.id, uuid },
         );
         // The files of the messages written, and only theirs, under the ids the messages give them now.

@@ -1,5 +1,5 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint } from '../engine/records/index.ts';
+import type { ApprovalRule, AuditEvent, Conversation, LedgerEntry, Message, PausePoint, ToolCall } from '../engine/records/index.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
 import type { Note } from '../storage/records/note-record.ts';
 
@@ -12,6 +12,18 @@ export interface Staged<T> {
 /** The same for a record a conversation owns, found again by its conversation. */
 export interface StagedOwned<T> extends Staged<T> {
   conversationId: string;
+}
+
+/**
+ * A call of an assistant message of the file, under its ledger id
+ * (conversation and call): what a gate card is checked against
+ * (restore-backup.ts) without reading its conversation's messages back.
+ * `index` is the message's place in the file.
+ */
+export interface StagedCall {
+  id: string;
+  index: number;
+  call: ToolCall;
 }
 
 /**
@@ -35,6 +47,7 @@ export class RestoreStaging extends Dexie {
   declare approvalRules: EntityTable<Staged<ApprovalRule>, 'id'>;
   declare auditEvents: EntityTable<Staged<AuditEvent>, 'id'>;
   declare attachments: EntityTable<Staged<StoredAttachment>, 'id'>;
+  declare calls: EntityTable<StagedCall, 'id'>;
 
   constructor(name: string) {
     super(name);
@@ -47,6 +60,7 @@ export class RestoreStaging extends Dexie {
       approvalRules: 'id',
       auditEvents: 'id',
       attachments: 'id',
+      calls: 'id',
     });
   }
 }

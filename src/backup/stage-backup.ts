@@ -1,7 +1,7 @@
 import Dexie from 'dexie';
 import type { z } from 'zod';
 import { writeInBatches } from '../common/write-in-batches.ts';
-import type { AttachmentRef, Message } from '../engine/records/index.ts';
+import { ledgerId, type AttachmentRef, type Message } from '../engine/records/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { toStorageError } from '../storage/storage-error.ts';
 import { checkFormatAndVersion, checkSettings, idLabel, isRecord, NOTHING, oneLine } from './backup-checks.ts';
@@ -10,7 +10,7 @@ import { BackupError } from './backup-error.ts';
 import { BACKUP_ENVELOPES, BACKUP_FORMAT, RECORD_SCHEMAS, RECORD_TABLES, SkippedRecord, type BackupSettings, type ReadableVersion, type RecordTable } from './backup-format.ts';
 import { readBackupStream, type BackupItem } from './read-backup-stream.ts';
 import { recordLinkProblem, type LinkedRecord } from './record-link-problem.ts';
-import type { RestoreStaging } from './restore-staging.ts';
+import type { RestoreStaging, StagedCall } from './restore-staging.ts';
 
 /** What the file's checking found, besides the records it set aside. */
 export interface StagedBackup {
@@ -207,6 +207,8 @@ async function setAside(db: PausepointDb, staging: RestoreStaging, batch: readon
       rows.forEach((row, i) => here[i] !== undefined && present.add(row.id));
     }
     if (table === 'attachments' || OWNED.has(table)) await refuseTaken(db, table, rows, present);
+    // In file order, so the last message of the file to make a call is the one whose call is kept, as when a conversation's messages are read in order.
+    if (table === 'messages') await staging.calls.bulkPut(rows.flatMap(({ index, record }) => callsOf(record as Message, index)));
     const target = staging[table] as Dexie.Table<Checked['row'], string>;
     await target.bulkAdd(rows).catch((error: unknown) => {
       if (!(error instanceof Dexie.BulkError)) throw toStorageError(error);
@@ -220,12 +222,20 @@ async function setAside(db: PausepointDb, staging: RestoreStaging, batch: readon
   }
 }
 
+function callsOf(message: Message, index: number): StagedCall[] {
+  return message.role === 'assistant' ? message.toolCalls.map((call) => ({ id: ledgerId(message.conversationId, call.id), index, call })) : [];
+}
+
 /** Refuses the file when a record or file it would write has an id a record or file here already has: writing it would replace that one. */
 async function refuseTaken(db: PausepointDb, table: Checked['table'], rows: readonly Checked['row'][], present: ReadonlySet<string>): Promise<void> {
   const written = rows.filter((row) => !('conversationId' in row) || row.conversationId === undefined || !present.has(row.conversationId));
   const store = db[table as 'messages' | 'pausePoints' | 'ledger' | 'attachments'] as Dexie.Table<unknown, string>;
-  const here = await store.bulkGet(written.map((row) => row.id));
-  const taken = written.find((_, i) => here[i] !== undefined);
+  // Only an id between the table's lowest and highest can be taken; an empty table (a restore onto a new device) is not read at all.
+  const [lowest, highest] = (await Promise.all([store.orderBy(':id').firstKey(), store.orderBy(':id').lastKey()])) as (string | undefined)[];
+  if (lowest === undefined || highest === undefined) return;
+  const candidates = written.filter((row) => row.id >= lowest && row.id <= highest);
+  const here = await store.bulkGet(candidates.map((row) => row.id));
+  const taken = candidates.find((_, i) => here[i] !== undefined);
   if (taken === undefined) return;
   if (table === 'attachments') {
     throw new BackupError(
