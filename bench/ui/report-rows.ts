@@ -8,10 +8,13 @@ export const TARGETS = {
   cardRatio: 1.5,
   longTaskMs: 50,
   pageJsBytes: 75_000,
+  /** Cold open on a conversation with a pending card, big database: navigation → the card painted (issue 35). */
+  coldOpenMs: 300,
 } as const;
 
 export interface CardResults {
-  route: 'inbox' | 'conversation';
+  /** `blank`: the control, a page that is only a card (blank-page.ts). */
+  route: 'inbox' | 'conversation' | 'blank';
   /** Which database: `empty`, `big`, and controls (`long`, and in diagnostics `20cards`, `1000conv`). */
   db: string;
   timings: CardTiming[];
@@ -57,6 +60,17 @@ export function cardReport(results: readonly CardResults[]): Report {
       });
     }
   }
+  const bigConversation = of('conversation', 'big');
+  if (bigConversation) {
+    rows.push({
+      measure: 'cold open #/c/<id>, big DB',
+      figures: medianMin(painted(bigConversation)),
+      target: `≤ ${TARGETS.coldOpenMs} ms`,
+      pass: median(painted(bigConversation)) <= TARGETS.coldOpenMs,
+    });
+  }
+  const blank = of('blank', 'none');
+  if (blank) rows.push({ measure: '  control: a page that is only a card', figures: `${medianMin(painted(blank))}: the browser's share`, target: '(control)' });
   const width = Math.max(...results.map((r) => r.db.length));
   const detail = results.map(
     ({ route, db, timings }) =>

@@ -20,6 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { startFakeLlm } from '../../tests/fake-llm/index.ts';
+import { startBlankPage } from './blank-page.ts';
 import { launchChromium, newProfile, waitForServiceWorker } from './browser.ts';
 import { bundleSizes } from './bundle-sizes.ts';
 import { formatSummary, sourceResolver } from './cpu-profile.ts';
@@ -28,7 +29,7 @@ import { longAnswer } from './long-answer.ts';
 import { longTasksWhileStreaming, type StreamRun } from './long-tasks-while-streaming.ts';
 import { buildApp, startPreview } from './preview-server.ts';
 import { formatTable, ms } from './print-report.ts';
-import { cardReport, sizeRows, streamReport } from './report-rows.ts';
+import { cardReport, sizeRows, streamReport, type CardResults } from './report-rows.ts';
 import { seedInPage, type SeedPlan, type SeededCard, type SeedSummary } from './seed-in-page.ts';
 import { timeToCard, type CardTiming } from './time-to-card.ts';
 
@@ -66,9 +67,9 @@ const ABLATIONS: Record<string, SeedPlan> = {
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 interface CardCase {
-  route: 'inbox' | 'conversation';
+  route: CardResults['route'];
   db: string;
-  profile: SeededProfile;
+  profile: Pick<SeededProfile, 'context' | 'card'>;
   path: (card: SeededCard) => string;
 }
 
@@ -129,6 +130,9 @@ try {
       `${big.seeded.pausePoints.toLocaleString('en')} pause points (${big.seeded.pending} pending), ${big.seeded.ledger.toLocaleString('en')} ledger entries in ${ms(big.seeded.ms)}`,
   );
 
+  const blank = await startBlankPage(browser);
+  cleanups.unshift(() => blank.close());
+
   const inbox = () => '/#/approvals';
   const conversation = (card: SeededCard) => `/#/c/${encodeURIComponent(card.conversationId)}`;
   const cases: CardCase[] = [
@@ -137,6 +141,7 @@ try {
     { route: 'conversation', db: 'empty', profile: empty, path: conversation },
     { route: 'conversation', db: 'long', profile: longConversation, path: conversation },
     { route: 'conversation', db: 'big', profile: big, path: conversation },
+    { route: 'blank', db: 'none', profile: blank, path: () => '/' },
   ];
   if (PROFILE_DIR) {
     for (const [db, plan] of Object.entries(ABLATIONS)) {
