@@ -149,7 +149,7 @@ async function refuseGateCards(staging: RestoreStaging): Promise<void> {
   let last: string | undefined;
   for (;;) {
     const page = await (last === undefined ? staging.pausePoints.orderBy(':id') : staging.pausePoints.where(':id').above(last)).limit(CARDS_PAGE).toArray();
-    const cards = page.filter((row) => row.record.origin === 'gate' && (first === undefined || row.index < first.index));
+    const cards = page.filter((row) => row.record.origin === 'gate');
     const keys = cards.map(({ record }) => ledgerId(record.conversationId, record.toolCallId));
     const [calls, entries] = await Promise.all([staging.calls.bulkGet(keys), staging.ledger.bulkGet(keys)]);
     cards.forEach(({ record: pause, index }, i) => {
