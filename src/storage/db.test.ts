@@ -30,6 +30,42 @@ async function version3Database(rows: { key: string; value: unknown }[]): Promis
   return name;
 }
 
+/** What each version of the app declared, as it declared it (history: never edited). PausepointDb now declares only 4 and 14. */
+const HISTORY: [version: number, stores: Record<string, string>][] = [
+  [1, { conversations: 'id, updatedAt', messages: 'id, [conversationId+seq]', pausePoints: 'id, conversationId, status, createdAt, toolCallId', ledger: 'id, conversationId', notes: 'id, updatedAt', settings: 'key' }],
+  [2, { conversations: 'id, updatedAt, state.kind' }],
+  [3, { approvalRules: 'id, tool' }],
+  [4, {}],
+  [5, { mcpServers: 'id' }],
+  [7, { mcpOAuth: 'serverId' }],
+  [9, { auditEvents: 'id, [at+id]' }],
+  [10, { syncDevices: 'id', remoteDecisions: 'pausePointId, conversationId, state', syncDocs: 'key' }],
+  [11, { attachments: 'id' }],
+  [12, { messages: 'id, [conversationId+seq], [createdAt+usage.model]' }],
+  [13, { searchTerms: 'term', searchBlocks: 'id', searchCovered: 'conversationId', searchState: 'key' }],
+  [14, { ruleEvents: 'id, ruleId, [device+seq]' }],
+];
+
+/** A new database named `name` as the app declared it up to `version`, every version in turn. */
+async function declaredUpTo(version: number, name = `pausepoint-test-${crypto.randomUUID()}`): Promise<Dexie> {
+  const db = new Dexie(name);
+  for (const [v, stores] of HISTORY.filter(([v]) => v <= version)) db.version(v).stores(stores);
+  await db.open();
+  return db;
+}
+
+/** The object stores, key paths and indexes IndexedDB itself holds for the database `db` has open. */
+function installedSchema(db: Dexie): string[] {
+  const idb = db.backendDB();
+  const names = [...idb.objectStoreNames];
+  const tx = idb.transaction(names, 'readonly');
+  return names.map((name) => {
+    const store = tx.objectStore(name);
+    const indexes = [...store.indexNames].map((index) => `${index}=${JSON.stringify(store.index(index).keyPath)}`);
+    return `${name} ${JSON.stringify(store.keyPath)} ${indexes.join(' ')}`;
+  });
+}
+
 /** The settings row as the app wrote it before keys were stored per origin (history: never edited). */
 const legacyRow = JSON.parse(readFileSync(join(import.meta.dirname, '../../tests/fixtures/storage/v1/settings.json'), 'utf8')) as Record<string, unknown>;
 
@@ -53,6 +89,25 @@ describe('PausepointDb', () => {
     db.close();
     await Dexie.delete(name);
   });
+
+  it.each(HISTORY.map(([version]) => version))(
+    'a database version %i left opens with the object stores and indexes of every version declared in turn, as a new one does',
+    async (version) => {
+      const old = await declaredUpTo(version);
+      old.close();
+      const upgraded = new PausepointDb(old.name);
+      const fresh = new PausepointDb(`pausepoint-test-${crypto.randomUUID()}`);
+      await Promise.all([upgraded.open(), fresh.open()]);
+      const everyVersion = await declaredUpTo(14);
+
+      expect(installedSchema(upgraded)).toEqual(installedSchema(everyVersion));
+      expect(installedSchema(fresh)).toEqual(installedSchema(everyVersion));
+      for (const db of [upgraded, fresh, everyVersion]) {
+        db.close();
+        await Dexie.delete(db.name);
+      }
+    },
+  );
 
   it('version 4 moves the one stored API key to the origin of the stored base URL, and out of the settings row', async () => {
     const name = await version3Database([{ key: 'settings', value: legacyRow }, { key: 'deviceId', value: 'device-1' }]);
