@@ -56,6 +56,9 @@ function purify(): ReturnType<typeof DOMPurify> {
       node.setAttribute('rel', 'noopener noreferrer');
     }
   });
+  // Set once: a config handed to each `sanitize` is parsed again on each call (its allow-lists rebuilt), and a
+  // conversation's first render sanitises every block of every message shown, a streamed answer its last block per chunk.
+  instance.setConfig(PURIFY_CONFIG);
   purifier = instance;
   return instance;
 }
@@ -90,7 +93,7 @@ const CACHE_LIMIT = 2000;
 
 function sanitisedBlock(token: Token, links: TokensList['links']): string {
   const tokens = Object.assign([token], { links }) as TokensList;
-  return purify().sanitize(marked.parser(tokens), PURIFY_CONFIG);
+  return purify().sanitize(marked.parser(tokens));
 }
 
 function renderBlock(token: Token, links: TokensList['links']): string {
