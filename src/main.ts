@@ -5,6 +5,7 @@ import type { SettingsInput } from './storage/settings-repo.ts';
 import './ui/app.css';
 import { isOAuthCallback } from './ui/mcp/oauth-callback-path.ts';
 import { startApp } from './ui/start-app.ts';
+import { afterNextPaint } from './ui/state/after-paint.ts';
 import { readFirstScreen } from './ui/state/first-screen.ts';
 import { parseRoute } from './ui/state/route.ts';
 import { WorkerClient } from './worker/worker-client.ts';
@@ -22,6 +23,10 @@ async function start() {
   const first = await readFirstScreen(db, parseRoute(window.location.hash));
   // index.html's placeholder card, shown while the first screen was read.
   target!.replaceChildren();
+  // The agent starts once the first screen is painted, or with the first intent if one comes sooner (agent.worker.ts);
+  // within a second in any case, since a tab hidden before its first frame paints none.
+  afterNextPaint(() => client.start());
+  setTimeout(() => client.start(), 1_000);
   return startApp({
     target: target!,
     db,

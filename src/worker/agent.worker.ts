@@ -1,31 +1,34 @@
 /// <reference lib="webworker" />
-// First: configures zod before any schema is built (see zod-config.ts).
-import '../zod-config.ts';
-import { toWireError } from '../engine/errors.ts';
-import { PausepointDb } from '../storage/db.ts';
-import { AgentHost } from './agent-host.ts';
-import { Request, type Response, type WorkerEvent } from './protocol.ts';
+import { START_AGENT } from './start-agent.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-// The page names the worker after its tab id, so both agree on it from the start.
-const tabId = self.name || crypto.randomUUID();
-const post = (message: Response | WorkerEvent) => self.postMessage(message);
-const host = new AgentHost(new PausepointDb(), tabId, post);
+/*
+ * The agent worker's entry, kept small: the engine, Dexie, zod and the hosts (run-agent.ts) are fetched, compiled
+ * and run only once the page has something for them — its first intent, or its word that the first screen is
+ * painted (START_AGENT, from main.ts). On a machine with two cores the worker's start (its script compiled from
+ * source, zod building its schemas) otherwise runs beside the page's own start and first render, and slows both.
+ * What arrives meanwhile is held, and handed to the agent in order once it runs.
+ */
+const held: MessageEvent<unknown>[] = [];
+let starting = false;
 
-self.addEventListener('message', (event: MessageEvent<unknown>) => {
-  const parsed = Request.safeParse(event.data);
-  if (!parsed.success) {
-    const id = typeof (event.data as { id?: unknown })?.id === 'number' ? (event.data as { id: number }).id : -1;
-    post({ id, ok: false, error: { name: 'ProtocolError', message: `The worker could not read a request: ${parsed.error.message}` } });
-    return;
-  }
-  const { id, intent } = parsed.data;
-  host.handle(intent).then(
-    (value) => post({ id, ok: true, value: value ?? null }),
-    (error: unknown) => post({ id, ok: false, error: toWireError(error) }),
+function hold(event: MessageEvent<unknown>): void {
+  if (event.data !== START_AGENT) held.push(event);
+  if (starting) return;
+  starting = true;
+  import('./run-agent.ts').then(
+    ({ runAgent }) => {
+      self.removeEventListener('message', hold);
+      runAgent(held);
+    },
+    (error: unknown) => {
+      // Thrown from a task of its own, so the page's Worker gets its `error` event and fails what waits on it.
+      setTimeout(() => {
+        throw error;
+      });
+    },
   );
-});
+}
 
-host.start();
-post({ type: 'ready', tabId });
+self.addEventListener('message', hold);

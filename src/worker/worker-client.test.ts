@@ -4,6 +4,7 @@ import type { ApprovalRuleDraft } from '../engine/records/index.ts';
 import { readBatchResult } from './option-calls.ts';
 import { AgentAbortError, AgentError } from './agent-error.ts';
 import { readDecideResult, readResponse, readWorkerEvent } from './worker-guards.ts';
+import { START_AGENT } from './start-agent.ts';
 import { WorkerClient, type AgentWorker } from './worker-client.ts';
 
 /** The page reads worker messages with hand-written guards; they must agree with the protocol's schemas. */
@@ -70,9 +71,12 @@ describe('worker message guards', () => {
 /** A worker that records what the page posts and answers only when told to. */
 class FakeWorker implements AgentWorker {
   readonly posted: { id: number; intent: IntentInput }[] = [];
+  /** How many times the page said to start the agent (START_AGENT). */
+  starts = 0;
   readonly #listeners: ((event: MessageEvent<unknown>) => void)[] = [];
-  postMessage(message: { id: number; intent: IntentInput }): void {
-    this.posted.push(message);
+  postMessage(message: { id: number; intent: IntentInput } | typeof START_AGENT): void {
+    if (message === START_AGENT) this.starts++;
+    else this.posted.push(message);
   }
   addEventListener(type: 'message', listener: (event: MessageEvent<unknown>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
@@ -93,6 +97,14 @@ function connect() {
 describe('WorkerClient calls', () => {
   afterEach(() => {
     vi.useRealTimers();
+  });
+
+  test('start() says to start the agent once, however often it is called, and sends no intent', () => {
+    const { worker, client } = connect();
+    client.start();
+    client.start();
+    expect(worker.starts).toBe(1);
+    expect(worker.posted).toEqual([]);
   });
 
   test('answers a call with the worker\'s response to its id', async () => {

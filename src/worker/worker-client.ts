@@ -3,6 +3,7 @@ import type { McpCalls } from './mcp-calls.ts';
 import type { OptionCalls } from './option-calls.ts';
 import { AgentAbortError, AgentError } from './agent-error.ts';
 import type { DecideResult, IntentInput, WorkerEvent } from './protocol.ts';
+import { START_AGENT } from './start-agent.ts';
 import { isObject, isString, readDecideResult, readResponse, readWorkerEvent } from './worker-guards.ts';
 
 
@@ -11,7 +12,7 @@ const REQUEST_TIMEOUT_MS = 120_000;
 
 /** What the client needs of a worker (a fake one in tests). */
 export interface AgentWorker {
-  postMessage(message: { id: number; intent: IntentInput }): void;
+  postMessage(message: { id: number; intent: IntentInput } | typeof START_AGENT): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<unknown>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
 }
@@ -44,6 +45,18 @@ export class WorkerClient implements AgentClient {
       for (const { reject } of this.#pending.values()) reject(error);
       this.#pending.clear();
     });
+  }
+
+  #started = false;
+
+  /**
+   * Tells the worker to start its agent now, if no intent has yet (agent.worker.ts): main.ts calls it once the
+   * first screen is painted, so the agent's start does not slow the page's. Once is enough; later calls do nothing.
+   */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#worker.postMessage(START_AGENT);
   }
 
   onEvent(listener: (event: WorkerEvent) => void): () => void {

@@ -90,7 +90,13 @@ describe('the page at start-up', () => {
 });
 
 describe('the agent worker at start-up', () => {
-  const { files, packages } = startUpImports('src/worker/agent.worker.ts');
+  // Its entry holds what comes until the agent runs (run-agent.ts, loaded on the first intent or once the page has painted).
+  test('its entry imports nothing but the word that starts the agent', () => {
+    const reached = [...startUpImports('src/worker/agent.worker.ts').files].map((f) => relative(process.cwd(), f));
+    expect(reached.sort()).toEqual(['src/worker/agent.worker.ts', 'src/worker/start-agent.ts']);
+  });
+
+  const { files, packages } = startUpImports('src/worker/run-agent.ts');
 
   test('reaches the engine and the host through static imports (the walk itself works)', () => {
     const reached = [...files].map((f) => relative(process.cwd(), f));
