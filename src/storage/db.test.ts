@@ -10,24 +10,12 @@ import { adoptStoredRules, RULE_EVENT_STORES } from './rule-events-repo.ts';
 import { PausepointDb } from './db.ts';
 import { readApiKeys, readSettings } from './settings-repo.ts';
 
-const V3_STORES = {
-  conversations: 'id, updatedAt, state.kind',
-  messages: 'id, [conversationId+seq]',
-  pausePoints: 'id, conversationId, status, createdAt, toolCallId',
-  ledger: 'id, conversationId',
-  notes: 'id, updatedAt',
-  settings: 'key',
-  approvalRules: 'id, tool',
-};
-
 /** A database as version 3 left it, holding `rows` in its settings table; returns its name. */
 async function version3Database(rows: { key: string; value: unknown }[]): Promise<string> {
-  const name = `pausepoint-test-${crypto.randomUUID()}`;
-  const v3 = new Dexie(name);
-  v3.version(3).stores(V3_STORES);
+  const v3 = await declaredUpTo(3);
   await v3.table('settings').bulkPut(rows);
   v3.close();
-  return name;
+  return v3.name;
 }
 
 /** What each version of the app declared, as it declared it (history: never edited). PausepointDb now declares only 4 and 14. */
@@ -71,9 +59,8 @@ const legacyRow = JSON.parse(readFileSync(join(import.meta.dirname, '../../tests
 
 describe('PausepointDb', () => {
   it('finds conversations left active by their state index, and upgrades a version 1 database in place', async () => {
-    const name = `pausepoint-test-${crypto.randomUUID()}`;
-    const v1 = new Dexie(name);
-    v1.version(1).stores({ conversations: 'id, updatedAt', messages: 'id, [conversationId+seq]', pausePoints: 'id, conversationId, status, createdAt, toolCallId', ledger: 'id, conversationId', notes: 'id, updatedAt', settings: 'key' });
+    const v1 = await declaredUpTo(1);
+    const name = v1.name;
     await v1.table('conversations').bulkPut([
       makeConversation({ id: 'idle', state: { kind: 'idle' } }),
       makeConversation({ id: 'running', state: { kind: 'running', owner: 'tab-A', since: 1 } }),
@@ -136,9 +123,8 @@ describe('PausepointDb', () => {
   });
 
   it('version 14 adds rule events; a rule stored before them gets the event that made it when first changed or synced', async () => {
-    const name = `pausepoint-test-${crypto.randomUUID()}`;
-    const v13 = new Dexie(name);
-    v13.version(3).stores(V3_STORES);
+    const v13 = await declaredUpTo(13);
+    const name = v13.name;
     await v13.table('settings').put({ key: 'deviceId', value: 'device-1' });
     await v13.table('approvalRules').bulkPut([
       makeRule({ id: 'later', createdAt: 2_000, enabled: false, lastUsedAt: 3_000, uses: 2 }),
