@@ -11,12 +11,13 @@
  * CPU time from a Chrome trace: on a busy machine the two part ways.
  *
  * Environment: BENCH_UI_RUNS (timed loads per case, default 5);
+ * BENCH_UI_DIST=<dir> serves an existing build instead of building one (to set two builds side by side);
  * BENCH_UI_PROFILE=<folder> for diagnostics — CPU profiles saved there and
  * summarised by source file, the page's IndexedDB transactions per load, and
  * two more databases that take the big one's costs apart.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext } from '@playwright/test';
 import { startFakeLlm } from '../../tests/fake-llm/index.ts';
@@ -27,7 +28,7 @@ import { formatSummary, sourceResolver } from './cpu-profile.ts';
 import { formatIdbTimeline } from './idb-timeline.ts';
 import { longAnswer } from './long-answer.ts';
 import { longTasksWhileStreaming, type StreamRun } from './long-tasks-while-streaming.ts';
-import { buildApp, startPreview } from './preview-server.ts';
+import { appBuild, startPreview } from './preview-server.ts';
 import { formatTable, ms } from './print-report.ts';
 import { cardReport, sizeRows, streamReport, type CardResults } from './report-rows.ts';
 import { seedInPage, type SeedPlan, type SeededCard, type SeedSummary } from './seed-in-page.ts';
@@ -104,12 +105,12 @@ async function useFakeModel(context: BrowserContext, baseUrl: string): Promise<v
 
 const loadBefore = loadavg()[0] ?? 0;
 const started = performance.now();
-const outDir = await mkdtemp(join(tmpdir(), 'pausepoint-bench-ui-'));
 if (PROFILE_DIR) await mkdir(PROFILE_DIR, { recursive: true });
-const cleanups: (() => Promise<unknown>)[] = [() => rm(outDir, { recursive: true, force: true })];
+const cleanups: (() => Promise<unknown>)[] = [];
 try {
-  log(`Building the app into ${outDir}…`);
-  await buildApp(outDir);
+  const build = await appBuild(process.env.BENCH_UI_DIST ? resolve(process.env.BENCH_UI_DIST) : undefined, 'bench-ui', (dir) => log(`Building the app into ${dir}…`));
+  cleanups.push(() => build.remove());
+  const outDir = build.dir;
   const sizes = await bundleSizes(outDir);
 
   const server = await startPreview(outDir);
