@@ -1,5 +1,5 @@
 /**
- * Imported first by every entry (main.ts, agent.worker.ts, sw.ts), before any schema
+ * Imported first by every entry (main.ts, the agent worker's run-agent.ts, sw.ts), before any schema
  * exists. The Content-Security-Policy forbids eval; zod would otherwise probe
  * for it with `new Function('')` as it builds its first object schema, a probe
  * the policy reports as a violation even though zod catches the error. Without
