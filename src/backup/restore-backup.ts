@@ -8,7 +8,7 @@ import type { StoredAttachment } from '../storage/stored-attachment.ts';
 import { idLabel, NOTHING } from './backup-checks.ts';
 import { BackupError } from './backup-error.ts';
 import { gateCardProblem } from './record-link-problem.ts';
-import { openRestoreStaging, removeRestoreStaging, type RestoreStaging, type StagedOwned } from './restore-staging.ts';
+import { openRestoreStaging, removeRestoreStaging, stagedPages, type RestoreStaging, type StagedOwned } from './restore-staging.ts';
 import { stageBackup, type StagedBackup } from './stage-backup.ts';
 import { emptyResult, type RestoreProgress, type RestoreResult } from './restore-result.ts';
 import { writeTheRest } from './write-the-rest.ts';
@@ -146,9 +146,7 @@ async function checkSpace(size: number, estimate: StorageEstimator): Promise<voi
  */
 async function refuseGateCards(staging: RestoreStaging): Promise<void> {
   let first: { index: number; pause: PausePoint; problem: string } | undefined;
-  let last: string | undefined;
-  for (;;) {
-    const page = await (last === undefined ? staging.pausePoints.orderBy(':id') : staging.pausePoints.where(':id').above(last)).limit(CARDS_PAGE).toArray();
+  for await (const page of stagedPages(staging.pausePoints, CARDS_PAGE)) {
     const cards = page.filter((row) => row.record.origin === 'gate');
     const keys = cards.map(({ record }) => ledgerId(record.conversationId, record.toolCallId));
     const [calls, entries] = await Promise.all([staging.calls.bulkGet(keys), staging.ledger.bulkGet(keys)]);
@@ -156,8 +154,6 @@ async function refuseGateCards(staging: RestoreStaging): Promise<void> {
       const problem = gateCardProblem(pause, calls[i]?.call, entries[i]?.record);
       if (problem !== undefined && (first === undefined || index < first.index)) first = { index, pause, problem };
     });
-    if (page.length < CARDS_PAGE) break;
-    last = page[page.length - 1]!.id;
   }
   if (first !== undefined) {
     throw new BackupError('invalid_record', `Record ${first.index} of pausePoints${idLabel(first.pause)} cannot be restored: ${first.problem}. ${NOTHING}`, {
@@ -183,11 +179,7 @@ async function writeStaged(db: PausepointDb, staging: RestoreStaging, staged: St
   let seen = 0;
 
   async function* conversations(): AsyncGenerator<Written | undefined> {
-    let last: string | undefined;
-    for (;;) {
-      // Keyset paging on the id: each page starts after the last id read.
-      const page = await (last === undefined ? staging.conversations.orderBy(':id') : staging.conversations.where(':id').above(last)).limit(PAGE).toArray();
-      if (page.length === 0) return;
+    for await (const page of stagedPages(staging.conversations, PAGE)) {
       // A page is a run of consecutive ids, so what its conversations own is one key range of each table: one request (getAll) per table.
       const from = page[0]!.id;
       const to = page[page.length - 1]!.id;
@@ -218,8 +210,6 @@ async function writeStaged(db: PausepointDb, staging: RestoreStaging, staged: St
         });
         yield { inert, attachments, interrupted: inert.conversation.state.kind === 'error' && conversation.state.kind !== 'error' };
       }
-      if (page.length < PAGE) return;
-      last = page[page.length - 1]!.id;
     }
   }
 

@@ -74,6 +74,20 @@ export async function openRestoreStaging(name: string): Promise<RestoreStaging> 
   return staging;
 }
 
+/**
+ * A staging table's rows a page of `size` at a time, in id order: keyset paging, each page read
+ * after the last id of the one before, never at an offset. Ends after the first page that is not full.
+ */
+export async function* stagedPages<T extends { id: string }>(table: EntityTable<T, 'id'>, size: number): AsyncGenerator<T[]> {
+  let last: string | undefined;
+  for (;;) {
+    const page = await (last === undefined ? table.orderBy(':id') : table.where(':id').above(last)).limit(size).toArray();
+    if (page.length > 0) yield page;
+    if (page.length < size) return;
+    last = page[page.length - 1]!.id;
+  }
+}
+
 /** Closes and removes the staging database: what it held was a copy of the file. */
 export async function removeRestoreStaging(staging: RestoreStaging): Promise<void> {
   staging.close();

@@ -7,7 +7,7 @@ import { ruleEvent } from '../storage/audit-events-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
 import type { BackupRecords, BackupSettings } from './backup-format.ts';
-import type { RestoreStaging } from './restore-staging.ts';
+import { stagedPages, type RestoreStaging } from './restore-staging.ts';
 import type { RestoreResult } from './restore-result.ts';
 import type { StagedBackup } from './stage-backup.ts';
 import { stricterSettings, type KeptSetting } from './stricter-settings.ts';
@@ -40,17 +40,13 @@ export async function writeTheRest(db: PausepointDb, staging: RestoreStaging, st
       keptStricter: settings.kept,
     });
   });
-  let last: string | undefined;
-  for (;;) {
-    const page = await (last === undefined ? staging.auditEvents.orderBy(':id') : staging.auditEvents.where(':id').above(last)).limit(EVENTS_PAGE).toArray();
+  for await (const page of stagedPages(staging.auditEvents, EVENTS_PAGE)) {
     const events = page.map((row) => row.record);
     await db.transaction('rw', db.auditEvents, async () => {
       const missing = (await missingEvents(db, events)).map((event) => clampAuditEvent(event, at));
       await db.auditEvents.bulkAdd(missing);
       result.auditEvents += missing.length;
     });
-    if (page.length < EVENTS_PAGE) return;
-    last = page[page.length - 1]!.id;
   }
 }
 
