@@ -12,7 +12,9 @@
  * work on a shared machine slows it.
  *
  * Environment: BENCH_RESTORE_CONVERSATIONS (default 3000), BENCH_RESTORE_KEEP=1
- * keeps the generated file (its path is printed).
+ * keeps the generated file (its path is printed), BENCH_RESTORE_SCATTERED=1
+ * interleaves the conversations' messages, as backups listed them before
+ * they were written a conversation's together.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -23,7 +25,7 @@ import { syntheticBackupParts } from '../../src/backup/testing/synthetic-backup.
 import { runFileTask, settingsInChromium } from '../import/settings-in-chromium.ts';
 
 const CONVERSATIONS = Number(process.env.BENCH_RESTORE_CONVERSATIONS ?? 3_000);
-const SPEC = { conversations: CONVERSATIONS, messagesPerConversation: 20, textBytes: 2_000, attachmentBytes: 45_000 };
+const SPEC = { conversations: CONVERSATIONS, messagesPerConversation: 20, textBytes: 2_000, attachmentBytes: 45_000, scattered: process.env.BENCH_RESTORE_SCATTERED === '1' };
 const API_KEY = 'sk-bench-restore';
 const MB = 1_000_000;
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');

@@ -122,6 +122,33 @@ describe('createBackup', () => {
     expect(progress.length).toBeGreaterThan(8);
   });
 
+  it('lists each conversation’s messages together, in seq order, whatever order their ids give them', async () => {
+    await seedDatabase(db, { messagesPerConversation: 0 });
+    // Ids that interleave the two conversations, as random ids do.
+    const message = (conversationId: string, seq: number, id: string) => ({ v: 1 as const, id, conversationId, seq, createdAt: 2_000 + seq, role: 'user' as const, content: `${conversationId} ${seq}` });
+    await db.messages.bulkPut([
+      ...Array.from({ length: 9 }, (_, seq) => message('c1', seq, `m-${String(seq * 2).padStart(2, '0')}`)),
+      ...Array.from({ length: 9 }, (_, seq) => message('c2', seq, `m-${String(seq * 2 + 1).padStart(2, '0')}`)),
+      // Two messages with one seq, the second of them just past a page's end: both written, once.
+      message('c1', 3, 'm-99-tied'),
+    ]);
+    const file = JSON.parse(await (await createBackup(db, { pageSize: 4 })).blob.text());
+
+    const listed = file.data.messages.map((m: { conversationId: string; seq: number }) => `${m.conversationId}:${m.seq}`);
+    expect(listed).toEqual([...['0', '1', '2', '3', '3', '4', '5', '6', '7', '8'].map((seq) => `c1:${seq}`), ...Array.from({ length: 9 }, (_, seq) => `c2:${seq}`)]);
+    expect(new Set(file.data.messages.map((m: { id: string }) => m.id)).size).toBe(19);
+  });
+
+  it('still lists a message the conversation index cannot hold, among the records that would not restore', async () => {
+    await seedDatabase(db);
+    await db.messages.put({ v: 1, id: 'no-seq', conversationId: 'c1', createdAt: 1, role: 'user', content: 'x' } as never);
+    const backup = await createBackup(db, { pageSize: 2 });
+    const file = JSON.parse(await backup.blob.text());
+
+    expect(file.skipped).toEqual([{ table: 'messages', id: 'no-seq', reason: expect.stringContaining('seq') }]);
+    expect(file.data.messages).toHaveLength(6);
+  });
+
   it('writes an empty database as a valid file', async () => {
     const file = JSON.parse(await (await createBackup(db)).blob.text());
     expect(file.data).toEqual({ conversations: [], messages: [], pausePoints: [], ledger: [], notes: [], approvalRules: [], auditEvents: [], attachments: [], settings: null });

@@ -1,11 +1,13 @@
-import Dexie, { type IndexableType, type Table } from 'dexie';
+import Dexie, { type Table } from 'dexie';
 import { z } from 'zod';
 import { APP_VERSION } from '../common/app-version.ts';
 import { yieldToEventLoop } from '../common/yield-to-event-loop.ts';
 import type { PausepointDb } from '../storage/db.ts';
+import { keysetPages } from '../storage/keyset-pages.ts';
 import { toStorageError } from '../storage/storage-error.ts';
 import type { Message } from '../engine/records/index.ts';
 import { attachmentLine, namedAttachments } from './backup-attachments.ts';
+import { messagesByConversation } from './messages-by-conversation.ts';
 import { recordLinkProblem, type LinkedRecord } from './record-link-problem.ts';
 import {
   BACKUP_FORMAT,
@@ -111,11 +113,13 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
       for (const name of RECORD_TABLES) {
         emit(`${name === RECORD_TABLES[0] ? '' : ','}\n${JSON.stringify(name)}:[`);
         const schema: z.ZodType<LinkedRecord> = RECORD_SCHEMAS[name];
-        let last: IndexableType | undefined;
+        // Messages a conversation's together, which a restore sets aside in fewer writes; every other table in id order.
+        const pages = name === 'messages' ? messagesByConversation(db.messages, pageSize) : keysetPages(tables[name], pageSize);
         for (;;) {
           signal?.throwIfAborted();
-          // Keyset paging on the primary key: each page starts after the last id read, never at an offset.
-          const page: unknown[] = await (last === undefined ? tables[name].orderBy(':id') : tables[name].where(':id').above(last)).limit(pageSize).toArray();
+          const next = await pages.next();
+          if (next.done) break;
+          const page: unknown[] = next.value;
           const lines: string[] = [];
           for (const record of page) {
             const line = recordLine(name, record, schema, conversations, skipped);
@@ -128,8 +132,6 @@ export async function writeBackup(db: PausepointDb, write: (chunk: string) => vo
           if (lines.length > 0) emit(lines.join(''));
           done += page.length;
           report({ done, total: Math.max(total, done) });
-          if (page.length < pageSize) break;
-          last = (page[page.length - 1] as { id: IndexableType }).id;
           await Dexie.waitFor(yieldToEventLoop());
         }
         emit(counts[name] === 0 ? ']' : '\n]');

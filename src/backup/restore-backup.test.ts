@@ -479,16 +479,41 @@ describe('restoreBackup: refused files change nothing', () => {
     expect(error.message).toBe('Record 0 of ledger (id "c2:call_2") is invalid: attempts: Too small: expected number to be >0. Nothing was restored.');
   });
 
-  it('refuses repeated ids', async () => {
+  // A backup lists a conversation's messages together, and they are set aside as one row per conversation and batch
+  // (restore-staging.ts): a repeat is caught inside one conversation's run, across conversations and across batches.
+  it.each([
+    ['in its own conversation’s run', (messages: unknown[]) => messages.splice(2, 0, messages[1]), 2],
+    ['in another conversation', (messages: unknown[]) => messages.push({ ...(messages[1] as object), conversationId: 'c2' }), 6],
+    ['with the same message last', (messages: unknown[]) => messages.push(messages[1]), 6],
+  ])('refuses a message id repeated %s, naming the repeat', async (_, repeat, index) => {
     const file = JSON.parse(text);
-    file.data.messages.push(file.data.messages[1]);
-    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_record', table: 'messages', index: 6 });
+    repeat(file.data.messages);
+    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_record', table: 'messages', index, message: expect.stringContaining(`Record ${index} of messages repeats the id "c1-m0001"`) });
+  });
+
+  it('refuses an id repeated in another table', async () => {
+    const file = JSON.parse(text);
+    file.data.pausePoints.push(file.data.pausePoints[0]);
+    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_record', table: 'pausePoints', index: 2 });
   });
 
   it('refuses a broken structure', async () => {
     const file = JSON.parse(text);
     file.data.conversations = 'none';
     expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_file', message: expect.stringContaining('data.conversations') });
+  });
+});
+
+describe('restoreBackup: a repeat far from its first', () => {
+  it('refuses a message id repeated in a later batch, naming the repeat, and writes nothing', async () => {
+    await seedDatabase(db, { messagesPerConversation: 300 });
+    const file = JSON.parse(await backupText());
+    await wipeData();
+    const before = await databaseSnapshot(db);
+    // Past the first batch of records set aside (500): the first is in the staging database by then.
+    file.data.messages.push(file.data.messages[1]);
+    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_record', table: 'messages', index: 600, message: expect.stringContaining('repeats the id "c1-m0001"') });
+    expect(await databaseSnapshot(db)).toEqual(before);
   });
 });
 

@@ -3,12 +3,13 @@ import { writeInBatches } from '../common/write-in-batches.ts';
 import { ledgerId, type PausePoint } from '../engine/records/index.ts';
 import { inertConversation, type InertConversation } from '../inert/index.ts';
 import type { PausepointDb } from '../storage/db.ts';
+import { keysetPages } from '../storage/keyset-pages.ts';
 import { StorageError, toStorageError } from '../storage/storage-error.ts';
 import type { StoredAttachment } from '../storage/stored-attachment.ts';
 import { idLabel, NOTHING } from './backup-checks.ts';
 import { BackupError } from './backup-error.ts';
 import { gateCardProblem } from './record-link-problem.ts';
-import { openRestoreStaging, removeRestoreStaging, stagedPages, type RestoreStaging, type StagedOwned } from './restore-staging.ts';
+import { openRestoreStaging, removeRestoreStaging, type RestoreStaging, type StagedOwned } from './restore-staging.ts';
 import { stageBackup, type StagedBackup } from './stage-backup.ts';
 import { emptyResult, type RestoreProgress, type RestoreResult } from './restore-result.ts';
 import { writeTheRest } from './write-the-rest.ts';
@@ -146,7 +147,7 @@ async function checkSpace(size: number, estimate: StorageEstimator): Promise<voi
  */
 async function refuseGateCards(staging: RestoreStaging): Promise<void> {
   let first: { index: number; pause: PausePoint; problem: string } | undefined;
-  for await (const page of stagedPages(staging.pausePoints, CARDS_PAGE)) {
+  for await (const page of keysetPages(staging.pausePoints, CARDS_PAGE)) {
     const cards = page.filter((row) => row.record.origin === 'gate');
     const keys = cards.map(({ record }) => ledgerId(record.conversationId, record.toolCallId));
     const [calls, entries] = await Promise.all([staging.calls.bulkGet(keys), staging.ledger.bulkGet(keys)]);
@@ -179,13 +180,17 @@ async function writeStaged(db: PausepointDb, staging: RestoreStaging, staged: St
   let seen = 0;
 
   async function* conversations(): AsyncGenerator<Written | undefined> {
-    for await (const page of stagedPages(staging.conversations, PAGE)) {
+    for await (const page of keysetPages(staging.conversations, PAGE)) {
       // A page is a run of consecutive ids, so what its conversations own is one key range of each table: one request (getAll) per table.
       const from = page[0]!.id;
       const to = page[page.length - 1]!.id;
       const owned = <T>(rows: StagedOwned<T>[]) => byConversation(rows.filter((row) => !staged.present.has(row.conversationId)));
       const [messages, pausePoints, ledger] = await Promise.all([
-        staging.messages.where('conversationId').between(from, to, true, true).toArray().then(owned),
+        staging.messages
+          .where(':id')
+          .between([from, Dexie.minKey], [to, Dexie.maxKey], true, true)
+          .toArray()
+          .then((rows) => owned(rows.flatMap((row) => row.messages))),
         staging.pausePoints.where('conversationId').between(from, to, true, true).toArray().then(owned),
         staging.ledger.where('conversationId').between(from, to, true, true).toArray().then(owned),
       ]);

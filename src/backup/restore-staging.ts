@@ -15,6 +15,23 @@ export interface StagedOwned<T> extends Staged<T> {
 }
 
 /**
+ * One conversation's messages as they came in one batch of the file, set aside
+ * as one row. A backup lists a conversation's messages together (create-backup.ts),
+ * so a batch holds a few conversations' runs and this is a few writes rather
+ * than one per message; a file that scatters them (backups before this one did)
+ * makes rows of one. Keyed by conversation and the first one's place in the file,
+ * so a page of conversations is one key range.
+ */
+export interface StagedMessages {
+  conversationId: string;
+  /** The first message's place in the file. */
+  index: number;
+  /** The messages' ids, a unique index over every row: a file that repeats an id is caught as it is set aside. */
+  ids: string[];
+  messages: StagedOwned<Message>[];
+}
+
+/**
  * A call of an assistant message of the file, under its ledger id
  * (conversation and call): what a gate card is checked against
  * (restore-backup.ts) without reading its conversation's messages back.
@@ -36,11 +53,12 @@ export interface StagedCall {
  * cards and ledger entries lie far apart in the file; set aside here, each
  * conversation is read back whole and passes the inert path whole, holding
  * one conversation in memory rather than the file. Each table's primary key
- * is the record's id, so a file that repeats an id is caught as it is set aside.
+ * is the record's id (the messages' rows have a unique index of them), so a
+ * file that repeats an id is caught as it is set aside.
  */
 export class RestoreStaging extends Dexie {
   declare conversations: EntityTable<Staged<Conversation>, 'id'>;
-  declare messages: EntityTable<StagedOwned<Message>, 'id'>;
+  declare messages: Dexie.Table<StagedMessages, [string, number]>;
   declare pausePoints: EntityTable<StagedOwned<PausePoint>, 'id'>;
   declare ledger: EntityTable<StagedOwned<LedgerEntry>, 'id'>;
   declare notes: EntityTable<Staged<Note>, 'id'>;
@@ -53,7 +71,7 @@ export class RestoreStaging extends Dexie {
     super(name);
     this.version(1).stores({
       conversations: 'id',
-      messages: 'id, conversationId',
+      messages: '[conversationId+index], &*ids',
       pausePoints: 'id, conversationId',
       ledger: 'id, conversationId',
       notes: 'id',
@@ -72,20 +90,6 @@ export async function openRestoreStaging(name: string): Promise<RestoreStaging> 
   const staging = new RestoreStaging(stagingName);
   await staging.open();
   return staging;
-}
-
-/**
- * A staging table's rows a page of `size` at a time, in id order: keyset paging, each page read
- * after the last id of the one before, never at an offset. Ends after the first page that is not full.
- */
-export async function* stagedPages<T extends { id: string }>(table: EntityTable<T, 'id'>, size: number): AsyncGenerator<T[]> {
-  let last: string | undefined;
-  for (;;) {
-    const page = await (last === undefined ? table.orderBy(':id') : table.where(':id').above(last)).limit(size).toArray();
-    if (page.length > 0) yield page;
-    if (page.length < size) return;
-    last = page[page.length - 1]!.id;
-  }
 }
 
 /** Closes and removes the staging database: what it held was a copy of the file. */

@@ -72,6 +72,21 @@ describe('Restore from backup file, as a stream', () => {
     // Two restores of more than two batches (200 conversations each) through fake-indexeddb: about 10 s on an idle 2-core machine.
   }, 60_000);
 
+  it('restores the same messages from a file that lists each conversation’s together and from one that interleaves them, as older backups do', async () => {
+    // Over 500 records: both files are set aside in several batches, the grouped one as a few rows per batch.
+    const spec = { ...SMALL, conversations: 200 };
+    const grouped = await restoreBackupFile(db, syntheticBackupBlob(spec));
+    const messages = await db.messages.toArray();
+    await db.delete();
+    await db.open();
+    const scattered = await restoreBackupFile(db, syntheticBackupBlob({ ...spec, scattered: true }));
+
+    expect(scattered).toEqual(grouped);
+    expect(grouped).toMatchObject({ conversations: 200, messages: 600, stopped: null });
+    expect(await db.messages.toArray()).toEqual(messages);
+    expect(await expectWholeConversations(3)).toBe(200);
+  }, 60_000);
+
   it('cancelled while checking the file, writes nothing', async () => {
     const before = await databaseSnapshot(db);
     const controller = new AbortController();

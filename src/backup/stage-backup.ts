@@ -10,7 +10,7 @@ import { BackupError } from './backup-error.ts';
 import { BACKUP_ENVELOPES, BACKUP_FORMAT, RECORD_SCHEMAS, RECORD_TABLES, SkippedRecord, type BackupSettings, type ReadableVersion, type RecordTable } from './backup-format.ts';
 import { readBackupStream, type BackupItem } from './read-backup-stream.ts';
 import { recordLinkProblem, type LinkedRecord } from './record-link-problem.ts';
-import type { RestoreStaging, StagedCall } from './restore-staging.ts';
+import type { RestoreStaging, StagedCall, StagedMessages, StagedOwned } from './restore-staging.ts';
 
 /** What the file's checking found, besides the records it set aside. */
 export interface StagedBackup {
@@ -207,19 +207,64 @@ async function setAside(db: PausepointDb, staging: RestoreStaging, batch: readon
       rows.forEach((row, i) => here[i] !== undefined && present.add(row.id));
     }
     if (table === 'attachments' || OWNED.has(table)) await refuseTaken(db, table, rows, present);
-    // In file order, so the last message of the file to make a call is the one whose call is kept, as when a conversation's messages are read in order.
-    if (table === 'messages') await staging.calls.bulkPut(rows.flatMap(({ index, record }) => callsOf(record as Message, index)));
+    if (table === 'messages') {
+      // In file order, so the last message of the file to make a call is the one whose call is kept, as when a conversation's messages are read in order.
+      await staging.calls.bulkPut(rows.flatMap(({ index, record }) => callsOf(record as Message, index)));
+      await setMessagesAside(staging, rows as StagedOwned<Message>[]);
+      continue;
+    }
     const target = staging[table] as Dexie.Table<Checked['row'], string>;
     await target.bulkAdd(rows).catch((error: unknown) => {
-      if (!(error instanceof Dexie.BulkError)) throw toStorageError(error);
-      const position = Math.min(...Object.keys(error.failuresByPos).map(Number));
-      const row = rows[position]!;
-      if (error.failuresByPos[position]?.name !== 'ConstraintError') throw toStorageError(error.failuresByPos[position]);
-      throw table === 'attachments'
-        ? new BackupError('invalid_record', `Attachment ${row.index} of the backup repeats an id. ${NOTHING}`, { table, index: row.index })
-        : new BackupError('invalid_record', `Record ${row.index} of ${table} repeats the id "${row.id.slice(0, 80)}". ${NOTHING}`, { table, index: row.index });
+      const position = firstRefused(error);
+      throw repeated(table, rows[position]!);
     });
   }
+}
+
+/**
+ * Sets a batch's messages aside as one row per conversation (restore-staging.ts). The rows' unique
+ * index catches an id an earlier batch set aside; one repeated inside this batch is looked for here,
+ * since an index holds each key of a row once and a failed row would not say which of its ids it was.
+ */
+async function setMessagesAside(staging: RestoreStaging, messages: readonly StagedOwned<Message>[]): Promise<void> {
+  const ids = new Set<string>();
+  const rows = new Map<string, StagedMessages>();
+  for (const message of messages) {
+    if (ids.has(message.id)) throw repeated('messages', message);
+    ids.add(message.id);
+    const row = rows.get(message.conversationId);
+    if (row) {
+      row.ids.push(message.id);
+      row.messages.push(message);
+    } else {
+      rows.set(message.conversationId, { conversationId: message.conversationId, index: message.index, ids: [message.id], messages: [message] });
+    }
+  }
+  const list = [...rows.values()];
+  await staging.messages.bulkAdd(list).catch(async (error: unknown) => {
+    firstRefused(error);
+    // Each id of the batch is its own, so a refused row's repeat is with an earlier batch: the first of the file to be found set aside.
+    const { failuresByPos } = error as InstanceType<typeof Dexie.BulkError>;
+    const refused = Object.keys(failuresByPos).flatMap((position) => list[Number(position)]!.messages);
+    for (const message of refused.sort((a, b) => a.index - b.index)) {
+      if ((await staging.messages.where('ids').equals(message.id).count()) > 0) throw repeated('messages', message);
+    }
+    throw toStorageError(error);
+  });
+}
+
+/** The first position a bulk write refused for a repeated key; any other failure is thrown as the storage's. */
+function firstRefused(error: unknown): number {
+  if (!(error instanceof Dexie.BulkError)) throw toStorageError(error);
+  const position = Math.min(...Object.keys(error.failuresByPos).map(Number));
+  if (error.failuresByPos[position]?.name !== 'ConstraintError') throw toStorageError(error.failuresByPos[position]);
+  return position;
+}
+
+function repeated(table: Checked['table'], row: { id: string; index: number }): BackupError {
+  return table === 'attachments'
+    ? new BackupError('invalid_record', `Attachment ${row.index} of the backup repeats an id. ${NOTHING}`, { table, index: row.index })
+    : new BackupError('invalid_record', `Record ${row.index} of ${table} repeats the id "${row.id.slice(0, 80)}". ${NOTHING}`, { table, index: row.index });
 }
 
 function callsOf(message: Message, index: number): StagedCall[] {

@@ -3,11 +3,12 @@ import { jsonEqual } from '../engine/json-equal.ts';
 import { clampAuditEvent, clampDated, inertRule } from '../inert/index.ts';
 import { API_KEYS_KEY, apiKeyFor } from '../storage/api-keys.ts';
 import { createRule } from '../storage/approval-rules-repo.ts';
+import { keysetPages } from '../storage/keyset-pages.ts';
 import { ruleEvent } from '../storage/audit-events-repo.ts';
 import type { PausepointDb } from '../storage/db.ts';
 import { StoredSettings } from '../storage/settings-repo.ts';
 import type { BackupRecords, BackupSettings } from './backup-format.ts';
-import { stagedPages, type RestoreStaging } from './restore-staging.ts';
+import type { RestoreStaging } from './restore-staging.ts';
 import type { RestoreResult } from './restore-result.ts';
 import type { StagedBackup } from './stage-backup.ts';
 import { stricterSettings, type KeptSetting } from './stricter-settings.ts';
@@ -40,7 +41,7 @@ export async function writeTheRest(db: PausepointDb, staging: RestoreStaging, st
       keptStricter: settings.kept,
     });
   });
-  for await (const page of stagedPages(staging.auditEvents, EVENTS_PAGE)) {
+  for await (const page of keysetPages(staging.auditEvents, EVENTS_PAGE)) {
     const events = page.map((row) => row.record);
     await db.transaction('rw', db.auditEvents, async () => {
       const missing = (await missingEvents(db, events)).map((event) => clampAuditEvent(event, at));

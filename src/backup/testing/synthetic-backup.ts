@@ -9,7 +9,10 @@ import { BACKUP_FORMAT, BACKUP_VERSION } from '../backup-format.ts';
  * bytes in base64 at the file's end, as a backup carries them), answers of
  * about `textBytes`, and a gated `http_request` call that was approved and
  * ran: the call, its card, its ledger entry and its result. Tables come in a
- * backup's order, so a conversation's records lie far apart, as in a real one.
+ * backup's order, so a conversation's records lie far apart, as in a real one;
+ * its messages together, as create-backup.ts lists them, or (`scattered`)
+ * interleaved with other conversations', as backups listed them in id order
+ * before.
  */
 export interface SyntheticBackup {
   conversations: number;
@@ -18,6 +21,8 @@ export interface SyntheticBackup {
   textBytes: number;
   /** Bytes of the one file attached to each conversation's first question. */
   attachmentBytes: number;
+  /** Messages interleaved across conversations rather than a conversation's together. */
+  scattered?: boolean;
 }
 
 const DAY = Date.UTC(2026, 0, 1);
@@ -34,8 +39,8 @@ export function* syntheticBackupParts(spec: SyntheticBackup): Generator<string> 
     yield '\n]';
   };
   yield* table('conversations', ids.map((id, c) => conversation(id, c, spec)), true);
-  // Messages of every conversation interleaved, as a backup's id order scatters them.
-  yield* table('messages', interleaved(ids, (id, c) => messages(id, c, spec)));
+  const of = (id: string, c: number) => messages(id, c, spec);
+  yield* table('messages', spec.scattered ? interleaved(ids, of) : together(ids, of));
   yield* table('pausePoints', ids.map((id) => card(id)));
   yield* table('ledger', ids.map((id) => entry(id)));
   yield* table('notes', []);
@@ -43,6 +48,10 @@ export function* syntheticBackupParts(spec: SyntheticBackup): Generator<string> 
   yield* table('auditEvents', []);
   yield* table('attachments', attachmentLines(ids, spec));
   yield '\n,"settings":null},"skipped":[]}\n';
+}
+
+function* together(ids: readonly string[], of: (id: string, c: number) => Message[]): Generator<Message> {
+  for (const [c, id] of ids.entries()) yield* of(id, c);
 }
 
 function* interleaved(ids: readonly string[], of: (id: string, c: number) => Message[]): Generator<Message> {
