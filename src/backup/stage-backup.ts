@@ -215,8 +215,7 @@ async function setAside(db: PausepointDb, staging: RestoreStaging, batch: readon
     }
     const target = staging[table] as Dexie.Table<Checked['row'], string>;
     await target.bulkAdd(rows).catch((error: unknown) => {
-      const position = firstRefused(error);
-      throw repeated(table, rows[position]!);
+      throw repeated(table, rows[refusedAsRepeats(error)[0]!]!);
     });
   }
 }
@@ -242,10 +241,8 @@ async function setMessagesAside(staging: RestoreStaging, messages: readonly Stag
   }
   const list = [...rows.values()];
   await staging.messages.bulkAdd(list).catch(async (error: unknown) => {
-    firstRefused(error);
     // Each id of the batch is its own, so a refused row's repeat is with an earlier batch: the first of the file to be found set aside.
-    const { failuresByPos } = error as InstanceType<typeof Dexie.BulkError>;
-    const refused = Object.keys(failuresByPos).flatMap((position) => list[Number(position)]!.messages);
+    const refused = refusedAsRepeats(error).flatMap((position) => list[position]!.messages);
     for (const message of refused.sort((a, b) => a.index - b.index)) {
       if ((await staging.messages.where('ids').equals(message.id).count()) > 0) throw repeated('messages', message);
     }
@@ -253,12 +250,13 @@ async function setMessagesAside(staging: RestoreStaging, messages: readonly Stag
   });
 }
 
-/** The first position a bulk write refused for a repeated key; any other failure is thrown as the storage's. */
-function firstRefused(error: unknown): number {
+/** The positions a bulk write refused for a repeated key, in order; any other failure is thrown as the storage's. */
+function refusedAsRepeats(error: unknown): number[] {
   if (!(error instanceof Dexie.BulkError)) throw toStorageError(error);
-  const position = Math.min(...Object.keys(error.failuresByPos).map(Number));
-  if (error.failuresByPos[position]?.name !== 'ConstraintError') throw toStorageError(error.failuresByPos[position]);
-  return position;
+  const positions = Object.keys(error.failuresByPos).map(Number).sort((a, b) => a - b);
+  const first = error.failuresByPos[positions[0]!];
+  if (first?.name !== 'ConstraintError') throw toStorageError(first);
+  return positions;
 }
 
 function repeated(table: Checked['table'], row: { id: string; index: number }): BackupError {
