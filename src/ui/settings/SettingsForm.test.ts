@@ -75,6 +75,33 @@ describe('SettingsForm', () => {
     expect(await readSettings(db)).toMatchObject({ tokenLimit: 5000, dailyCostLimit: 3, prices });
   });
 
+  // The page's live settings leave "If nobody decides" out, so the form reads it after it opens.
+  const withDecline = async () => {
+    const existing = new PausepointDb(`settings-test-${crypto.randomUUID()}`);
+    await saveSettings(existing, { provider: 'demo', baseUrl: 'https://demo.pausepoint.invalid/v1', apiKey: '', model: 'pausepoint-demo', declineAfterHours: 24 });
+    const { declineAfterHours: _, ...live } = (await readSettings(existing))!;
+    return renderForm(undefined, live, existing);
+  };
+  const decline = () => screen.getByRole('combobox', { name: 'If nobody decides' }) as HTMLSelectElement;
+
+  test('a Save pressed before the stored "If nobody decides" is read keeps it, rather than saving the field’s default over it', async () => {
+    const { onSaved } = await withDecline();
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(await readSettings(db)).toMatchObject({ declineAfterHours: 24 });
+  });
+
+  test('a choice made before the stored one is read is the one shown and saved', async () => {
+    const { onSaved } = await withDecline();
+    await fireEvent.change(decline(), { target: { value: '8' } });
+    // The stored 24 h has been read by now, and did not replace the choice.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(decline().value).toBe('8');
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(await readSettings(db)).toMatchObject({ declineAfterHours: 8 });
+  });
+
   test('a failed connection test says why in plain words', async () => {
     renderForm(vi.fn(async () => Promise.reject(new Error('The endpoint refused the API key.'))));
     await fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
