@@ -1,16 +1,14 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { PausepointDb } from '../storage/db.ts';
 import { openTestDb, useTestDb } from '../storage/testing/open-test-db.ts';
 import { putRule, removeRule } from '../storage/approval-rules-repo.ts';
 import { readSettings, saveSettings } from '../storage/settings-repo.ts';
-import { StorageError } from '../storage/storage-error.ts';
-import { BackupError } from './backup-error.ts';
-import { createBackup } from './create-backup.ts';
 import { describeRestore } from './describe-restore.ts';
 import { restoreBackup, type RestoreProgress } from './restore-backup.ts';
 import { databaseSnapshot } from './testing/database-snapshot.ts';
-import { SEED_ALLOW_RULE, SEED_API_KEY, SEED_DENY_RULE, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
+import { backupText, refusal, wipeData } from './testing/restore-test-helpers.ts';
+import { SEED_ALLOW_RULE, SEED_DENY_RULE, SEED_DEVICE_ID, seedDatabase } from './testing/seed-database.ts';
 import type { Conversation, ConversationState, LedgerEntry, PausePoint } from '../engine/records/index.ts';
 import { INTERRUPTED_FROM_FILE } from '../inert/index.ts';
 
@@ -18,15 +16,6 @@ const INTERRUPTED: ConversationState = { kind: 'error', code: 'interrupted', mes
 
 let db: PausepointDb;
 useTestDb((fresh) => (db = fresh));
-
-async function backupText(): Promise<string> {
-  return (await createBackup(db)).blob.text();
-}
-
-/** Clears every data table, keeping settings and the device id: a browser that lost its data but kept its setup. */
-async function wipeData(): Promise<void> {
-  await Promise.all([db.conversations.clear(), db.messages.clear(), db.pausePoints.clear(), db.ledger.clear(), db.notes.clear(), db.approvalRules.clear()]);
-}
 
 /**
  * The seeded database as a restore of its backup brings it back, through the
@@ -53,18 +42,12 @@ function asRestored(snapshot: Record<string, unknown[]>): Record<string, unknown
   };
 }
 
-async function refusal(text: string): Promise<BackupError> {
-  const error = await restoreBackup(db, text).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(BackupError);
-  return error as BackupError;
-}
-
 describe('restoreBackup: round trip', () => {
   it('backup, wipe, restore gives back identical data', async () => {
     await seedDatabase(db, { messagesPerConversation: 12 });
     const before = await databaseSnapshot(db);
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
 
     const result = await restoreBackup(db, text);
 
@@ -105,8 +88,8 @@ describe('restoreBackup: round trip', () => {
     await db.conversations.update(answer!.conversationId, { usage: [{ ...usage, calls: 1 }] });
     const current = await readSettings(db);
     await saveSettings(db, { ...current!, tokenLimit: 20_000, prices: [{ model: 'gpt-4o-mini', input: 0.15, output: 0.6 }] });
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
     await db.settings.clear();
 
     await restoreBackup(db, text);
@@ -118,7 +101,7 @@ describe('restoreBackup: round trip', () => {
   it('restores into an empty browser without an API key, and says one is needed', async () => {
     await seedDatabase(db);
     const before = await databaseSnapshot(db);
-    const text = await backupText();
+    const text = await backupText(db);
     // Another browser: a database of its own.
     const other = await openTestDb();
     onTestFinished(other.cleanup);
@@ -143,7 +126,7 @@ describe('restoreBackup: round trip', () => {
 
   it('keeps the current API key when the endpoint is the same', async () => {
     await seedDatabase(db);
-    const text = await backupText();
+    const text = await backupText(db);
     await saveSettings(db, { provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-newer-key', model: 'gpt-4.1', expiryMinutes: 30, notifications: false, badge: true });
     const keys = await db.settings.get('apiKeys');
 
@@ -166,7 +149,7 @@ describe('restoreBackup: round trip', () => {
 
   it('says a key is needed only when none is saved for the restored endpoint’s origin', async () => {
     await seedDatabase(db);
-    const text = await backupText();
+    const text = await backupText(db);
     const other = await openTestDb();
     onTestFinished(other.cleanup);
     await other.db.settings.put({ key: 'apiKeys', value: { v: 1, keys: { 'https://api.openai.com': 'sk-here-already' } } });
@@ -177,7 +160,7 @@ describe('restoreBackup: round trip', () => {
 
   it('keeps current settings for another endpoint: the key is never sent to the backup’s server', async () => {
     await seedDatabase(db);
-    const text = await backupText();
+    const text = await backupText(db);
     const current = { v: 1, provider: 'ollama', baseUrl: 'http://localhost:11434/v1', apiKey: 'local-key', model: 'llama3', expiryMinutes: null, notifications: true, badge: true };
     await db.settings.put({ key: 'settings', value: current });
 
@@ -190,7 +173,7 @@ describe('restoreBackup: round trip', () => {
 
   it('never writes the device id, and never takes a key from the file', async () => {
     await seedDatabase(db);
-    const file = JSON.parse(await backupText());
+    const file = JSON.parse(await backupText(db));
     file.data.settings.apiKey = 'sk-smuggled-in-a-file';
     await db.settings.delete('settings');
 
@@ -209,7 +192,7 @@ describe('point 11: restore keeps the stricter limits and prices', () => {
 
   it('a crafted file cannot drop the limits, zero the prices or raise Max tokens per answer; the summary lists what was kept', async () => {
     await seedDatabase(db);
-    const file = JSON.parse(await backupText());
+    const file = JSON.parse(await backupText(db));
     // The backup's settings: no token or daily limit, a money limit 500 times higher, free tokens, answers of a million tokens.
     file.data.settings = { ...file.data.settings, costLimit: 1_000, maxTokens: 1_000_000, prices: [{ model: 'gpt-4o-mini', input: 0, output: 0 }] };
     await db.settings.put({ key: 'settings', value: HERE });
@@ -241,7 +224,7 @@ describe('point 11: restore keeps the stricter limits and prices', () => {
 
   it('takes the backup’s stricter bounds, and says nothing of them', async () => {
     await seedDatabase(db);
-    const file = JSON.parse(await backupText());
+    const file = JSON.parse(await backupText(db));
     file.data.settings = { ...HERE, tokenLimit: 10_000, maxTokens: 1_000, prices: [{ model: 'gpt-4o-mini', input: 0.3, output: 1.2 }] };
     await db.settings.put({ key: 'settings', value: HERE });
 
@@ -256,8 +239,8 @@ describe('point 11: restore keeps the stricter limits and prices', () => {
 describe('restoreBackup: reporting', () => {
   it('reports progress in records and bytes while checking the file, then in records while writing', async () => {
     await seedDatabase(db, { messagesPerConversation: 10 });
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
     const progress: RestoreProgress[] = [];
     await restoreBackup(db, text, { onProgress: (p) => progress.push(p) });
     const checking = progress.filter((p) => p.phase === 'checking');
@@ -269,8 +252,8 @@ describe('restoreBackup: reporting', () => {
   it('mentions records the backup could not include when it was made', async () => {
     await seedDatabase(db);
     await db.messages.put({ v: 1, id: 'broken', conversationId: 'c3', seq: 0, createdAt: 1, role: 'robot', content: 'x' } as never);
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
     const result = await restoreBackup(db, text);
     expect(result.skippedInBackup).toBe(1);
     expect(describeRestore(result)).toBe(
@@ -285,8 +268,8 @@ describe('restoreBackup: reporting', () => {
 describe('restoreBackup: twice', () => {
   it('changes nothing the second time', async () => {
     await seedDatabase(db);
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
     await restoreBackup(db, text);
     const once = await databaseSnapshot(db);
 
@@ -301,7 +284,7 @@ describe('restoreBackup: twice', () => {
 
   it('never rolls back a conversation that moved on since the backup', async () => {
     await seedDatabase(db);
-    const text = await backupText();
+    const text = await backupText(db);
     // After the backup: the pending card was decided and the conversation continued.
     await db.pausePoints.update('p1', { status: 'resolved', resolution: 'approve', resolvedAt: 9_000 });
     await db.conversations.update('c1', { state: { kind: 'idle' }, nextSeq: 4, updatedAt: 9_000 });
@@ -330,7 +313,7 @@ describe('restoreBackup: twice', () => {
 
   it('writes a note only when it is missing or older here', async () => {
     await seedDatabase(db);
-    const text = await backupText();
+    const text = await backupText(db);
     await db.notes.put({ v: 1, id: 'n1', title: 'Numbering', body: 'Edited later.', createdAt: 1_000, updatedAt: 8_000 });
     await restoreBackup(db, text);
     expect((await db.notes.get('n1'))?.body).toBe('Edited later.');
@@ -346,8 +329,8 @@ describe('restoreBackup: nothing comes back acting', () => {
   it('a pending card comes back expired and restored, without its expiry: nothing of a file waits for a decision here', async () => {
     await seedDatabase(db);
     await db.pausePoints.update('p1', { expiresAt: 7_000 });
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
 
     await restoreBackup(db, text);
 
@@ -357,8 +340,8 @@ describe('restoreBackup: nothing comes back acting', () => {
 
   it('a rule whose id is here already is kept as it is here', async () => {
     await seedDatabase(db);
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
     const mine = { ...SEED_ALLOW_RULE, tool: 'notes_*', lastUsedAt: 9_000 };
     await db.approvalRules.put(mine);
 
@@ -373,8 +356,8 @@ describe('restoreBackup: nothing comes back acting', () => {
 
   it('a rule removed here does not come back from a backup: its removal is final', async () => {
     await seedDatabase(db);
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
     await putRule(db, SEED_ALLOW_RULE);
     await removeRule(db, SEED_ALLOW_RULE.id);
 
@@ -387,8 +370,8 @@ describe('restoreBackup: nothing comes back acting', () => {
 
   it('puts each restored rule in the audit log as it came back, allow rules switched off', async () => {
     await seedDatabase(db);
-    const text = await backupText();
-    await wipeData();
+    const text = await backupText(db);
+    await wipeData(db);
     await restoreBackup(db, text);
     const events = (await db.auditEvents.toArray()).sort((a, b) => (a.kind === 'tool_definition_changed' || b.kind === 'tool_definition_changed' || a.kind === 'push_sent' || b.kind === 'push_sent' ? 0 : a.rule.id < b.rule.id ? -1 : 1));
     expect(events).toEqual([
@@ -402,7 +385,7 @@ describe('restoreBackup: nothing comes back acting', () => {
 
   it('the rules of a conversation that is here already are not written: it is kept whole', async () => {
     await seedDatabase(db);
-    const text = await backupText();
+    const text = await backupText(db);
     await db.approvalRules.clear();
 
     const result = await restoreBackup(db, text);
@@ -414,127 +397,19 @@ describe('restoreBackup: nothing comes back acting', () => {
 
   it('refuses a record whose id another conversation here already uses, and writes nothing', async () => {
     await seedDatabase(db);
-    const file = JSON.parse(await backupText());
-    await wipeData();
+    const file = JSON.parse(await backupText(db));
+    await wipeData(db);
     // A different conversation here owns a message with the id the backup's c2 message has.
     await db.conversations.put({ ...file.data.conversations[0], id: 'here', title: 'Here' });
     await db.messages.put({ ...file.data.messages[4], conversationId: 'here', content: 'mine' });
     const before = await databaseSnapshot(db);
 
-    const error = await refusal(JSON.stringify(file));
+    const error = await refusal(db, JSON.stringify(file));
 
     expect(error).toMatchObject({ code: 'conflict', table: 'messages', index: 4 });
     expect(error.message).toBe(
       'Record 4 of messages (id "c2-m0001") has the id of a message already in this browser, in another conversation; restoring it would replace that one. Nothing was restored.',
     );
     expect(await databaseSnapshot(db)).toEqual(before);
-  });
-});
-
-describe('restoreBackup: refused files change nothing', () => {
-  let text: string;
-  let before: Record<string, unknown[]>;
-  beforeEach(async () => {
-    await seedDatabase(db);
-    text = await backupText();
-    // A database that differs from the backup, so a partial write would show.
-    await wipeData();
-    await db.notes.put({ v: 1, id: 'n-here', title: 'Here', body: 'Only here.', createdAt: 1, updatedAt: 1 });
-    before = await databaseSnapshot(db);
-  });
-  afterEach(async () => {
-    expect(await databaseSnapshot(db)).toEqual(before);
-  });
-
-  it('refuses text that is not JSON', async () => {
-    const error = await refusal('<html>Not found</html>');
-    expect(error.code).toBe('not_json');
-    expect(error.message).toMatch(/^This file is not a readable backup: it is not valid JSON, or it was cut off .*Nothing was restored\.$/);
-  });
-
-  it('refuses a truncated file', async () => {
-    expect((await refusal(text.slice(0, Math.floor(text.length * 0.7)))).code).toBe('not_json');
-  });
-
-  it('refuses another format', async () => {
-    const error = await refusal(JSON.stringify({ format: 'something.else', version: 1 }));
-    expect(error).toMatchObject({ code: 'foreign_format', message: 'This file is not a Pausepoint backup: its format is "something.else". Nothing was restored.' });
-    expect((await refusal('[1,2,3]')).message).toBe('This file is not a Pausepoint backup: it has no "format" field. Nothing was restored.');
-  });
-
-  it('refuses a future version', async () => {
-    const future = JSON.parse(text);
-    future.version = 4;
-    expect(await refusal(JSON.stringify(future))).toMatchObject({
-      code: 'future_version',
-      message: 'This backup was made by a newer version of Pausepoint (backup version 4; this app reads versions up to 3). Update Pausepoint, then restore it. Nothing was restored.',
-    });
-  });
-
-  it('refuses a file with one invalid record anywhere, naming its table and index', async () => {
-    const file = JSON.parse(text);
-    file.data.ledger[0].attempts = 0;
-    const error = await refusal(JSON.stringify(file));
-    expect(error).toMatchObject({ code: 'invalid_record', table: 'ledger', index: 0 });
-    expect(error.message).toBe('Record 0 of ledger (id "c2:call_2") is invalid: attempts: Too small: expected number to be >0. Nothing was restored.');
-  });
-
-  // A backup lists a conversation's messages together, and they are set aside as one row per conversation and batch
-  // (restore-staging.ts): a repeat is caught inside one conversation's run, across conversations and across batches.
-  it.each([
-    ['in its own conversation’s run', (messages: unknown[]) => messages.splice(2, 0, messages[1]), 2],
-    ['in another conversation', (messages: unknown[]) => messages.push({ ...(messages[1] as object), conversationId: 'c2' }), 6],
-    ['with the same message last', (messages: unknown[]) => messages.push(messages[1]), 6],
-  ])('refuses a message id repeated %s, naming the repeat', async (_, repeat, index) => {
-    const file = JSON.parse(text);
-    repeat(file.data.messages);
-    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_record', table: 'messages', index, message: expect.stringContaining(`Record ${index} of messages repeats the id "c1-m0001"`) });
-  });
-
-  it('refuses an id repeated in another table', async () => {
-    const file = JSON.parse(text);
-    file.data.pausePoints.push(file.data.pausePoints[0]);
-    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_record', table: 'pausePoints', index: 2 });
-  });
-
-  it('refuses a broken structure', async () => {
-    const file = JSON.parse(text);
-    file.data.conversations = 'none';
-    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_file', message: expect.stringContaining('data.conversations') });
-  });
-});
-
-describe('restoreBackup: a repeat far from its first', () => {
-  it('refuses a message id repeated in a later batch, naming the repeat, and writes nothing', async () => {
-    await seedDatabase(db, { messagesPerConversation: 300 });
-    const file = JSON.parse(await backupText());
-    await wipeData();
-    const before = await databaseSnapshot(db);
-    // Past the first batch of records set aside (500): the first is in the staging database by then.
-    file.data.messages.push(file.data.messages[1]);
-    expect(await refusal(JSON.stringify(file))).toMatchObject({ code: 'invalid_record', table: 'messages', index: 600, message: expect.stringContaining('repeats the id "c1-m0001"') });
-    expect(await databaseSnapshot(db)).toEqual(before);
-  });
-});
-
-describe('restoreBackup: out of space', () => {
-  it('aborts the whole restore with a clear message and writes nothing', async () => {
-    await seedDatabase(db);
-    const text = await backupText();
-    await wipeData();
-    const before = await databaseSnapshot(db);
-    let writes = 0;
-    db.messages.hook('creating', () => {
-      if (++writes === 4) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-    });
-
-    const error = await restoreBackup(db, text).catch((e: unknown) => e);
-
-    expect(error).toBeInstanceOf(StorageError);
-    expect(error).toMatchObject({ code: 'quota_exceeded', message: expect.stringMatching(/out of storage space\. Nothing from this change was saved/) });
-    expect(writes).toBeGreaterThanOrEqual(4);
-    // Conversations were written before the messages failed: the abort took them back too.
-    expect(await databaseSnapshot(db)).toEqual(before);
-    expect(await readSettings(db)).toMatchObject({ apiKey: SEED_API_KEY });
   });
 });
